@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+
+	"github.com/go-viper/mapstructure/v2"
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+
+	"github.com/devhub/devhub/pkg/config"
+)
+
+// configHelp is printed in `devhub --help`: where settings come from and
+// which source wins.
+const configHelp = `Configuration, highest precedence first:
+  1. command-line flags (e.g. serve --addr)
+  2. environment variables DEVHUB_<SECTION>_<KEY>, e.g. DEVHUB_SERVER_ADDR,
+     DEVHUB_STORAGE_DATA_DIR, DEVHUB_AUTH_ACCESS_TTL, DEVHUB_FILES_MAX_UPLOAD_BYTES
+  3. the config file: --config FILE, else ./config.yaml when present
+  4. built-in defaults (listed with comments in the shipped config.yaml)`
+
+// loadConfig resolves the typed config from defaults, the config file, the
+// environment and the flags that were set, then validates it. viper is used
+// here and nowhere else.
+func loadConfig(configFile string, flags map[string]*pflag.Flag) (config.Config, error) {
+	v := viper.New()
+	setDefaults(v, "", reflect.ValueOf(config.Default()))
+	v.SetEnvPrefix("DEVHUB")
+	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+	v.AutomaticEnv()
+
+	switch {
+	case configFile != "":
+		v.SetConfigFile(configFile)
+		if err := v.ReadInConfig(); err != nil {
+			return config.Config{}, fmt.Errorf("read config %s: %w", configFile, err)
+		}
+	default:
+		if _, err := os.Stat("config.yaml"); err == nil {
+			v.SetConfigFile("config.yaml")
+			if err := v.ReadInConfig(); err != nil {
+				return config.Config{}, fmt.Errorf("read config config.yaml: %w", err)
+			}
+		}
+	}
+	for key, f := range flags {
+		if f != nil && f.Changed {
+			if err := v.BindPFlag(key, f); err != nil {
+				return config.Config{}, err
+			}
+		}
+	}
+
+	var cfg config.Config
+	err := v.Unmarshal(&cfg, func(dc *mapstructure.DecoderConfig) {
+		dc.ErrorUnused = false
+		dc.DecodeHook = mapstructure.ComposeDecodeHookFunc(
+			mapstructure.StringToTimeDurationHookFunc(),
+			mapstructure.StringToSliceHookFunc(","),
+		)
+	})
+	if err != nil {
+		return config.Config{}, fmt.Errorf("invalid config: %s", flattenDecodeError(err))
+	}
+	if err := cfg.Validate(); err != nil {
+		return config.Config{}, fmt.Errorf("invalid config: %s", strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	return cfg, nil
+}
+
+// setDefaults registers every leaf of the default config with viper, so
+// that every key can be set from the environment.
+func setDefaults(v *viper.Viper, prefix string, rv reflect.Value) {
+	rt := rv.Type()
+	for i := 0; i < rt.NumField(); i++ {
+		key := rt.Field(i).Tag.Get("mapstructure")
+		if key == "" {
+			continue
+		}
+		if prefix != "" {
+			key = prefix + "." + key
+		}
+		fv := rv.Field(i)
+		if fv.Kind() == reflect.Struct {
+			setDefaults(v, key, fv)
+			continue
+		}
+		v.SetDefault(key, fv.Interface())
+	}
+}
+
+func flattenDecodeError(err error) string {
+	msg := strings.TrimSpace(err.Error())
+	// mapstructure wraps the useful lines in a generic header; drop it.
+	if _, rest, ok := strings.Cut(msg, "error(s):"); ok {
+		msg = rest
+	}
+	var parts []string
+	for _, line := range strings.Split(msg, "\n") {
+		if line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "*")); line != "" {
+			parts = append(parts, line)
+		}
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,122 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"time"
+
+	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/server"
+	"github.com/devhub/devhub/pkg/store"
+)
+
+// storeOpenTimeout bounds how long a command waits for the bbolt lock before
+// it reports that the store is in use, instead of hanging.
+const storeOpenTimeout = 2 * time.Second
+
+// Env is what every command runs with: its standard streams, the resolved
+// config and the domain services. The same command code runs in two places:
+// in the `devhub` process the owner started (streams are the terminal's), and
+// inside a running `devhub serve` that received the command on its owner
+// socket (streams are the socket, services are the server's own).
+type Env struct {
+	In       io.Reader
+	Out, Err io.Writer
+	// Cwd is the caller's working directory; relative paths in arguments are
+	// resolved against it (the server process may run elsewhere).
+	Cwd string
+	// InTTY / OutTTY say whether the caller's stdin/stdout are terminals
+	// (password prompts, progress bars).
+	InTTY, OutTTY bool
+
+	cfg    config.Config
+	loaded bool
+	// remote is true when the command runs inside the server for a caller
+	// on the owner socket.
+	remote bool
+	svc    *services
+	// closeLocal releases a store this process opened itself.
+	closeLocal func()
+	log        *slog.Logger
+}
+
+// Config is the resolved configuration.
+func (e *Env) Config() config.Config { return e.cfg }
+
+// Abs resolves a path argument against the caller's working directory.
+func (e *Env) Abs(p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(e.Cwd, p)
+}
+
+// Services returns the domain services: the server's own when running on
+// its behalf, else the ones opened on the local store by the root command.
+func (e *Env) Services() (*services, error) {
+	if e.svc == nil {
+		return nil, errors.New("internal: command did not declare that it needs the store")
+	}
+	return e.svc, nil
+}
+
+// PrintJSON writes v as indented JSON on stdout (the --json output).
+func (e *Env) PrintJSON(v any) error {
+	enc := json.NewEncoder(e.Out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// Printf writes human output on stdout.
+func (e *Env) Printf(format string, a ...any) { fmt.Fprintf(e.Out, format, a...) }
+
+// openLocal opens the store in this process and builds the services on it.
+func (e *Env) openLocal(ctx context.Context) error {
+	st, err := store.Open(e.cfg.DBPath(), storeOpenTimeout)
+	if err != nil {
+		return err
+	}
+	svc, err := newServices(ctx, e.cfg, st, e.log)
+	if err != nil {
+		st.Close()
+		return err
+	}
+	e.svc = svc
+	e.closeLocal = func() { svc.Close() }
+	return nil
+}
+
+// services are the domain services of one open store. Each area adds its
+// service here and builds it in newServices; the HTTP layer gets the same
+// instances through httpServices.
+type services struct {
+	cfg   config.Config
+	store *store.Store
+	log   *slog.Logger
+}
+
+func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logger) (*services, error) {
+	s := &services{cfg: cfg, store: st, log: log}
+	return s, nil
+}
+
+// httpServices exposes the services to pkg/server.
+func (s *services) httpServices() *server.Services {
+	return &server.Services{
+		Store: s.store,
+	}
+}
+
+// Close releases the store.
+func (s *services) Close() error { return s.store.Close() }
+
+// startup runs the once-per-serve work of each area (importing content/,
+// scanning roms/, sweeping temp uploads) before the server accepts requests.
+func (s *services) startup(ctx context.Context) error {
+	return nil
+}

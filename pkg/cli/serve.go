@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/devhub/devhub/pkg/server"
+	"github.com/devhub/devhub/site"
+)
+
+// shutdownGrace bounds how long in-flight requests may run after a signal.
+const shutdownGrace = 10 * time.Second
+
+func newServeCmd(env *Env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the web server (and the owner socket the CLI uses meanwhile)",
+		Long: `serve opens the store, starts the HTTP server on server.addr and listens on
+<data_dir>/devhub.sock so that other devhub commands keep working while it
+runs. SIGINT or SIGTERM shut it down gracefully.`,
+		Example: `  devhub serve
+  devhub serve --addr 127.0.0.1:9000
+  DEVHUB_SERVER_ADDR=:80 devhub serve --config /etc/devhub.yaml`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if env.remote {
+				return errors.New("the server is already running")
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return serve(ctx, env)
+		},
+	}
+	cmd.Flags().String("addr", "", "listen address (overrides server.addr)")
+	return cmd
+}
+
+func serve(ctx context.Context, env *Env) error {
+	cfg, log := env.cfg, env.log
+	for _, dir := range []string{cfg.Storage.DataDir, cfg.Storage.UploadsDir} {
+		if err := os.MkdirAll(dir, 0o750); err != nil {
+			return fmt.Errorf("create %s: %w", dir, err)
+		}
+	}
+	// A server already answering on the socket owns this data directory.
+	if c, err := net.DialTimeout("unix", cfg.SocketPath(), 500*time.Millisecond); err == nil {
+		c.Close()
+		return fmt.Errorf("another devhub server is already running on %s", cfg.Storage.DataDir)
+	}
+	if err := env.openLocal(ctx); err != nil {
+		return err
+	}
+	svc := env.svc
+	if err := svc.startup(ctx); err != nil {
+		return err
+	}
+
+	app, err := server.New(server.Options{Config: cfg, Services: svc.httpServices(), Site: site.FS(), Logger: log})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Server.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Server.Addr, err)
+	}
+	sock, err := listenOwnerSocket(cfg, svc, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer sock.Close()
+
+	if !site.Embedded {
+		log.Warn("this binary was built without the web interface; run `make build` for the full site")
+	}
+	log.Info("devhub listening", slog.String("addr", ln.Addr().String()), slog.String("data_dir", cfg.Storage.DataDir),
+		slog.String("owner_socket", cfg.SocketPath()))
+
+	errc := make(chan error, 1)
+	go func() {
+		errc <- app.Listener(ln, fiber.ListenConfig{DisableStartupMessage: true})
+	}()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	if err := app.ShutdownWithTimeout(shutdownGrace); err != nil {
+		log.Warn("shutdown", slog.Any("err", err))
+	}
+	return nil
+}

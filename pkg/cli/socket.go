@@ -1,0 +1,255 @@
+package cli
+
+import (
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/devhub/devhub/pkg/config"
+)
+
+// The owner socket lets the CLI work while `devhub serve` holds the bbolt
+// lock. serve listens on <data_dir>/devhub.sock (mode 0600: whoever can open
+// it owns the data anyway). A store-touching command first dials it; when a
+// server answers, the command line is executed inside the server with the
+// server's services, and its stdin/stdout/stderr and exit code travel over
+// the connection. Commands are written once against Env and never know
+// which way they ran.
+//
+// Wire format: gob-encoded frames. The client sends one request frame, then
+// stdin frames when asked; the server sends hello, stdout, stderr, stdin
+// requests and finally exit.
+
+type frameKind uint8
+
+const (
+	frameHello frameKind = iota + 1
+	frameRequest
+	frameStdout
+	frameStderr
+	frameStdinRequest
+	frameStdin
+	frameStdinEOF
+	frameExit
+)
+
+type frame struct {
+	Kind   frameKind
+	Data   []byte
+	Code   int
+	Args   []string
+	Cwd    string
+	InTTY  bool
+	OutTTY bool
+}
+
+// helloTimeout bounds the wait for a server that accepted the connection
+// but does not answer (for example one that is shutting down).
+const helloTimeout = 2 * time.Second
+
+// errNoServer means no server answered on the socket; run locally.
+var errNoServer = errors.New("no server on the owner socket")
+
+// runRemote sends the command line to a running server. It returns
+// errNoServer when nobody answers, otherwise the command's exit code.
+func runRemote(cfg config.Config, env *Env, args []string) (int, error) {
+	conn, err := net.DialTimeout("unix", cfg.SocketPath(), helloTimeout)
+	if err != nil {
+		return 0, errNoServer
+	}
+	defer conn.Close()
+	enc, dec := gob.NewEncoder(conn), gob.NewDecoder(conn)
+
+	conn.SetDeadline(time.Now().Add(helloTimeout))
+	var hello frame
+	if err := dec.Decode(&hello); err != nil || hello.Kind != frameHello {
+		return 0, errNoServer
+	}
+	conn.SetDeadline(time.Time{})
+	if err := enc.Encode(frame{Kind: frameRequest, Args: args, Cwd: env.Cwd, InTTY: env.InTTY, OutTTY: env.OutTTY}); err != nil {
+		return 0, fmt.Errorf("owner socket: %w", err)
+	}
+	buf := make([]byte, 64<<10)
+	for {
+		var f frame
+		if err := dec.Decode(&f); err != nil {
+			return 1, fmt.Errorf("lost the connection to the running server: %w", err)
+		}
+		switch f.Kind {
+		case frameStdout:
+			env.Out.Write(f.Data)
+		case frameStderr:
+			env.Err.Write(f.Data)
+		case frameStdinRequest:
+			n, rerr := env.In.Read(buf)
+			if n > 0 {
+				if err := enc.Encode(frame{Kind: frameStdin, Data: buf[:n]}); err != nil {
+					return 1, err
+				}
+			}
+			if rerr != nil || n == 0 {
+				if err := enc.Encode(frame{Kind: frameStdinEOF}); err != nil {
+					return 1, err
+				}
+			}
+		case frameExit:
+			return f.Code, nil
+		}
+	}
+}
+
+// ownerSocket serves CLI commands inside the server process.
+type ownerSocket struct {
+	ln   net.Listener
+	path string
+	svc  *services
+	cfg  config.Config
+	log  *slog.Logger
+	wg   sync.WaitGroup
+}
+
+// listenOwnerSocket creates the socket. A socket file left by a crashed
+// server is removed; one that still answers means another server runs.
+func listenOwnerSocket(cfg config.Config, svc *services, log *slog.Logger) (*ownerSocket, error) {
+	path := cfg.SocketPath()
+	if c, err := net.DialTimeout("unix", path, 500*time.Millisecond); err == nil {
+		c.Close()
+		return nil, fmt.Errorf("another devhub server is already answering on %s", path)
+	}
+	_ = os.Remove(path)
+	old := syscall.Umask(0o177) // the socket is created 0600 with no window
+	ln, err := net.Listen("unix", path)
+	syscall.Umask(old)
+	if err != nil {
+		return nil, fmt.Errorf("owner socket: %w", err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	s := &ownerSocket{ln: ln, path: path, svc: svc, cfg: cfg, log: log}
+	s.wg.Add(1)
+	go s.accept()
+	return s, nil
+}
+
+func (s *ownerSocket) accept() {
+	defer s.wg.Done()
+	for {
+		conn, err := s.ln.Accept()
+		if err != nil {
+			return
+		}
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.handle(conn)
+		}()
+	}
+}
+
+// Close stops accepting, waits for running commands, removes the socket.
+func (s *ownerSocket) Close() {
+	s.ln.Close()
+	s.wg.Wait()
+	os.Remove(s.path)
+}
+
+func (s *ownerSocket) handle(conn net.Conn) {
+	defer conn.Close()
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("panic in owner-socket command", slog.Any("panic", r))
+		}
+	}()
+	fw := &frameWriter{enc: gob.NewEncoder(conn)}
+	dec := gob.NewDecoder(conn)
+	if err := fw.send(frame{Kind: frameHello}); err != nil {
+		return
+	}
+	var req frame
+	if err := dec.Decode(&req); err != nil || req.Kind != frameRequest {
+		return
+	}
+	env := &Env{
+		In:     &remoteStdin{fw: fw, dec: dec},
+		Out:    &streamWriter{fw: fw, kind: frameStdout},
+		Err:    &streamWriter{fw: fw, kind: frameStderr},
+		Cwd:    req.Cwd,
+		InTTY:  req.InTTY,
+		OutTTY: req.OutTTY,
+		cfg:    s.cfg,
+		loaded: true,
+		remote: true,
+		svc:    s.svc,
+		log:    s.log,
+	}
+	s.log.Info("owner socket command", slog.Any("args", req.Args))
+	code := run(context.Background(), env, req.Args)
+	fw.send(frame{Kind: frameExit, Code: code})
+}
+
+// frameWriter serialises frames from the command's goroutines.
+type frameWriter struct {
+	mu  sync.Mutex
+	enc *gob.Encoder
+}
+
+func (w *frameWriter) send(f frame) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.enc.Encode(f)
+}
+
+type streamWriter struct {
+	fw   *frameWriter
+	kind frameKind
+}
+
+func (w *streamWriter) Write(p []byte) (int, error) {
+	if err := w.fw.send(frame{Kind: w.kind, Data: append([]byte(nil), p...)}); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// remoteStdin reads the caller's stdin on demand, so a command that never
+// reads stdin never blocks on it.
+type remoteStdin struct {
+	fw  *frameWriter
+	dec *gob.Decoder
+	buf []byte
+	eof bool
+}
+
+func (r *remoteStdin) Read(p []byte) (int, error) {
+	for len(r.buf) == 0 {
+		if r.eof {
+			return 0, io.EOF
+		}
+		if err := r.fw.send(frame{Kind: frameStdinRequest}); err != nil {
+			return 0, err
+		}
+		var f frame
+		if err := r.dec.Decode(&f); err != nil {
+			return 0, err
+		}
+		switch f.Kind {
+		case frameStdin:
+			r.buf = f.Data
+		case frameStdinEOF:
+			r.eof = true
+		}
+	}
+	n := copy(p, r.buf)
+	r.buf = r.buf[n:]
+	return n, nil
+}

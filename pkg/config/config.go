@@ -1,0 +1,283 @@
+// Package config holds devhub's typed configuration, its defaults and its
+// validation. It imports nothing internal: pkg/cli fills it from flags, the
+// environment and config.yaml (through viper), and every other package only
+// ever sees the typed, validated struct.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Config is the whole configuration of one devhub instance.
+type Config struct {
+	Server   Server   `mapstructure:"server"`
+	Storage  Storage  `mapstructure:"storage"`
+	Auth     Auth     `mapstructure:"auth"`
+	Files    Files    `mapstructure:"files"`
+	Activity Activity `mapstructure:"activity"`
+	GeoIP    GeoIP    `mapstructure:"geoip"`
+	Emulator Emulator `mapstructure:"emulator"`
+	Site     Site     `mapstructure:"site"`
+}
+
+// Server configures the HTTP listener.
+type Server struct {
+	Addr           string        `mapstructure:"addr"`
+	PublicURL      string        `mapstructure:"public_url"`
+	TrustedProxies []string      `mapstructure:"trusted_proxies"`
+	ReadTimeout    time.Duration `mapstructure:"read_timeout"`
+	WriteTimeout   time.Duration `mapstructure:"write_timeout"`
+	IdleTimeout    time.Duration `mapstructure:"idle_timeout"`
+	BodyLimit      int           `mapstructure:"body_limit"`
+}
+
+// Storage names the directories devhub reads and writes.
+type Storage struct {
+	DataDir    string `mapstructure:"data_dir"`
+	UploadsDir string `mapstructure:"uploads_dir"`
+	RomsDir    string `mapstructure:"roms_dir"`
+	ContentDir string `mapstructure:"content_dir"`
+}
+
+// Auth configures tokens and sessions.
+type Auth struct {
+	JWTSecret  string        `mapstructure:"jwt_secret"`
+	AccessTTL  time.Duration `mapstructure:"access_ttl"`
+	RefreshTTL time.Duration `mapstructure:"refresh_ttl"`
+}
+
+// Files configures the file cloud.
+type Files struct {
+	MaxUploadBytes int64 `mapstructure:"max_upload_bytes"`
+}
+
+// Activity bounds the activity log.
+type Activity struct {
+	MaxEvents     int `mapstructure:"max_events"`
+	RatePerMinute int `mapstructure:"rate_per_minute"`
+}
+
+// GeoIP points at a local MaxMind-format database (mmdb).
+type GeoIP struct {
+	Database string `mapstructure:"database"`
+}
+
+// Emulator configures extra emulator cores.
+type Emulator struct {
+	ExtraCoresDir string `mapstructure:"extra_cores_dir"`
+}
+
+// Site is the public, owner-specific content the SPA shows (footer, donation).
+type Site struct {
+	Contacts Contacts `mapstructure:"contacts" json:"contacts"`
+	Donation Donation `mapstructure:"donation" json:"donation"`
+}
+
+// Contacts are shown in the footer of every page.
+type Contacts struct {
+	Email    string   `mapstructure:"email" json:"email"`
+	Phones   []string `mapstructure:"phones" json:"phones"`
+	City     string   `mapstructure:"city" json:"city"`
+	GitHub   string   `mapstructure:"github" json:"github"`
+	LinkedIn string   `mapstructure:"linkedin" json:"linkedin"`
+	Telegram string   `mapstructure:"telegram" json:"telegram"`
+}
+
+// Donation is shown in the banner of the games page.
+type Donation struct {
+	TRC20Wallet string `mapstructure:"trc20_wallet" json:"trc20Wallet"`
+	CardUAH     string `mapstructure:"card_uah" json:"cardUAH"`
+	CardUSD     string `mapstructure:"card_usd" json:"cardUSD"`
+}
+
+// Default returns the built-in defaults; config.yaml at the repository root
+// lists the same values with a comment each.
+func Default() Config {
+	return Config{
+		Server: Server{
+			Addr:         ":8080",
+			ReadTimeout:  30 * time.Second,
+			WriteTimeout: 0, // downloads of large files must not be cut off; idle timeout still applies
+			IdleTimeout:  120 * time.Second,
+			BodyLimit:    1 << 20,
+		},
+		Storage: Storage{
+			DataDir:    "./data",
+			UploadsDir: "./uploads",
+			RomsDir:    "./roms",
+			ContentDir: "./content",
+		},
+		Auth: Auth{
+			AccessTTL:  15 * time.Minute,
+			RefreshTTL: 30 * 24 * time.Hour,
+		},
+		Files:    Files{MaxUploadBytes: 4 << 30},
+		Activity: Activity{MaxEvents: 10000, RatePerMinute: 60},
+		Site: Site{
+			Contacts: Contacts{Phones: []string{}},
+		},
+	}
+}
+
+// DBPath is where the bbolt store lives.
+func (c Config) DBPath() string { return filepath.Join(c.Storage.DataDir, "devhub.db") }
+
+// SocketPath is the owner socket through which CLI commands reach a running server.
+func (c Config) SocketPath() string { return filepath.Join(c.Storage.DataDir, "devhub.sock") }
+
+// Validate reports every problem with the configuration at once, so the owner
+// fixes them in one go. Directories that devhub creates (data, uploads) must be
+// creatable; directories it only reads may be missing.
+func (c Config) Validate() error {
+	var errs []error
+	if c.Server.Addr == "" {
+		errs = append(errs, errors.New("server.addr must not be empty"))
+	} else if _, _, err := net.SplitHostPort(c.Server.Addr); err != nil {
+		errs = append(errs, fmt.Errorf("server.addr %q: %v", c.Server.Addr, err))
+	}
+	if c.Server.PublicURL != "" {
+		u, err := url.Parse(c.Server.PublicURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			errs = append(errs, fmt.Errorf("server.public_url %q must be an absolute http(s) URL", c.Server.PublicURL))
+		}
+	}
+	for _, p := range c.Server.TrustedProxies {
+		if _, err := ParseProxy(p); err != nil {
+			errs = append(errs, fmt.Errorf("server.trusted_proxies: %v", err))
+		}
+	}
+	for name, d := range map[string]time.Duration{
+		"server.read_timeout": c.Server.ReadTimeout,
+		"server.idle_timeout": c.Server.IdleTimeout,
+	} {
+		if d <= 0 {
+			errs = append(errs, fmt.Errorf("%s must be positive, got %s", name, d))
+		}
+	}
+	if c.Server.WriteTimeout < 0 {
+		errs = append(errs, fmt.Errorf("server.write_timeout must not be negative, got %s", c.Server.WriteTimeout))
+	}
+	if c.Server.BodyLimit <= 0 {
+		errs = append(errs, fmt.Errorf("server.body_limit must be positive, got %d", c.Server.BodyLimit))
+	}
+	if c.Auth.AccessTTL < time.Minute {
+		errs = append(errs, fmt.Errorf("auth.access_ttl must be at least 1m, got %s", c.Auth.AccessTTL))
+	}
+	if c.Auth.RefreshTTL < c.Auth.AccessTTL {
+		errs = append(errs, fmt.Errorf("auth.refresh_ttl (%s) must not be shorter than auth.access_ttl (%s)", c.Auth.RefreshTTL, c.Auth.AccessTTL))
+	}
+	if s := c.Auth.JWTSecret; s != "" && len(s) < 32 {
+		errs = append(errs, errors.New("auth.jwt_secret must be at least 32 bytes (256 bits), or empty to generate one"))
+	}
+	if c.Files.MaxUploadBytes <= 0 {
+		errs = append(errs, fmt.Errorf("files.max_upload_bytes must be positive, got %d", c.Files.MaxUploadBytes))
+	}
+	if c.Activity.MaxEvents <= 0 {
+		errs = append(errs, fmt.Errorf("activity.max_events must be positive, got %d", c.Activity.MaxEvents))
+	}
+	if c.Activity.RatePerMinute <= 0 {
+		errs = append(errs, fmt.Errorf("activity.rate_per_minute must be positive, got %d", c.Activity.RatePerMinute))
+	}
+	for name, dir := range map[string]string{
+		"storage.data_dir":    c.Storage.DataDir,
+		"storage.uploads_dir": c.Storage.UploadsDir,
+	} {
+		if err := checkWritableDir(dir); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %v", name, err))
+		}
+	}
+	for name, dir := range map[string]string{
+		"storage.roms_dir":         c.Storage.RomsDir,
+		"storage.content_dir":      c.Storage.ContentDir,
+		"emulator.extra_cores_dir": c.Emulator.ExtraCoresDir,
+	} {
+		if err := checkReadableDir(dir); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %v", name, err))
+		}
+	}
+	if c.GeoIP.Database != "" {
+		if f, err := os.Open(c.GeoIP.Database); err != nil {
+			errs = append(errs, fmt.Errorf("geoip.database: %v", err))
+		} else {
+			f.Close()
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// ParseProxy accepts an IP address or a CIDR prefix.
+func ParseProxy(s string) (netip.Prefix, error) {
+	s = strings.TrimSpace(s)
+	if p, err := netip.ParsePrefix(s); err == nil {
+		return p.Masked(), nil
+	}
+	a, err := netip.ParseAddr(s)
+	if err != nil {
+		return netip.Prefix{}, fmt.Errorf("%q is neither an IP address nor a CIDR prefix", s)
+	}
+	a = a.Unmap()
+	return netip.PrefixFrom(a, a.BitLen()), nil
+}
+
+func checkWritableDir(dir string) error {
+	if dir == "" {
+		return errors.New("must not be empty")
+	}
+	fi, err := os.Stat(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		// devhub creates it on start; the parent must allow that.
+		parent := filepath.Dir(filepath.Clean(dir))
+		pfi, perr := os.Stat(parent)
+		if perr != nil {
+			return fmt.Errorf("%q does not exist and its parent is unusable: %v", dir, perr)
+		}
+		if !pfi.IsDir() {
+			return fmt.Errorf("%q cannot be created: %q is not a directory", dir, parent)
+		}
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%q is not a directory", dir)
+	}
+	f, err := os.CreateTemp(dir, ".devhub-write-check-*")
+	if err != nil {
+		return fmt.Errorf("%q is not writable: %v", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	os.Remove(name)
+	return nil
+}
+
+func checkReadableDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	fi, err := os.Stat(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil // optional: nothing to import or serve
+	}
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%q is not a directory", dir)
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("%q is not readable: %v", dir, err)
+	}
+	f.Close()
+	return nil
+}

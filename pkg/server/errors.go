@@ -1,0 +1,67 @@
+package server
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/gofiber/fiber/v3"
+
+	"github.com/devhub/devhub/pkg/store"
+)
+
+// APIError is the one error shape every API answer uses:
+// {"status":N,"message":"...","data":{field:{code,message}}}.
+type APIError struct {
+	Status  int                         `json:"status"`
+	Message string                      `json:"message"`
+	Data    map[string]store.FieldError `json:"data"`
+}
+
+func (e *APIError) Error() string { return e.Message }
+
+// NewError builds an APIError with no field data.
+func NewError(status int, message string) *APIError {
+	return &APIError{Status: status, Message: message, Data: map[string]store.FieldError{}}
+}
+
+// errorHandler turns any error a handler returns into the JSON error shape.
+// Domain sentinel errors map to their status; anything unknown is logged and
+// answered as a 500 without leaking its text.
+func (s *Server) errorHandler(c fiber.Ctx, err error) error {
+	apiErr := s.toAPIError(c, err)
+	c.Status(apiErr.Status)
+	return c.JSON(apiErr)
+}
+
+func (s *Server) toAPIError(c fiber.Ctx, err error) *APIError {
+	var apiErr *APIError
+	var verr *store.ValidationError
+	var ferr *fiber.Error
+	switch {
+	case errors.As(err, &apiErr):
+		if apiErr.Data == nil {
+			apiErr.Data = map[string]store.FieldError{}
+		}
+		return apiErr
+	case errors.As(err, &verr):
+		e := NewError(http.StatusBadRequest, verr.Message)
+		if verr.Fields != nil {
+			e.Data = verr.Fields
+		}
+		return e
+	case errors.Is(err, store.ErrNotFound):
+		return NewError(http.StatusNotFound, "not found")
+	case errors.Is(err, store.ErrConflict):
+		return NewError(http.StatusConflict, err.Error())
+	case errors.As(err, &ferr):
+		msg := ferr.Message
+		if ferr.Code == http.StatusRequestEntityTooLarge {
+			msg = "request body too large"
+		}
+		return NewError(ferr.Code, msg)
+	default:
+		s.log.Error("request failed", slog.String("method", c.Method()), slog.String("path", c.Path()), slog.Any("err", err))
+		return NewError(http.StatusInternalServerError, "internal server error")
+	}
+}

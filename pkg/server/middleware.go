@@ -1,0 +1,96 @@
+package server
+
+import (
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+)
+
+// requestLog writes one structured line per request after it is answered.
+func (s *Server) requestLog(c fiber.Ctx) error {
+	start := time.Now()
+	err := c.Next()
+	status := c.Response().StatusCode()
+	if err != nil {
+		// The error handler has not run yet; log the status it will choose.
+		status = s.toAPIError(c, err).Status
+	}
+	s.log.Info("request",
+		slog.String("method", c.Method()),
+		slog.String("path", c.Path()),
+		slog.Int("status", status),
+		slog.Duration("duration", time.Since(start)),
+		slog.String("ip", s.clientIP(c).String()),
+	)
+	return err
+}
+
+// spaCSP lets the SPA load only its own scripts (no inline script), its own
+// styles (inline style attributes are allowed: the toast and layout libraries
+// set them), images from itself and data:/blob: URLs (article images, camera
+// photos), media from blob:, and frames only from itself (the emulator).
+// 'wasm-unsafe-eval' lets the emulator page compile WebAssembly cores.
+const spaCSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
+	"img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; font-src 'self'; " +
+	"worker-src 'self' blob:; frame-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; " +
+	"frame-ancestors 'self'"
+
+// securityHeaders sets the baseline headers before the handler runs, so a
+// handler with stricter needs (user files, the emulator) can override them.
+func (s *Server) securityHeaders(c fiber.Ctx) error {
+	h := &c.Response().Header
+	h.Set("Content-Security-Policy", spaCSP)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+	h.Set("X-Frame-Options", "SAMEORIGIN")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	if s.hsts {
+		h.Set("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+	}
+	return c.Next()
+}
+
+// limitBody enforces a body limit. The app streams request bodies (so uploads
+// never sit in memory), which means Fiber's own BodyLimit is not applied to
+// large bodies: announced lengths over the limit are refused at once, and
+// chunked bodies are read up to the limit and no further.
+func (s *Server) limitBody(limit int) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		if s.streaming[c.Path()] {
+			return c.Next()
+		}
+		req := c.Request()
+		if n := req.Header.ContentLength(); n > limit {
+			return fiber.ErrRequestEntityTooLarge
+		}
+		if req.IsBodyStream() {
+			body, err := io.ReadAll(io.LimitReader(req.BodyStream(), int64(limit)+1))
+			if err != nil {
+				return fiber.NewError(fiber.StatusBadRequest, "could not read request body")
+			}
+			if len(body) > limit {
+				return fiber.ErrRequestEntityTooLarge
+			}
+			req.SetBodyRaw(body)
+		}
+		return c.Next()
+	}
+}
+
+// allowStreamingBody exempts a path from limitBody: the route reads its body
+// as a stream and applies its own size limit (the file cloud upload). Areas
+// call it while mounting, before the server starts.
+func (s *Server) allowStreamingBody(path string) { s.streaming[path] = true }
+
+// bindJSON decodes a JSON body into v; malformed JSON is a 400.
+func bindJSON(c fiber.Ctx, v any) error {
+	if len(c.Body()) == 0 {
+		return NewError(fiber.StatusBadRequest, "request body must be a JSON object")
+	}
+	if err := c.Bind().JSON(v); err != nil {
+		return NewError(fiber.StatusBadRequest, "malformed JSON body")
+	}
+	return nil
+}

@@ -1,0 +1,134 @@
+// Package server is devhub's HTTP layer: one Fiber app with the shared
+// middleware (recovery, request log, security headers, body limit), one error
+// shape, the embedded SPA, and one routes_<area>.go per product area. Handlers
+// stay thin: decode, call a domain service, encode. Domain packages never see
+// Fiber.
+package server
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/netip"
+	"net/url"
+	"runtime/debug"
+	"strings"
+
+	"github.com/gofiber/fiber/v3"
+	recoverer "github.com/gofiber/fiber/v3/middleware/recover"
+
+	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/store"
+)
+
+// Services are the domain services the HTTP layer binds. pkg/cli builds
+// them once and shares them with the owner socket, so the API and the CLI
+// run the very same code.
+type Services struct {
+	Store *store.Store
+	// Authenticate turns a bearer access token into the caller's identity.
+	// It is a function rather than the auth service itself so that this
+	// package's middleware does not depend on how accounts are stored.
+	Authenticate func(ctx context.Context, token string) (*Identity, error)
+}
+
+// Options configure New.
+type Options struct {
+	Config   config.Config
+	Services *Services
+	// Site is the built SPA (site/dist); nil or empty serves a notice.
+	Site   fs.FS
+	Logger *slog.Logger
+}
+
+// Server holds what handlers need; its methods are the handlers.
+type Server struct {
+	cfg     config.Config
+	svc     *Services
+	log     *slog.Logger
+	trusted []netip.Prefix
+	hsts    bool
+	site    *siteAssets
+	// streaming holds the paths that read their request body as a stream.
+	streaming map[string]bool
+}
+
+// New builds the Fiber app with every route mounted.
+func New(o Options) (*fiber.App, error) {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Services == nil {
+		o.Services = &Services{}
+	}
+	s := &Server{cfg: o.Config, svc: o.Services, log: o.Logger, streaming: map[string]bool{}}
+	for _, p := range o.Config.Server.TrustedProxies {
+		pfx, err := config.ParseProxy(p)
+		if err != nil {
+			return nil, err
+		}
+		s.trusted = append(s.trusted, pfx)
+	}
+	if u, err := url.Parse(o.Config.Server.PublicURL); err == nil && u.Scheme == "https" {
+		s.hsts = true
+	}
+	site, err := loadSiteAssets(o.Site)
+	if err != nil {
+		return nil, fmt.Errorf("load site: %w", err)
+	}
+	s.site = site
+
+	app := fiber.New(fiber.Config{
+		AppName:      "devhub",
+		ErrorHandler: s.errorHandler,
+		ReadTimeout:  o.Config.Server.ReadTimeout,
+		WriteTimeout: o.Config.Server.WriteTimeout,
+		IdleTimeout:  o.Config.Server.IdleTimeout,
+		// Bodies up to BodyLimit are read before the handler runs; larger ones
+		// are streamed, so uploads can go straight to disk. limitBody below
+		// enforces the limit for every route that does not stream on purpose.
+		BodyLimit:                    o.Config.Server.BodyLimit,
+		StreamRequestBody:            true,
+		DisablePreParseMultipartForm: true,
+	})
+
+	app.Use(recoverer.New(recoverer.Config{
+		EnableStackTrace: true,
+		StackTraceHandler: func(c fiber.Ctx, e any) {
+			s.log.Error("panic in handler", slog.String("method", c.Method()), slog.String("path", c.Path()),
+				slog.Any("panic", e), slog.String("stack", string(debug.Stack())))
+		},
+	}))
+	app.Use(s.requestLog)
+	app.Use(s.securityHeaders)
+
+	app.Get("/healthz", func(c fiber.Ctx) error { return c.SendString("ok") })
+
+	api := app.Group("/api", s.limitBody(o.Config.Server.BodyLimit))
+	s.mountSite(api)
+
+	// Anything under /api that no route answered is a JSON 404, never the SPA.
+	api.Use(func(c fiber.Ctx) error {
+		return NewError(fiber.StatusNotFound, "no such API endpoint: "+c.Method()+" "+c.Path())
+	})
+	app.Use(s.serveSite)
+	return app, nil
+}
+
+// Logger is exported for callers that wrap the app (the CLI's serve).
+func (s *Server) Logger() *slog.Logger { return s.log }
+
+// isUnderPrefix reports whether path is prefix itself or below it.
+func isUnderPrefix(path, prefix string) bool {
+	return path == prefix || strings.HasPrefix(path, prefix+"/")
+}
+
+// hostOnly strips a port, for log fields.
+func hostOnly(addr string) string {
+	if h, _, err := net.SplitHostPort(addr); err == nil {
+		return h
+	}
+	return addr
+}

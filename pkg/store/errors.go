@@ -1,0 +1,63 @@
+package store
+
+import (
+	"sort"
+	"strings"
+)
+
+// FieldError describes what is wrong with one input field. Code is stable
+// for clients ("required", "invalid", "too_long", …); Message is for people.
+type FieldError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// ValidationError is returned by domain services when input is rejected.
+// The HTTP layer answers 400 with Fields as the error's data; the CLI prints
+// the message and each field.
+type ValidationError struct {
+	Message string
+	Fields  map[string]FieldError
+}
+
+func (e *ValidationError) Error() string {
+	if len(e.Fields) == 0 {
+		return e.Message
+	}
+	keys := make([]string, 0, len(e.Fields))
+	for k := range e.Fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, k+": "+e.Fields[k].Message)
+	}
+	return e.Message + " (" + strings.Join(parts, "; ") + ")"
+}
+
+// Invalid builds a ValidationError for a single field.
+func Invalid(field, code, message string) *ValidationError {
+	return &ValidationError{Message: "validation failed", Fields: map[string]FieldError{field: {Code: code, Message: message}}}
+}
+
+// Validator collects field errors; Err returns nil when there are none.
+type Validator struct{ fields map[string]FieldError }
+
+// Add records a problem with field (the first problem per field wins).
+func (v *Validator) Add(field, code, message string) {
+	if v.fields == nil {
+		v.fields = map[string]FieldError{}
+	}
+	if _, ok := v.fields[field]; !ok {
+		v.fields[field] = FieldError{Code: code, Message: message}
+	}
+}
+
+// Err returns the collected errors as a *ValidationError, or nil.
+func (v *Validator) Err() error {
+	if len(v.fields) == 0 {
+		return nil
+	}
+	return &ValidationError{Message: "validation failed", Fields: v.fields}
+}

@@ -1,0 +1,163 @@
+// The one API client every feature uses. It speaks JSON, sends the access token
+// (localStorage key 'token') as a Bearer header when present, and turns the
+// server's error shape {"status","message","data"} into an ApiError.
+
+export const TOKEN_KEY = 'token';
+
+/** Field errors as the server sends them: data.{field}.{code,message}. */
+export type ApiErrorData = Record<string, { code?: string; message?: string } | unknown> | null;
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly data: ApiErrorData;
+
+  constructor(status: number, message: string, data: ApiErrorData = null) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.data = data;
+  }
+}
+
+export function getToken(): string | null {
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function setToken(token: string | null): void {
+  try {
+    if (token) localStorage.setItem(TOKEN_KEY, token);
+    else localStorage.removeItem(TOKEN_KEY);
+  } catch {
+    /* storage unavailable (private mode): the session lives in memory only */
+  }
+}
+
+export interface RequestOptions {
+  method?: string;
+  /** A plain object/array is sent as JSON; FormData, Blob, strings etc. as they are. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number | boolean | null | undefined>;
+  signal?: AbortSignal;
+  /** Send the Bearer token when one is stored (default true). */
+  auth?: boolean;
+  /** Keep the request alive while the page unloads (activity logging). */
+  keepalive?: boolean;
+  /** What to read from a successful answer (default 'json'). */
+  responseType?: 'json' | 'text' | 'blob' | 'response';
+}
+
+export function buildUrl(path: string, query?: RequestOptions['query']): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v !== undefined && v !== null) params.set(k, String(v));
+  }
+  const qs = params.toString();
+  if (!qs) return path;
+  return path + (path.includes('?') ? '&' : '?') + qs;
+}
+
+function isJsonBody(body: unknown): boolean {
+  if (body === undefined || body === null) return false;
+  if (typeof body !== 'object') return false;
+  return !(
+    body instanceof FormData ||
+    body instanceof Blob ||
+    body instanceof ArrayBuffer ||
+    body instanceof URLSearchParams ||
+    ArrayBuffer.isView(body) ||
+    (typeof ReadableStream !== 'undefined' && body instanceof ReadableStream)
+  );
+}
+
+function isJsonResponse(res: Response): boolean {
+  const type = res.headers.get('content-type') ?? '';
+  return /[/+]json\b/i.test(type);
+}
+
+async function errorFromResponse(res: Response): Promise<ApiError> {
+  let message = `HTTP error! status: ${res.status}`;
+  let data: ApiErrorData = null;
+  if (isJsonResponse(res)) {
+    try {
+      const payload = (await res.json()) as { message?: unknown; data?: unknown } | null;
+      if (payload && typeof payload.message === 'string' && payload.message) message = payload.message;
+      if (payload && payload.data && typeof payload.data === 'object') data = payload.data as ApiErrorData;
+    } catch {
+      /* keep the generic message */
+    }
+  }
+  return new ApiError(res.status, message, data);
+}
+
+/** Low-level request: returns the parsed answer or throws ApiError (network failures: status 0). */
+export async function request<T = unknown>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
+  let body: BodyInit | undefined;
+  if (isJsonBody(opts.body)) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(opts.body);
+  } else if (opts.body !== undefined && opts.body !== null) {
+    body = opts.body as BodyInit;
+  }
+  if (opts.auth !== false) {
+    const token = getToken();
+    if (token && !headers.Authorization) headers.Authorization = `Bearer ${token}`;
+  }
+
+  let res: Response;
+  try {
+    res = await fetch(buildUrl(path, opts.query), {
+      method: opts.method ?? (body === undefined ? 'GET' : 'POST'),
+      headers,
+      body,
+      signal: opts.signal,
+      keepalive: opts.keepalive,
+      credentials: 'same-origin',
+    });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new ApiError(0, err instanceof Error ? err.message : 'Network error');
+  }
+
+  if (!res.ok) throw await errorFromResponse(res);
+
+  switch (opts.responseType ?? 'json') {
+    case 'response':
+      return res as unknown as T;
+    case 'text':
+      return (await res.text()) as unknown as T;
+    case 'blob':
+      return (await res.blob()) as unknown as T;
+    default: {
+      if (res.status === 204 || res.headers.get('content-length') === '0') return undefined as T;
+      if (!isJsonResponse(res)) throw new ApiError(res.status, 'Server returned non-JSON response');
+      return (await res.json()) as T;
+    }
+  }
+}
+
+type Opts = Omit<RequestOptions, 'method' | 'body'>;
+
+export const api = {
+  get: <T = unknown>(path: string, opts?: Opts) => request<T>(path, { ...opts, method: 'GET' }),
+  post: <T = unknown>(path: string, body?: unknown, opts?: Opts) =>
+    request<T>(path, { ...opts, method: 'POST', body }),
+  put: <T = unknown>(path: string, body?: unknown, opts?: Opts) =>
+    request<T>(path, { ...opts, method: 'PUT', body }),
+  patch: <T = unknown>(path: string, body?: unknown, opts?: Opts) =>
+    request<T>(path, { ...opts, method: 'PATCH', body }),
+  delete: <T = unknown>(path: string, opts?: Opts) => request<T>(path, { ...opts, method: 'DELETE' }),
+};
+
+/** The message to show for any thrown value. */
+export function errorMessage(err: unknown, fallback = 'Error'): string {
+  if (err instanceof Error && err.message) return err.message;
+  if (typeof err === 'string' && err) return err;
+  return fallback;
+}

@@ -1,0 +1,36 @@
+/// <reference types="vitest/config" />
+import { resolve } from 'node:path';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The Go binary (devhub serve) serves the built dist/ and the API on one origin.
+// In development the API is proxied to a running binary (DEVHUB_DEV_API, default :8080).
+const apiTarget = process.env.DEVHUB_DEV_API ?? 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    assetsDir: 'assets',
+    sourcemap: false,
+    // One Vite entry per HTML page; the emulator page (emulator.html) joins this list.
+    rollupOptions: {
+      input: {
+        index: resolve(__dirname, 'index.html'),
+      },
+    },
+  },
+  server: {
+    proxy: {
+      '/api': apiTarget,
+      '/romserv': apiTarget,
+      '/healthz': apiTarget,
+    },
+  },
+  test: {
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test/setup.ts'],
+    restoreMocks: true,
+  },
+});
