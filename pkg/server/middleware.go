@@ -63,20 +63,28 @@ func (s *Server) limitBody(limit int) fiber.Handler {
 		}
 		req := c.Request()
 		if n := req.Header.ContentLength(); n > limit {
-			return fiber.ErrRequestEntityTooLarge
+			return refuseBody(c, fiber.ErrRequestEntityTooLarge)
 		}
 		if req.IsBodyStream() {
 			body, err := io.ReadAll(io.LimitReader(req.BodyStream(), int64(limit)+1))
 			if err != nil {
-				return fiber.NewError(fiber.StatusBadRequest, "could not read request body")
+				return refuseBody(c, fiber.NewError(fiber.StatusBadRequest, "could not read request body"))
 			}
 			if len(body) > limit {
-				return fiber.ErrRequestEntityTooLarge
+				return refuseBody(c, fiber.ErrRequestEntityTooLarge)
 			}
 			req.SetBodyRaw(body)
 		}
 		return c.Next()
 	}
+}
+
+// refuseBody answers err without reading the rest of the body, and closes
+// the connection afterwards: the unread bytes would otherwise be parsed as
+// the next request on a keep-alive connection.
+func refuseBody(c fiber.Ctx, err error) error {
+	c.RequestCtx().SetConnectionClose()
+	return err
 }
 
 // allowStreamingBody exempts a path from limitBody: the route reads its body

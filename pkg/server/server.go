@@ -41,6 +41,10 @@ type Options struct {
 	// Site is the built SPA (site/dist); nil or empty serves a notice.
 	Site   fs.FS
 	Logger *slog.Logger
+
+	// testRoutes lets this package's tests mount extra handlers before the
+	// catch-alls (for example one that panics).
+	testRoutes func(app *fiber.App)
 }
 
 // Server holds what handlers need; its methods are the handlers.
@@ -112,6 +116,9 @@ func New(o Options) (*fiber.App, error) {
 	// before the SPA catch-all below.
 	s.mountSite(api)
 
+	if o.testRoutes != nil {
+		o.testRoutes(app)
+	}
 	// Anything under /api that no route answered is a JSON 404, never the SPA.
 	api.Use(func(c fiber.Ctx) error {
 		return NewError(fiber.StatusNotFound, "no such API endpoint: "+c.Method()+" "+c.Path())

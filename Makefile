@@ -1,0 +1,70 @@
+# devhub — `make run` to build and start, `make test` to test everything.
+# Both install what is missing on a fresh Debian machine (npm packages,
+# Chromium for the browser tests) and need nothing done by hand first.
+
+SHELL       := /bin/bash
+export PATH := /usr/local/go/bin:$(HOME)/go/bin:$(PATH)
+GO          ?= go
+BIN         := bin/devhub
+# Build tags: embedsite puts the React build into the binary; the areas
+# append their own (cores, geoip) below.
+TAGS        := embedsite
+SITE_STAMP  := site/node_modules/.package-lock.json
+APT_UPDATED := build/.apt-updated
+
+.PHONY: all run build site test test-go test-web e2e bench deps chromium vet clean
+
+all: build
+
+## run: install what is missing, build the site and the binary, start the server
+run: build
+	./$(BIN) serve --config config.yaml
+
+## build: the single binary with the site embedded
+build: site
+	$(GO) build -tags '$(TAGS)' -trimpath -ldflags '-s -w' -o $(BIN) ./cmd/devhub
+
+## site: the React build (dist/) with precompressed variants
+site: $(SITE_STAMP)
+	cd site && npm run build && node scripts/precompress.mjs dist
+
+# npm ci only when package-lock.json changed since the last install.
+$(SITE_STAMP): site/package-lock.json
+	cd site && npm ci --no-audit --no-fund
+	@touch $@
+
+$(APT_UPDATED):
+	@mkdir -p build
+	apt-get update -qq
+	@touch $@
+
+## chromium: Debian's Chromium for the browser tests (Playwright never downloads one)
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		$(MAKE) $(APT_UPDATED) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	fi
+
+deps: $(SITE_STAMP)
+
+## test: go vet, Go tests, front-end unit tests, browser end-to-end tests
+test: deps chromium vet test-go test-web e2e
+
+vet:
+	$(GO) vet ./...
+
+test-go:
+	$(GO) test -count=1 ./...
+
+test-web: $(SITE_STAMP)
+	cd site && npm test
+
+e2e: build chromium
+	cd site && DEVHUB_BIN=$(CURDIR)/$(BIN) npx playwright test
+
+## bench: Go benchmarks and scripted load runs on 127.0.0.1; prints figures and ratios
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./pkg/...
+	./scripts/bench-static.sh $(BIN)
+
+clean:
+	rm -rf bin build site/dist
