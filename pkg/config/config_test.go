@@ -1,0 +1,71 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func validBase(t *testing.T) Config {
+	c := Default()
+	dir := t.TempDir()
+	c.Storage.DataDir = filepath.Join(dir, "data")
+	c.Storage.UploadsDir = filepath.Join(dir, "uploads")
+	c.Storage.RomsDir = filepath.Join(dir, "roms")
+	c.Storage.ContentDir = filepath.Join(dir, "content")
+	return c
+}
+
+func TestValidate(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(file, []byte("x"), 0o600)
+	tests := []struct {
+		name    string
+		mutate  func(*Config)
+		wantErr string
+	}{
+		{"defaults are valid", func(*Config) {}, ""},
+		{"empty addr", func(c *Config) { c.Server.Addr = "" }, "server.addr"},
+		{"addr without port", func(c *Config) { c.Server.Addr = "localhost" }, "server.addr"},
+		{"relative public url", func(c *Config) { c.Server.PublicURL = "dev.example.com" }, "server.public_url"},
+		{"ftp public url", func(c *Config) { c.Server.PublicURL = "ftp://x" }, "server.public_url"},
+		{"proxy CIDR ok", func(c *Config) { c.Server.TrustedProxies = []string{"10.0.0.0/8", "::1"} }, ""},
+		{"bad proxy", func(c *Config) { c.Server.TrustedProxies = []string{"nope"} }, "server.trusted_proxies"},
+		{"zero read timeout", func(c *Config) { c.Server.ReadTimeout = 0 }, "server.read_timeout"},
+		{"short access ttl", func(c *Config) { c.Auth.AccessTTL = time.Second }, "auth.access_ttl"},
+		{"refresh shorter than access", func(c *Config) { c.Auth.RefreshTTL = time.Minute; c.Auth.AccessTTL = time.Hour }, "auth.refresh_ttl"},
+		{"short secret", func(c *Config) { c.Auth.JWTSecret = "abc" }, "auth.jwt_secret"},
+		{"zero upload limit", func(c *Config) { c.Files.MaxUploadBytes = 0 }, "files.max_upload_bytes"},
+		{"data dir is a file", func(c *Config) { c.Storage.DataDir = file }, "storage.data_dir"},
+		{"data dir parent missing", func(c *Config) { c.Storage.DataDir = filepath.Join(file, "x", "y") }, "storage.data_dir"},
+		{"roms dir is a file", func(c *Config) { c.Storage.RomsDir = file }, "storage.roms_dir"},
+		{"missing geoip db", func(c *Config) { c.GeoIP.Database = filepath.Join(t.TempDir(), "none.mmdb") }, "geoip.database"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := validBase(t)
+			tc.mutate(&c)
+			err := c.Validate()
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("err = %v, want mention of %q", err, tc.wantErr)
+			}
+		})
+	}
+}
+
+func TestParseProxy(t *testing.T) {
+	for in, want := range map[string]string{"10.1.2.3": "10.1.2.3/32", "10.1.2.3/8": "10.0.0.0/8", "::ffff:1.2.3.4": "1.2.3.4/32", "::1": "::1/128"} {
+		p, err := ParseProxy(in)
+		if err != nil || p.String() != want {
+			t.Errorf("ParseProxy(%q) = %v, %v; want %s", in, p, err, want)
+		}
+	}
+}
