@@ -16,7 +16,7 @@ export default defineConfig({
     // One Vite entry per HTML page; the emulator page (emulator.html) joins this list.
     rollupOptions: {
       input: {
-        index: resolve(__dirname, 'index.html'),
+        index: resolve(import.meta.dirname, 'index.html'),
       },
     },
   },

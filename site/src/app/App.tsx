@@ -1,0 +1,50 @@
+import { useEffect, useState } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { BrowserRouter, useRoutes } from 'react-router';
+import { AuthProvider } from '../lib/auth';
+import { i18n, initI18n } from '../lib/i18n';
+import { ToastProvider } from '../lib/toast';
+import { routes } from './routes';
+import { I18nReadyContext } from './shellContext';
+import { FullScreenLoader, LOADER_DELAY_MS } from './shell/Loader';
+
+function AppRoutes() {
+  return useRoutes(routes);
+}
+
+export function App() {
+  const [ready, setReady] = useState(i18n.isInitialized);
+  const [loaderVisible, setLoaderVisible] = useState(true);
+
+  useEffect(() => {
+    let alive = true;
+    void initI18n().then(() => {
+      if (alive) setReady(true);
+    });
+    return () => {
+      alive = false;
+    };
+  }, []);
+
+  // The full-screen loader stays until localization is ready plus 100 ms.
+  useEffect(() => {
+    if (!ready) return;
+    const id = setTimeout(() => setLoaderVisible(false), LOADER_DELAY_MS);
+    return () => clearTimeout(id);
+  }, [ready]);
+
+  return (
+    <I18nextProvider i18n={i18n}>
+      <AuthProvider>
+        <ToastProvider>
+          <I18nReadyContext.Provider value={ready}>
+            <BrowserRouter>
+              <AppRoutes />
+            </BrowserRouter>
+          </I18nReadyContext.Provider>
+          {loaderVisible ? <FullScreenLoader /> : null}
+        </ToastProvider>
+      </AuthProvider>
+    </I18nextProvider>
+  );
+}

@@ -1,0 +1,47 @@
+import type { RouteObject } from 'react-router';
+import { lazyPage } from './lazyPage';
+import { Layout } from './shell/Layout';
+
+// Every page is a lazy route with its own chunk (spec §2 routes; anything else → not found).
+const HomePage = lazyPage(() => import('../features/portfolio/pages/HomePage'));
+const SkillsPage = lazyPage(() => import('../features/portfolio/pages/SkillsPage'));
+const ToolsPage = lazyPage(() => import('../features/tools/pages/ToolsPage'));
+const CameraPage = lazyPage(() => import('../features/tools/pages/CameraPage'));
+const MicrophonePage = lazyPage(() => import('../features/tools/pages/MicrophonePage'));
+const IpPage = lazyPage(() => import('../features/tools/pages/IpPage'));
+const ToneGeneratorPage = lazyPage(() => import('../features/tools/pages/ToneGeneratorPage'));
+const ChatPage = lazyPage(() => import('../features/chat/pages/ChatPage'));
+const GamesPage = lazyPage(() => import('../features/games/pages/GamesPage'));
+const BlogPage = lazyPage(() => import('../features/blog/pages/BlogPage'));
+const ArticlePage = lazyPage(() => import('../features/blog/pages/ArticlePage'));
+const FileCloudPage = lazyPage(() => import('../features/files/pages/FileCloudPage'));
+const FileDetailPage = lazyPage(() => import('../features/files/pages/FileDetailPage'));
+const ProfilePage = lazyPage(() => import('../features/auth/pages/ProfilePage'));
+const PrivacyPage = lazyPage(() => import('../features/legal/pages/PrivacyPage'));
+const TermsPage = lazyPage(() => import('../features/legal/pages/TermsPage'));
+const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
+
+export const routes: RouteObject[] = [
+  {
+    element: <Layout />,
+    children: [
+      { index: true, element: <HomePage /> },
+      { path: 'skills', element: <SkillsPage /> },
+      { path: 'tools', element: <ToolsPage /> },
+      { path: 'tools/camera', element: <CameraPage /> },
+      { path: 'tools/microphone', element: <MicrophonePage /> },
+      { path: 'tools/ip', element: <IpPage /> },
+      { path: 'tools/tone_generator', element: <ToneGeneratorPage /> },
+      { path: 'chat', element: <ChatPage /> },
+      { path: 'games', element: <GamesPage /> },
+      { path: 'blog', element: <BlogPage /> },
+      { path: 'blog/:id', element: <ArticlePage /> },
+      { path: 'filecloud', element: <FileCloudPage /> },
+      { path: 'filecloud/:fileId', element: <FileDetailPage /> },
+      { path: 'profile', element: <ProfilePage /> },
+      { path: 'privacy', element: <PrivacyPage /> },
+      { path: 'terms', element: <TermsPage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];

@@ -1,0 +1,101 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, NavLink, useLocation } from 'react-router';
+import { useAuth } from '../../lib/auth';
+import { CloseIcon, MenuIcon } from './icons';
+import { LanguageSelector } from './LanguageSelector';
+import { ADMIN_PATH, MAIN_ITEMS, SHELL_BREAKPOINT_PX } from './navItems';
+import { Sidebar } from './Sidebar';
+import { ToolsDropdown } from './ToolsDropdown';
+import './shell.css';
+
+export const BRAND_FALLBACK = 'DevHub';
+const SIDEBAR_ID = 'site-sidebar';
+
+/** The site header. Until localization is ready (`ready` false) it shows the brand only. */
+export function Header({ ready }: { ready: boolean }) {
+  if (!ready) {
+    return (
+      <header className="site-header">
+        <div className="site-header__inner">
+          <a className="brand" href="/">
+            <span className="brand__mark" aria-hidden="true">
+              {'</>'}
+            </span>
+            <span className="brand__name">{BRAND_FALLBACK}</span>
+          </a>
+        </div>
+      </header>
+    );
+  }
+  return <ReadyHeader />;
+}
+
+function ReadyHeader() {
+  const { t } = useTranslation();
+  const { isAdmin } = useAuth();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
+  const location = useLocation();
+  const closeMenu = useCallback(() => setMenuOpen(false), []);
+
+  // Any navigation closes the sidebar.
+  useEffect(closeMenu, [location.pathname, location.search, closeMenu]);
+
+  // Growing past the breakpoint closes it too (there is no sidebar on wide screens).
+  useEffect(() => {
+    if (!menuOpen || typeof window.matchMedia !== 'function') return;
+    const mq = window.matchMedia(`(max-width: ${SHELL_BREAKPOINT_PX}px)`);
+    const onChange = () => {
+      if (!mq.matches) closeMenu();
+    };
+    mq.addEventListener('change', onChange);
+    return () => mq.removeEventListener('change', onChange);
+  }, [menuOpen, closeMenu]);
+
+  return (
+    <header className="site-header">
+      <div className="site-header__inner">
+        <Link className="brand" to="/">
+          <span className="brand__mark" aria-hidden="true">
+            {'</>'}
+          </span>
+          <span className="brand__text">
+            <span className="brand__name">{t('brand')}</span>
+            <span className="brand__subtitle">{t('subtitle')}</span>
+          </span>
+        </Link>
+
+        <nav className="site-nav" aria-label={t('mainNavigation')}>
+          <ToolsDropdown />
+          {MAIN_ITEMS.map((item) => (
+            <NavLink key={item.to} to={item.to} className="nav-link">
+              {t(item.labelKey)}
+            </NavLink>
+          ))}
+          {isAdmin ? (
+            <NavLink to={ADMIN_PATH} className="nav-link">
+              {t('admin')}
+            </NavLink>
+          ) : null}
+        </nav>
+
+        <div className="site-header__actions">
+          <LanguageSelector />
+          <button
+            ref={menuButtonRef}
+            type="button"
+            className="menu-button"
+            aria-expanded={menuOpen}
+            aria-controls={SIDEBAR_ID}
+            aria-label={menuOpen ? t('closeMenu') : t('openMenu')}
+            onClick={() => setMenuOpen((o) => !o)}
+          >
+            {menuOpen ? <CloseIcon /> : <MenuIcon />}
+          </button>
+        </div>
+      </div>
+      <Sidebar id={SIDEBAR_ID} open={menuOpen} onClose={closeMenu} toggleRef={menuButtonRef} />
+    </header>
+  );
+}

@@ -1,0 +1,36 @@
+import { Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation } from 'react-router';
+import { PageErrorBoundary } from '../PageErrorBoundary';
+import { useI18nReady } from '../shellContext';
+import { useActivityLogging } from '../useActivityLogging';
+import { Footer } from './Footer';
+import { Header } from './Header';
+import { PageLoader } from './Loader';
+
+/** The global shell around every route: header, the lazy page, footer. */
+export function Layout() {
+  const ready = useI18nReady();
+  useActivityLogging();
+  return (
+    <div className="site-shell">
+      <Header ready={ready} />
+      <main id="main" className="site-main" tabIndex={-1}>
+        {ready ? <ReadyContent /> : null}
+      </main>
+      {ready ? <Footer /> : null}
+    </div>
+  );
+}
+
+function ReadyContent() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  return (
+    <PageErrorBoundary key={pathname}>
+      <Suspense fallback={<PageLoader label={t('pageLoading')} />}>
+        <Outlet />
+      </Suspense>
+    </PageErrorBoundary>
+  );
+}

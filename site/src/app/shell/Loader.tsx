@@ -1,0 +1,22 @@
+/** Text of the full-screen loader: shown before localization exists, so fixed (spec: Russian). */
+export const LOADER_TEXT = 'Загрузка...';
+/** The loader stays this long after localization is ready (spec §9). */
+export const LOADER_DELAY_MS = 100;
+
+export function FullScreenLoader() {
+  return (
+    <div className="app-loader" role="status" aria-live="polite" data-testid="app-loader">
+      <span className="spinner" aria-hidden="true" />
+      <span>{LOADER_TEXT}</span>
+    </div>
+  );
+}
+
+export function PageLoader({ label }: { label: string }) {
+  return (
+    <div className="page-loader" role="status" aria-live="polite">
+      <span className="spinner spinner--small" aria-hidden="true" />
+      <span>{label}</span>
+    </div>
+  );
+}

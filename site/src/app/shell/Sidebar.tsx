@@ -1,0 +1,83 @@
+import { useRef, type RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
+import { NavLink } from 'react-router';
+import { useAuth } from '../../lib/auth';
+import { useDismiss } from '../../lib/useDismiss';
+import { SIDE_MENU_ITEMS, TOOL_ITEMS, type NavItem } from './navItems';
+
+interface SidebarProps {
+  id: string;
+  open: boolean;
+  onClose: () => void;
+  /** The menu button: a press on it is not an "outside click" (it toggles by itself). */
+  toggleRef: RefObject<HTMLButtonElement | null>;
+}
+
+const SIDEBAR_MAIN: readonly NavItem[] = [
+  { to: '/', labelKey: 'home' },
+  { to: '/games', labelKey: 'games' },
+  { to: '/blog', labelKey: 'blog' },
+  { to: '/filecloud', labelKey: 'files' },
+];
+
+/** The side menu shown at ≤ 1024 px. Closes on an outside click, Escape, or choosing a link. */
+export function Sidebar({ id, open, onClose, toggleRef }: SidebarProps) {
+  const { t } = useTranslation();
+  const { user, isAdmin, logout } = useAuth();
+  const panelRef = useRef<HTMLElement>(null);
+  useDismiss(open, [panelRef, toggleRef], onClose);
+
+  if (!open) return null;
+
+  const link = (item: NavItem) => (
+    <li key={item.to}>
+      <NavLink to={item.to} end className="sidebar__link" onClick={onClose}>
+        {t(item.labelKey)}
+      </NavLink>
+    </li>
+  );
+
+  return (
+    <>
+      <div className="sidebar__backdrop" aria-hidden="true" />
+      <nav id={id} ref={panelRef} className="sidebar" aria-label={t('sideMenu.title')}>
+        <ul className="sidebar__list">{SIDEBAR_MAIN.map(link)}</ul>
+
+        <h2 className="sidebar__heading">{t('tools')}</h2>
+        <ul className="sidebar__list">{TOOL_ITEMS.map(link)}</ul>
+
+        <h2 className="sidebar__heading">{t('sideMenu.account')}</h2>
+        <ul className="sidebar__list">
+          {SIDE_MENU_ITEMS.filter((i) => !i.adminOnly || isAdmin).map(link)}
+        </ul>
+
+        <div className="sidebar__account">
+          {user ? (
+            <>
+              <p className="sidebar__user">{t('sideMenu.signedInAs', { email: user.email })}</p>
+              <button
+                type="button"
+                className="btn"
+                onClick={() => {
+                  onClose();
+                  void logout();
+                }}
+              >
+                {t('logout')}
+              </button>
+            </>
+          ) : (
+            <>
+              <NavLink to="/profile" className="btn btn--primary" onClick={onClose}>
+                {t('login')}
+              </NavLink>
+              <NavLink to="/profile?mode=register" className="btn" onClick={onClose}>
+                {t('register')}
+              </NavLink>
+            </>
+          )}
+        </div>
+      </nav>
+    </>
+  );
+}

@@ -1,0 +1,6 @@
+import { privacy } from '../content';
+import { LegalDocumentView } from '../LegalDocumentView';
+
+export default function PrivacyPage() {
+  return <LegalDocumentView docs={privacy} />;
+}

@@ -1,0 +1,6 @@
+import { terms } from '../content';
+import { LegalDocumentView } from '../LegalDocumentView';
+
+export default function TermsPage() {
+  return <LegalDocumentView docs={terms} />;
+}

@@ -1,0 +1,140 @@
+import i18next, { type i18n as I18n, type InitOptions, type Resource } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import en from '../locales/en.json';
+import ru from '../locales/ru.json';
+import uk from '../locales/uk.json';
+import { getIpInfo } from './ipInfo';
+import {
+  DEFAULT_LANGUAGE,
+  LANGUAGE_STORAGE_KEY,
+  SUPPORTED_LANGUAGES,
+  detectLanguage,
+  isSupportedLanguage,
+  normalizeLanguage,
+  type Language,
+} from './languageDetection';
+
+export const resources: Resource = {
+  en: { translation: en },
+  uk: { translation: uk },
+  ru: { translation: ru },
+};
+
+/**
+ * i18next options. Missing keys fall back to English (fallbackLng), then to the default
+ * passed to t(key, default), then to the key itself (i18next's own last resort).
+ */
+export function i18nOptions(lng: Language, res: Resource = resources): InitOptions {
+  return {
+    resources: res,
+    lng,
+    fallbackLng: DEFAULT_LANGUAGE,
+    supportedLngs: [...SUPPORTED_LANGUAGES],
+    nonExplicitSupportedLngs: false,
+    interpolation: { escapeValue: false }, // React escapes
+    returnNull: false,
+    returnEmptyString: false,
+    react: { useSuspense: false },
+  };
+}
+
+/** The application's i18next instance (given to react-i18next by the app's providers). */
+export const i18n: I18n = i18next.createInstance();
+i18n.use(initReactI18next);
+
+function readSaved(): string | null {
+  try {
+    return localStorage.getItem(LANGUAGE_STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function save(lang: Language): void {
+  try {
+    localStorage.setItem(LANGUAGE_STORAGE_KEY, lang);
+  } catch {
+    /* storage unavailable: the choice lasts for this page only */
+  }
+}
+
+function applyToDocument(lang: string): void {
+  if (typeof document !== 'undefined') document.documentElement.lang = lang;
+}
+
+let initPromise: Promise<Language> | null = null;
+
+/** Detects the language and initialises i18n once; never rejects (failure → English). */
+export function initI18n(): Promise<Language> {
+  initPromise ??= (async () => {
+    let lang: Language = DEFAULT_LANGUAGE;
+    try {
+      const result = await detectLanguage({
+        saved: readSaved(),
+        fetchCountry: () => getIpInfo(),
+        browserLanguage: typeof navigator !== 'undefined' ? navigator.language : null,
+      });
+      lang = result.language;
+    } catch (err) {
+      console.warn('[i18n] Language detection failed; using English.', err);
+    }
+    try {
+      await i18n.init(i18nOptions(lang));
+    } catch (err) {
+      console.warn('[i18n] Initialisation failed; using English.', err);
+      lang = DEFAULT_LANGUAGE;
+      await i18n.changeLanguage(lang).catch(() => undefined);
+    }
+    applyToDocument(lang);
+    i18n.on('languageChanged', applyToDocument);
+    return lang;
+  })();
+  return initPromise;
+}
+
+/**
+ * Switches the interface language everywhere at once and saves the choice.
+ * An unsupported language logs a warning and becomes English.
+ */
+export async function setLanguage(lang: string): Promise<Language> {
+  const base = normalizeLanguage(lang);
+  let target: Language;
+  if (isSupportedLanguage(base)) {
+    target = base;
+  } else {
+    console.warn(`[i18n] Language "${lang}" is not supported; falling back to English.`);
+    target = DEFAULT_LANGUAGE;
+  }
+  save(target);
+  await i18n.changeLanguage(target);
+  return target;
+}
+
+/** The current interface language, always one of the supported ones. */
+export function currentLanguage(): Language {
+  const lang = normalizeLanguage(i18n.resolvedLanguage ?? i18n.language);
+  return isSupportedLanguage(lang) ? lang : DEFAULT_LANGUAGE;
+}
+
+type Bundles = Partial<Record<Language, Record<string, unknown>>>;
+const pendingBundles: Array<[string, Bundles]> = [];
+
+function addBundles(ns: string, bundles: Bundles): void {
+  for (const [lang, bundle] of Object.entries(bundles)) {
+    if (bundle) i18n.addResourceBundle(lang, ns, bundle, true, true);
+  }
+}
+
+/**
+ * Lets a feature ship its own translations (e.g. src/features/blog/locales/*.json) inside its
+ * lazy chunk instead of growing the shell's locale files:
+ *   registerTranslations('blog', { uk, ru, en });  then  useTranslation('blog')
+ */
+export function registerTranslations(ns: string, bundles: Bundles): void {
+  if (i18n.isInitialized) addBundles(ns, bundles);
+  else pendingBundles.push([ns, bundles]);
+}
+
+i18n.on('initialized', () => {
+  for (const [ns, bundles] of pendingBundles.splice(0)) addBundles(ns, bundles);
+});
