@@ -1,0 +1,217 @@
+// Package auth holds devhub's accounts: users and their roles, password
+// hashing (argon2id), short-lived JWT access tokens, refresh sessions kept in
+// bbolt (so logging out really ends them), and login throttling. The HTTP
+// layer and the CLI call the same Service; this package knows nothing about
+// either.
+package auth
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"net/netip"
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/store"
+)
+
+// Roles. Anything but RoleAdmin is an ordinary user; new accounts made
+// through the API are always RoleUser.
+const (
+	RoleAdmin = "admin"
+	RoleUser  = "user"
+)
+
+// Bucket names (owned by this package).
+const (
+	bucketUsers    = "auth_users"
+	bucketEmails   = "auth_user_emails" // normalised e-mail → user id
+	bucketSessions = "auth_sessions"    // session id → session
+)
+
+// secretMetaKey is where the generated JWT signing secret is kept when the
+// configuration does not provide one.
+const secretMetaKey = "auth.jwt_secret"
+
+// Errors the HTTP layer maps to statuses. Unknown e-mail and wrong password
+// are deliberately the same error.
+var (
+	ErrInvalidCredentials = errors.New("invalid e-mail or password")
+	ErrInvalidToken       = errors.New("invalid or expired token")
+	// ErrTokenReused means a refresh token that was already exchanged came
+	// back: someone holds a stolen copy, so every session of the account
+	// was ended.
+	ErrTokenReused = errors.New("refresh token reuse detected; all sessions were ended")
+)
+
+// ThrottledError is returned when too many logins failed recently.
+type ThrottledError struct{ RetryAfter time.Duration }
+
+func (e *ThrottledError) Error() string {
+	return fmt.Sprintf("too many failed login attempts; try again in %d s", RetryAfterSeconds(e.RetryAfter))
+}
+
+// RetryAfterSeconds rounds a wait up to whole seconds (at least 1) for the
+// Retry-After header.
+func RetryAfterSeconds(d time.Duration) int {
+	s := int((d + time.Second - 1) / time.Second)
+	if s < 1 {
+		s = 1
+	}
+	return s
+}
+
+// User is an account as every caller sees it (never with its hash).
+type User struct {
+	ID        uint64    `json:"id"`
+	Email     string    `json:"email"`
+	Name      string    `json:"name"`
+	Role      string    `json:"role"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// IsAdmin reports whether the user has the admin role.
+func (u User) IsAdmin() bool { return u.Role == RoleAdmin }
+
+// Tokens are what a client keeps after signing in.
+type Tokens struct {
+	AccessToken  string `json:"accessToken"`
+	RefreshToken string `json:"refreshToken"`
+	// ExpiresIn is the access token's lifetime in seconds.
+	ExpiresIn int64 `json:"expiresIn"`
+}
+
+// AuthResult answers register, login and refresh.
+type AuthResult struct {
+	User   User   `json:"user"`
+	Tokens Tokens `json:"tokens"`
+}
+
+// Principal is the verified caller behind an access token.
+type Principal struct {
+	User      User
+	SessionID string
+}
+
+// Client describes where a request came from; it keys the per-network login
+// throttle and is recorded on sessions so the owner can tell them apart.
+type Client struct {
+	IP        netip.Addr
+	UserAgent string
+}
+
+// Option adjusts a Service (tests use them; production uses the defaults).
+type Option func(*Service)
+
+// WithClock replaces time.Now.
+func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
+
+// WithHashParams replaces the argon2id cost (tests lower it for speed).
+func WithHashParams(p HashParams) Option { return func(s *Service) { s.params = p } }
+
+// Service is the accounts service of one store.
+type Service struct {
+	st         *store.Store
+	secret     []byte
+	accessTTL  time.Duration
+	refreshTTL time.Duration
+	params     HashParams
+	now        func() time.Time
+	throttle   *limiter
+	// hashSlots bounds concurrent argon2 runs: each one holds Memory KiB,
+	// so a burst of logins must queue instead of exhausting RAM.
+	hashSlots chan struct{}
+	// refreshKey signs refresh tokens; derived from the JWT secret.
+	refreshKey []byte
+	lastSweep  atomic.Int64
+	// dummyHash is verified against when an e-mail is unknown, so that
+	// answer costs the same time as a wrong password.
+	dummyHash string
+}
+
+// New opens the accounts service on st. The JWT secret is cfg.JWTSecret when
+// set (config validation demands ≥ 32 bytes), otherwise 32 random bytes
+// generated once and kept in the store, so tokens survive restarts.
+func New(st *store.Store, cfg config.Auth, opts ...Option) (*Service, error) {
+	if err := st.EnsureBuckets(bucketUsers, bucketEmails, bucketSessions); err != nil {
+		return nil, err
+	}
+	s := &Service{
+		st:         st,
+		accessTTL:  cfg.AccessTTL,
+		refreshTTL: cfg.RefreshTTL,
+		params:     DefaultHashParams,
+		now:        time.Now,
+		throttle:   newLimiter(LoginMaxFailures, LoginWindow),
+	}
+	if s.accessTTL <= 0 {
+		s.accessTTL = 15 * time.Minute
+	}
+	if s.refreshTTL <= 0 {
+		s.refreshTTL = 30 * 24 * time.Hour
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	slots := runtime.GOMAXPROCS(0)
+	if slots < 2 {
+		slots = 2
+	}
+	s.hashSlots = make(chan struct{}, slots)
+
+	if cfg.JWTSecret != "" {
+		if len(cfg.JWTSecret) < 32 {
+			return nil, errors.New("auth.jwt_secret must be at least 32 bytes")
+		}
+		s.secret = []byte(cfg.JWTSecret)
+	} else {
+		secret, err := st.MetaOrInit(secretMetaKey, func() ([]byte, error) {
+			b := make([]byte, 32)
+			_, err := rand.Read(b)
+			return b, err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("jwt secret: %w", err)
+		}
+		if len(secret) < 32 {
+			return nil, errors.New("the jwt secret kept in the store is shorter than 256 bits")
+		}
+		s.secret = secret
+	}
+	m := hmac.New(sha256.New, s.secret)
+	m.Write([]byte("devhub refresh token v1"))
+	s.refreshKey = m.Sum(nil)
+	s.lastSweep.Store(s.now().UnixNano())
+
+	dummy, err := hashPassword("devhub dummy password", s.params)
+	if err != nil {
+		return nil, err
+	}
+	s.dummyHash = dummy
+	return s, nil
+}
+
+// hash runs hashPassword inside a hash slot.
+func (s *Service) hash(password string) (string, error) {
+	s.hashSlots <- struct{}{}
+	defer func() { <-s.hashSlots }()
+	return hashPassword(password, s.params)
+}
+
+// verify runs verifyPassword inside a hash slot.
+func (s *Service) verify(password, encoded string) (ok, rehash bool, err error) {
+	s.hashSlots <- struct{}{}
+	defer func() { <-s.hashSlots }()
+	return verifyPassword(password, encoded, s.params)
+}
+
+// AccessTTL is the access token lifetime.
+func (s *Service) AccessTTL() time.Duration { return s.accessTTL }
+
+// RefreshTTL is the refresh session lifetime (the cookie's Max-Age).
+func (s *Service) RefreshTTL() time.Duration { return s.refreshTTL }

@@ -1,0 +1,636 @@
+package auth
+
+import (
+	"errors"
+	"net/netip"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/store"
+)
+
+// cheapParams keep tests fast; TestHashUsesOWASPParameters covers the real cost.
+var cheapParams = HashParams{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}
+
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+func openStore(t testing.TB) *store.Store {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func newTestService(t testing.TB) (*Service, *clock) {
+	t.Helper()
+	clk := &clock{now: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)}
+	s, err := New(openStore(t), config.Default().Auth, WithHashParams(cheapParams), WithClock(clk.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, clk
+}
+
+var client = Client{IP: netip.MustParseAddr("192.0.2.1"), UserAgent: "test"}
+
+func register(t *testing.T, s *Service, email, password string) *AuthResult {
+	t.Helper()
+	res, err := s.Register(RegisterInput{Name: "N", Email: email, Password: password, ConfirmPassword: password}, client)
+	if err != nil {
+		t.Fatalf("register %s: %v", email, err)
+	}
+	return res
+}
+
+func fieldCode(t *testing.T, err error, field string) string {
+	t.Helper()
+	var verr *store.ValidationError
+	if !errors.As(err, &verr) {
+		t.Fatalf("want a ValidationError, got %v", err)
+	}
+	return verr.Fields[field].Code
+}
+
+func TestHashUsesOWASPParameters(t *testing.T) {
+	h, err := hashPassword("correct horse", DefaultHashParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(h, "$argon2id$v=19$m=19456,t=2,p=1$") {
+		t.Fatalf("hash %q does not carry the OWASP argon2id parameters", h)
+	}
+	for _, tc := range []struct {
+		pw   string
+		want bool
+	}{{"correct horse", true}, {"correct horsf", false}, {"", false}, {"correct horse ", false}} {
+		ok, rehash, err := verifyPassword(tc.pw, h, DefaultHashParams)
+		if err != nil || ok != tc.want || rehash {
+			t.Errorf("verify(%q) = %v, %v, %v; want %v", tc.pw, ok, rehash, err, tc.want)
+		}
+	}
+	if _, rehash, _ := verifyPassword("correct horse", h, cheapParams); !rehash {
+		t.Error("a hash made with other parameters should ask for a rehash")
+	}
+	h2, _ := hashPassword("correct horse", DefaultHashParams)
+	if h == h2 {
+		t.Error("two hashes of one password must differ (random salt)")
+	}
+}
+
+func TestDecodeHashRejectsMalformed(t *testing.T) {
+	good, _ := hashPassword("password1", cheapParams)
+	parts := strings.Split(good, "$")
+	for name, enc := range map[string]string{
+		"empty":       "",
+		"bcrypt":      "$2a$10$abcdefghijklmnopqrstuu",
+		"argon2i":     strings.Replace(good, "argon2id", "argon2i", 1),
+		"version":     strings.Replace(good, "v=19", "v=16", 1),
+		"huge memory": "$argon2id$v=19$m=99999999,t=2,p=1$" + parts[4] + "$" + parts[5],
+		"zero time":   "$argon2id$v=19$m=64,t=0,p=1$" + parts[4] + "$" + parts[5],
+		"bad salt":    "$argon2id$v=19$m=64,t=1,p=1$!!!$" + parts[5],
+		"short key":   "$argon2id$v=19$m=64,t=1,p=1$" + parts[4] + "$AAAA",
+		"extra part":  good + "$x",
+	} {
+		if _, _, err := verifyPassword("password1", enc, cheapParams); err == nil {
+			t.Errorf("%s: %q accepted", name, enc)
+		}
+	}
+}
+
+// A 73-byte password is accepted whole: changing only its last byte must
+// make it wrong (bcrypt would have silently ignored byte 73).
+func TestLongPasswordIsNotTruncated(t *testing.T) {
+	s, _ := newTestService(t)
+	pw := strings.Repeat("a", 72) + "b"
+	if len(pw) != 73 {
+		t.Fatal("test password must be 73 bytes")
+	}
+	register(t, s, "long@example.com", pw)
+	if _, err := s.Login("long@example.com", pw, client); err != nil {
+		t.Fatalf("73-byte password: %v", err)
+	}
+	if _, err := s.Login("long@example.com", strings.Repeat("a", 72)+"c", client); !errors.Is(err, ErrInvalidCredentials) {
+		t.Fatalf("password differing in byte 73 accepted: %v", err)
+	}
+	if _, err := s.Login("long@example.com", strings.Repeat("a", 72), client); !errors.Is(err, ErrInvalidCredentials) {
+		t.Fatalf("72-byte prefix accepted: %v", err)
+	}
+}
+
+func TestRegisterValidation(t *testing.T) {
+	long := strings.Repeat("x", MaxPasswordBytes+1)
+	cases := []struct {
+		name  string
+		in    RegisterInput
+		field string
+		code  string
+	}{
+		{"all empty", RegisterInput{}, "name", "required"},
+		{"no email", RegisterInput{Name: "A", Password: "password1", ConfirmPassword: "password1"}, "email", "required"},
+		{"bad email", RegisterInput{Name: "A", Email: "not-an-email", Password: "password1", ConfirmPassword: "password1"}, "email", "invalid"},
+		{"display name email", RegisterInput{Name: "A", Email: "Bob <b@example.com>", Password: "password1", ConfirmPassword: "password1"}, "email", "invalid"},
+		{"email too long", RegisterInput{Name: "A", Email: strings.Repeat("a", 250) + "@example.com", Password: "password1", ConfirmPassword: "password1"}, "email", "invalid"},
+		{"short password", RegisterInput{Name: "A", Email: "a@example.com", Password: "short", ConfirmPassword: "short"}, "password", "too_short"},
+		{"7 runes", RegisterInput{Name: "A", Email: "a@example.com", Password: "пароль1", ConfirmPassword: "пароль1"}, "password", "too_short"},
+		{"password too long", RegisterInput{Name: "A", Email: "a@example.com", Password: long, ConfirmPassword: long}, "password", "too_long"},
+		{"mismatch", RegisterInput{Name: "A", Email: "a@example.com", Password: "password1", ConfirmPassword: "password2"}, "confirmPassword", "mismatch"},
+		{"no confirmation", RegisterInput{Name: "A", Email: "a@example.com", Password: "password1"}, "confirmPassword", "required"},
+		{"name too long", RegisterInput{Name: strings.Repeat("я", MaxNameChars+1), Email: "a@example.com", Password: "password1", ConfirmPassword: "password1"}, "name", "too_long"},
+		{"name control char", RegisterInput{Name: "a\x00b", Email: "a@example.com", Password: "password1", ConfirmPassword: "password1"}, "name", "invalid"},
+		{"blank name", RegisterInput{Name: "   ", Email: "a@example.com", Password: "password1", ConfirmPassword: "password1"}, "name", "required"},
+	}
+	s, _ := newTestService(t)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := s.Register(tc.in, client)
+			if got := fieldCode(t, err, tc.field); got != tc.code {
+				t.Fatalf("field %s: code %q, want %q (err %v)", tc.field, got, tc.code, err)
+			}
+		})
+	}
+	if users, _ := s.Users(); len(users) != 0 {
+		t.Fatalf("invalid registrations stored users: %v", users)
+	}
+}
+
+func TestEmailsAreCaseInsensitive(t *testing.T) {
+	s, _ := newTestService(t)
+	res := register(t, s, "  Me@Example.COM ", "password1")
+	if res.User.Email != "me@example.com" || res.User.Role != RoleUser {
+		t.Fatalf("stored user %+v", res.User)
+	}
+	if _, err := s.Login("ME@example.com", "password1", client); err != nil {
+		t.Fatalf("login with other case: %v", err)
+	}
+	_, err := s.Register(RegisterInput{Name: "B", Email: "me@EXAMPLE.com", Password: "password1", ConfirmPassword: "password1"}, client)
+	if !errors.Is(err, store.ErrConflict) || !strings.Contains(err.Error(), "me@example.com") {
+		t.Fatalf("duplicate e-mail: %v", err)
+	}
+}
+
+func TestLoginUnknownEmailLooksLikeWrongPassword(t *testing.T) {
+	s, _ := newTestService(t)
+	register(t, s, "known@example.com", "password1")
+	_, errUnknown := s.Login("unknown@example.com", "password1", Client{IP: netip.MustParseAddr("192.0.2.10")})
+	_, errWrong := s.Login("known@example.com", "password2", Client{IP: netip.MustParseAddr("192.0.2.11")})
+	if !errors.Is(errUnknown, ErrInvalidCredentials) || !errors.Is(errWrong, ErrInvalidCredentials) || errUnknown.Error() != errWrong.Error() {
+		t.Fatalf("unknown: %v, wrong: %v", errUnknown, errWrong)
+	}
+	_, err := s.Login("", "", client)
+	if fieldCode(t, err, "email") != "required" || fieldCode(t, err, "password") != "required" {
+		t.Fatalf("empty login: %v", err)
+	}
+}
+
+func TestLoginThrottling(t *testing.T) {
+	t.Run("per account, from many addresses", func(t *testing.T) {
+		s, clk := newTestService(t)
+		register(t, s, "victim@example.com", "password1")
+		for i := range LoginMaxFailures {
+			c := Client{IP: netip.MustParseAddr("198.51.100." + strconv.Itoa(i+1))}
+			if _, err := s.Login("victim@example.com", "wrong-pass", c); !errors.Is(err, ErrInvalidCredentials) {
+				t.Fatalf("attempt %d: %v", i+1, err)
+			}
+		}
+		_, err := s.Login("victim@example.com", "password1", Client{IP: netip.MustParseAddr("203.0.113.9")})
+		var te *ThrottledError
+		if !errors.As(err, &te) || te.RetryAfter <= 0 || te.RetryAfter > LoginWindow {
+			t.Fatalf("6th attempt (right password) = %v, want throttled", err)
+		}
+		clk.Add(te.RetryAfter)
+		if _, err := s.Login("victim@example.com", "password1", client); err != nil {
+			t.Fatalf("after Retry-After: %v", err)
+		}
+	})
+	t.Run("per address, over many accounts", func(t *testing.T) {
+		s, _ := newTestService(t)
+		for i := range LoginMaxFailures {
+			if _, err := s.Login("user"+strconv.Itoa(i)+"@example.com", "wrong-pass", client); !errors.Is(err, ErrInvalidCredentials) {
+				t.Fatalf("attempt %d: %v", i+1, err)
+			}
+		}
+		var te *ThrottledError
+		if _, err := s.Login("other@example.com", "wrong-pass", client); !errors.As(err, &te) {
+			t.Fatalf("6th attempt from one address = %v, want throttled", err)
+		}
+		// Another address is not affected.
+		if _, err := s.Login("other@example.com", "wrong-pass", Client{IP: netip.MustParseAddr("192.0.2.200")}); !errors.Is(err, ErrInvalidCredentials) {
+			t.Fatalf("other address: %v", err)
+		}
+	})
+	t.Run("IPv6 counts per /64", func(t *testing.T) {
+		s, _ := newTestService(t)
+		for i := range LoginMaxFailures {
+			c := Client{IP: netip.MustParseAddr("2001:db8::" + strconv.Itoa(i+1))}
+			s.Login("u"+strconv.Itoa(i)+"@example.com", "wrong-pass", c)
+		}
+		var te *ThrottledError
+		if _, err := s.Login("x@example.com", "wrong-pass", Client{IP: netip.MustParseAddr("2001:db8::ffff")}); !errors.As(err, &te) {
+			t.Fatalf("same /64: %v", err)
+		}
+	})
+	t.Run("window slides", func(t *testing.T) {
+		s, clk := newTestService(t)
+		for range LoginMaxFailures {
+			s.Login("a@example.com", "wrong-pass", client)
+			clk.Add(10 * time.Second)
+		}
+		// Failures at t=0,10,20,30,40; now t=50: blocked until t=60.
+		var te *ThrottledError
+		if _, err := s.Login("a@example.com", "wrong-pass", client); !errors.As(err, &te) || te.RetryAfter != 10*time.Second {
+			t.Fatalf("got %v", err)
+		}
+		if RetryAfterSeconds(te.RetryAfter) != 10 || RetryAfterSeconds(time.Millisecond) != 1 {
+			t.Fatal("RetryAfterSeconds rounding")
+		}
+	})
+}
+
+func TestAccessTokenBadInputs(t *testing.T) {
+	s, clk := newTestService(t)
+	res := register(t, s, "tok@example.com", "password1")
+	good := res.Tokens.AccessToken
+	p, err := s.Authenticate(good)
+	if err != nil || p.User.Email != "tok@example.com" {
+		t.Fatalf("good token: %v", err)
+	}
+	claims, _, _ := s.parseAccess(good)
+
+	sign := func(m jwt.SigningMethod, key any, c jwt.Claims) string {
+		tok, err := jwt.NewWithClaims(m, c).SignedString(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	noExp := *claims
+	noExp.ExpiresAt = nil
+	expired := *claims
+	expired.ExpiresAt = jwt.NewNumericDate(clk.Now().Add(-time.Second))
+	otherIss := *claims
+	otherIss.Issuer = "someone-else"
+	noSid := *claims
+	noSid.Sid = ""
+	oldVer := *claims
+	oldVer.Ver = 0
+	parts := strings.Split(good, ".")
+	sig := []byte(parts[2])
+	if sig[10] == 'A' {
+		sig[10] = 'B'
+	} else {
+		sig[10] = 'A'
+	}
+	changedSig := parts[0] + "." + parts[1] + "." + string(sig)
+
+	cases := map[string]string{
+		"empty":               "",
+		"alg none":            sign(jwt.SigningMethodNone, jwt.UnsafeAllowNoneSignatureType, claims),
+		"HS512":               sign(jwt.SigningMethodHS512, s.secret, claims),
+		"HS384":               sign(jwt.SigningMethodHS384, s.secret, claims),
+		"no exp":              sign(jwt.SigningMethodHS256, s.secret, &noExp),
+		"expired":             sign(jwt.SigningMethodHS256, s.secret, &expired),
+		"other issuer":        sign(jwt.SigningMethodHS256, s.secret, &otherIss),
+		"other secret":        sign(jwt.SigningMethodHS256, []byte(strings.Repeat("k", 32)), claims),
+		"no session":          sign(jwt.SigningMethodHS256, s.secret, &noSid),
+		"old version":         sign(jwt.SigningMethodHS256, s.secret, &oldVer),
+		"changed signature":   changedSig,
+		"padded signature":    good + "=",
+		"1 MiB of dots":       strings.Repeat(".", 1<<20),
+		"garbage":             "not.a.token",
+		"two parts":           parts[0] + "." + parts[1],
+		"refresh token as AT": res.Tokens.RefreshToken,
+	}
+	for name, tok := range cases {
+		t.Run(name, func(t *testing.T) {
+			if _, err := s.Authenticate(tok); !errors.Is(err, ErrInvalidToken) {
+				t.Fatalf("accepted or wrong error: %v", err)
+			}
+		})
+	}
+	clk.Add(s.AccessTTL() + time.Second)
+	if _, err := s.Authenticate(good); !errors.Is(err, ErrInvalidToken) {
+		t.Fatalf("token past its exp accepted: %v", err)
+	}
+}
+
+func TestRefreshRotatesAndDetectsReuse(t *testing.T) {
+	s, _ := newTestService(t)
+	first := register(t, s, "r@example.com", "password1")
+	other, err := s.Login("r@example.com", "password1", client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := s.Refresh(first.Tokens.RefreshToken, client)
+	if err != nil {
+		t.Fatalf("refresh: %v", err)
+	}
+	if second.Tokens.RefreshToken == first.Tokens.RefreshToken {
+		t.Fatal("refresh token was not rotated")
+	}
+	if _, err := s.Authenticate(second.Tokens.AccessToken); err != nil {
+		t.Fatalf("new access token: %v", err)
+	}
+	// The old refresh token comes back: a stolen copy. Everything ends.
+	if _, err := s.Refresh(first.Tokens.RefreshToken, client); !errors.Is(err, ErrTokenReused) {
+		t.Fatalf("reuse: %v", err)
+	}
+	for name, tok := range map[string]string{"rotated": second.Tokens.RefreshToken, "other device": other.Tokens.RefreshToken} {
+		if _, err := s.Refresh(tok, client); !errors.Is(err, ErrInvalidToken) {
+			t.Errorf("%s refresh token survived reuse detection: %v", name, err)
+		}
+	}
+	for name, tok := range map[string]string{"first": first.Tokens.AccessToken, "second": second.Tokens.AccessToken, "other": other.Tokens.AccessToken} {
+		if _, err := s.Authenticate(tok); !errors.Is(err, ErrInvalidToken) {
+			t.Errorf("%s access token survived reuse detection", name)
+		}
+	}
+	if n, _ := s.Sessions("r@example.com"); len(n) != 0 {
+		t.Fatalf("sessions left: %v", n)
+	}
+}
+
+func TestRefreshBadInputs(t *testing.T) {
+	s, clk := newTestService(t)
+	res := register(t, s, "rb@example.com", "password1")
+	tok := res.Tokens.RefreshToken
+	parts := strings.Split(tok, ".")
+	for name, bad := range map[string]string{
+		"empty":        "",
+		"garbage":      "abc",
+		"forged mac":   parts[0] + "." + parts[1] + ".AAAA",
+		"next gen":     parts[0] + ".2." + parts[2],
+		"leading zero": parts[0] + ".01." + parts[2],
+		"access token": res.Tokens.AccessToken,
+		"huge":         strings.Repeat("a", 10000),
+		"unknown sid":  s.refreshToken("nosuchsession", 1),
+		"future gen":   s.refreshToken(parts[0], 5),
+	} {
+		if _, err := s.Refresh(bad, client); !errors.Is(err, ErrInvalidToken) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	clk.Add(s.RefreshTTL() + time.Second)
+	if _, err := s.Refresh(tok, client); !errors.Is(err, ErrInvalidToken) {
+		t.Fatalf("expired session refreshed: %v", err)
+	}
+	if err := s.Sweep(); err != nil {
+		t.Fatal(err)
+	}
+	if all, _ := s.Sessions("rb@example.com"); len(all) != 0 {
+		t.Fatalf("sweep left %v", all)
+	}
+}
+
+func TestLogoutEndsSessionAndAccessToken(t *testing.T) {
+	s, _ := newTestService(t)
+	a := register(t, s, "lo@example.com", "password1")
+	b, _ := s.Login("lo@example.com", "password1", client)
+	p, err := s.Authenticate(a.Tokens.AccessToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Logout(p.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Authenticate(a.Tokens.AccessToken); !errors.Is(err, ErrInvalidToken) {
+		t.Fatal("access token survived logout")
+	}
+	if _, err := s.Refresh(a.Tokens.RefreshToken, client); !errors.Is(err, ErrInvalidToken) {
+		t.Fatal("refresh token survived logout")
+	}
+	if _, err := s.Authenticate(b.Tokens.AccessToken); err != nil {
+		t.Fatalf("logout ended another device: %v", err)
+	}
+	if err := s.LogoutRefresh(b.Tokens.RefreshToken); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Authenticate(b.Tokens.AccessToken); !errors.Is(err, ErrInvalidToken) {
+		t.Fatal("access token survived logout by refresh token")
+	}
+}
+
+func TestChangePassword(t *testing.T) {
+	s, _ := newTestService(t)
+	a := register(t, s, "cp@example.com", "password1")
+	b, _ := s.Login("cp@example.com", "password1", client)
+	p, _ := s.Authenticate(a.Tokens.AccessToken)
+
+	_, err := s.ChangePassword(p, "wrong-old", "password2", client)
+	if fieldCode(t, err, "oldPassword") != "wrong_password" {
+		t.Fatalf("wrong old password: %v", err)
+	}
+	_, err = s.ChangePassword(p, "password1", "short", client)
+	if fieldCode(t, err, "newPassword") != "too_short" {
+		t.Fatalf("weak new password: %v", err)
+	}
+	_, err = s.ChangePassword(p, "", "", client)
+	if fieldCode(t, err, "oldPassword") != "required" || fieldCode(t, err, "newPassword") != "required" {
+		t.Fatalf("empty: %v", err)
+	}
+	fresh, err := s.ChangePassword(p, "password1", "password2", client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, tok := range map[string]string{"own old": a.Tokens.AccessToken, "other device": b.Tokens.AccessToken} {
+		if _, err := s.Authenticate(tok); !errors.Is(err, ErrInvalidToken) {
+			t.Errorf("%s access token survived the password change", name)
+		}
+	}
+	if _, err := s.Refresh(b.Tokens.RefreshToken, client); !errors.Is(err, ErrInvalidToken) {
+		t.Error("other session survived the password change")
+	}
+	if _, err := s.Authenticate(fresh); err != nil {
+		t.Errorf("fresh token for the caller's session: %v", err)
+	}
+	if _, err := s.Refresh(a.Tokens.RefreshToken, client); err != nil {
+		t.Errorf("caller's own session should survive: %v", err)
+	}
+	if _, err := s.Login("cp@example.com", "password1", client); !errors.Is(err, ErrInvalidCredentials) {
+		t.Error("old password still works")
+	}
+	if _, err := s.Login("cp@example.com", "password2", client); err != nil {
+		t.Errorf("new password: %v", err)
+	}
+}
+
+func TestOwnerOperations(t *testing.T) {
+	s, _ := newTestService(t)
+	u, err := s.CreateUser(NewUser{Email: "Admin@Example.com", Name: "Admin", Password: "password1", Role: RoleAdmin})
+	if err != nil || u.Role != RoleAdmin || u.Email != "admin@example.com" || u.ID == 0 {
+		t.Fatalf("create admin: %+v %v", u, err)
+	}
+	if _, err := s.CreateUser(NewUser{Email: "x@example.com", Name: "X", Password: "password1", Role: "root"}); fieldCode(t, err, "role") != "invalid" {
+		t.Fatalf("bad role: %v", err)
+	}
+	if n, _ := s.CountAdmins(); n != 1 {
+		t.Fatalf("admins = %d", n)
+	}
+	res, err := s.Login("admin@example.com", "password1", client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetRole("admin@example.com", RoleUser); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Authenticate(res.Tokens.AccessToken); !errors.Is(err, ErrInvalidToken) {
+		t.Fatal("access token survived a role change")
+	}
+	if _, err := s.SetRole("nobody@example.com", RoleAdmin); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("unknown e-mail: %v", err)
+	}
+	res, _ = s.Login("admin@example.com", "password1", client)
+	if err := s.SetPassword("admin@example.com", "password9"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Authenticate(res.Tokens.AccessToken); !errors.Is(err, ErrInvalidToken) {
+		t.Fatal("access token survived passwd")
+	}
+	res, _ = s.Login("admin@example.com", "password9", client)
+	s.Login("admin@example.com", "password9", client)
+	if n, err := s.RevokeSessions("admin@example.com"); err != nil || n != 2 {
+		t.Fatalf("revoke = %d, %v", n, err)
+	}
+	if _, err := s.Authenticate(res.Tokens.AccessToken); !errors.Is(err, ErrInvalidToken) {
+		t.Fatal("access token survived sessions revoke")
+	}
+	if err := s.DeleteUser("admin@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.UserByEmail("admin@example.com"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("deleted user still there: %v", err)
+	}
+	if err := s.DeleteUser("admin@example.com"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("double delete: %v", err)
+	}
+}
+
+func TestSessionsAreBounded(t *testing.T) {
+	s, clk := newTestService(t)
+	register(t, s, "many@example.com", "password1")
+	for range MaxSessionsPerUser + 5 {
+		clk.Add(time.Second)
+		if _, err := s.Login("many@example.com", "password1", client); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if all, _ := s.Sessions("many@example.com"); len(all) != MaxSessionsPerUser {
+		t.Fatalf("%d sessions kept", len(all))
+	}
+}
+
+func TestSecretIsGeneratedOnceAndKept(t *testing.T) {
+	st := openStore(t)
+	cfg := config.Default().Auth
+	a, err := New(st, cfg, WithHashParams(cheapParams))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.secret) < 32 {
+		t.Fatalf("secret has %d bytes", len(a.secret))
+	}
+	b, _ := New(st, cfg, WithHashParams(cheapParams))
+	if string(a.secret) != string(b.secret) {
+		t.Fatal("secret changed between restarts")
+	}
+	res, _ := a.Register(RegisterInput{Name: "S", Email: "s@example.com", Password: "password1", ConfirmPassword: "password1"}, client)
+	if _, err := b.Authenticate(res.Tokens.AccessToken); err != nil {
+		t.Fatalf("token from before the restart: %v", err)
+	}
+	cfg.JWTSecret = strings.Repeat("z", 32)
+	c, _ := New(st, cfg, WithHashParams(cheapParams))
+	if string(c.secret) != cfg.JWTSecret {
+		t.Fatal("configured secret not used")
+	}
+	if _, err := c.Authenticate(res.Tokens.AccessToken); err == nil {
+		t.Fatal("token signed with another secret accepted")
+	}
+	cfg.JWTSecret = "short"
+	if _, err := New(st, cfg); err == nil {
+		t.Fatal("short secret accepted")
+	}
+}
+
+func TestLoginRehashesOldParameters(t *testing.T) {
+	st := openStore(t)
+	old, _ := New(st, config.Default().Auth, WithHashParams(cheapParams))
+	old.CreateUser(NewUser{Email: "re@example.com", Name: "R", Password: "password1"})
+	stronger := cheapParams
+	stronger.Time = 2
+	s, _ := New(st, config.Default().Auth, WithHashParams(stronger))
+	if _, err := s.Login("re@example.com", "password1", client); err != nil {
+		t.Fatal(err)
+	}
+	var h string
+	st.View(func(tx *bolt.Tx) error { r, _ := getByEmail(tx, "re@example.com"); h = r.PasswordHash; return nil })
+	if !strings.Contains(h, "t=2") {
+		t.Fatalf("hash not upgraded: %s", h)
+	}
+}
+
+// BenchmarkHashPassword shows the cost of one argon2id hash with the
+// production parameters (the price of every login and registration).
+func BenchmarkHashPassword(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := hashPassword("correct horse battery staple", DefaultHashParams); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLogin is a full successful login with production parameters:
+// lookup, argon2id verification, session write, token signing.
+func BenchmarkLogin(b *testing.B) {
+	s, err := New(openStore(b), config.Default().Auth)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.CreateUser(NewUser{Email: "bench@example.com", Name: "B", Password: "password1"}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Login("bench@example.com", "password1", client); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAuthenticate is the per-request cost of checking an access token.
+func BenchmarkAuthenticate(b *testing.B) {
+	s, err := New(openStore(b), config.Default().Auth, WithHashParams(cheapParams))
+	if err != nil {
+		b.Fatal(err)
+	}
+	res, err := s.Register(RegisterInput{Name: "B", Email: "b@example.com", Password: "password1", ConfirmPassword: "password1"}, client)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Authenticate(res.Tokens.AccessToken); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,498 @@
+package auth
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/devhub/devhub/pkg/store"
+)
+
+// A refresh session is one signed-in device. It is created at login or
+// registration and lives until logout, expiry (refresh_ttl after its last
+// use) or revocation. Its refresh token is "<session id>.<generation>.<mac>",
+// the mac being an HMAC of the first two parts under a key derived from the
+// JWT secret: the store keeps no token at all, yet every token devhub ever
+// issued can be recognised. Each refresh moves the session to the next
+// generation; a valid token of an earlier generation can only be a copy that
+// was already exchanged, so it ends every session of the account.
+
+// MaxSessionsPerUser bounds stored sessions per account; the least recently
+// used one is ended when a new sign-in would exceed it.
+const MaxSessionsPerUser = 20
+
+// Session is one signed-in device of a user.
+type Session struct {
+	ID         string    `json:"id"`
+	UserID     uint64    `json:"userId"`
+	Generation uint64    `json:"generation"`
+	CreatedAt  time.Time `json:"createdAt"`
+	LastUsedAt time.Time `json:"lastUsedAt"`
+	ExpiresAt  time.Time `json:"expiresAt"`
+	IP         string    `json:"ip,omitempty"`
+	UserAgent  string    `json:"userAgent,omitempty"`
+}
+
+// refreshToken is the token of session sid at generation gen.
+func (s *Service) refreshToken(sid string, gen uint64) string {
+	body := sid + "." + strconv.FormatUint(gen, 10)
+	m := hmac.New(sha256.New, s.refreshKey)
+	m.Write([]byte(body))
+	return body + "." + base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// parseRefresh checks a refresh token's mac and returns its parts.
+func (s *Service) parseRefresh(token string) (sid string, gen uint64, ok bool) {
+	if token == "" || len(token) > 256 {
+		return "", 0, false
+	}
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 {
+		return "", 0, false
+	}
+	gen, err := strconv.ParseUint(parts[1], 10, 64)
+	if err != nil || strconv.FormatUint(gen, 10) != parts[1] {
+		return "", 0, false
+	}
+	want := s.refreshToken(parts[0], gen)
+	if subtle.ConstantTimeCompare([]byte(want), []byte(token)) != 1 {
+		return "", 0, false
+	}
+	return parts[0], gen, true
+}
+
+// RegisterInput is the registration form.
+type RegisterInput struct {
+	Name            string
+	Email           string
+	Password        string
+	ConfirmPassword string
+}
+
+// Register creates an ordinary account (never an admin, whatever the
+// request says) and signs it in.
+func (s *Service) Register(in RegisterInput, c Client) (*AuthResult, error) {
+	var v store.Validator
+	name, email := strings.TrimSpace(in.Name), NormalizeEmail(in.Email)
+	checkName(&v, "name", name)
+	checkEmail(&v, "email", email)
+	checkPassword(&v, "password", in.Password)
+	switch {
+	case in.ConfirmPassword == "":
+		v.Add("confirmPassword", "required", "password confirmation is required")
+	case in.ConfirmPassword != in.Password:
+		v.Add("confirmPassword", "mismatch", "passwords do not match")
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	u, err := s.CreateUser(NewUser{Email: email, Name: name, Password: in.Password, Role: RoleUser})
+	if err != nil {
+		return nil, err
+	}
+	return s.startSession(u.ID, c)
+}
+
+// Login checks credentials and starts a session. Unknown e-mail and wrong
+// password return the same error after the same amount of hashing work.
+// Failures are throttled per account and per client network.
+func (s *Service) Login(email, password string, c Client) (*AuthResult, error) {
+	email = NormalizeEmail(email)
+	var v store.Validator
+	if email == "" {
+		v.Add("email", "required", "e-mail is required")
+	}
+	if password == "" {
+		v.Add("password", "required", "password is required")
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	acct, network := accountKey(email), networkKey(c.IP)
+	if wait := s.throttle.wait(s.now(), acct, network); wait > 0 {
+		return nil, &ThrottledError{RetryAfter: wait}
+	}
+	if len(password) > MaxPasswordBytes {
+		// Cannot match any stored password; still counts as a failure.
+		s.throttle.fail(s.now(), acct, network)
+		return nil, ErrInvalidCredentials
+	}
+
+	var rec *userRecord
+	_ = s.st.View(func(tx *bolt.Tx) error {
+		r, err := getByEmail(tx, email)
+		if err == nil {
+			rec = r
+		}
+		return nil
+	})
+	hash := s.dummyHash
+	if rec != nil {
+		hash = rec.PasswordHash
+	}
+	ok, rehash, err := s.verify(password, hash)
+	if err != nil || !ok || rec == nil {
+		s.throttle.fail(s.now(), acct, network)
+		return nil, ErrInvalidCredentials
+	}
+	s.throttle.reset(acct)
+	if rehash {
+		if h, err := s.hash(password); err == nil {
+			_ = s.st.Update(func(tx *bolt.Tx) error {
+				cur, err := getByID(tx, rec.ID)
+				if err != nil || cur.PasswordHash != rec.PasswordHash {
+					return err
+				}
+				cur.PasswordHash = h
+				return putUser(tx, cur)
+			})
+		}
+	}
+	return s.startSession(rec.ID, c)
+}
+
+// startSession creates a refresh session for user id and signs its first
+// tokens.
+func (s *Service) startSession(userID uint64, c Client) (*AuthResult, error) {
+	now := s.now().UTC()
+	sess := Session{
+		ID: randomToken(16), UserID: userID, Generation: 1, CreatedAt: now, LastUsedAt: now,
+		ExpiresAt: now.Add(s.refreshTTL), UserAgent: truncate(c.UserAgent, 256),
+	}
+	if c.IP.IsValid() {
+		sess.IP = c.IP.String()
+	}
+	var rec *userRecord
+	err := s.st.Update(func(tx *bolt.Tx) error {
+		var err error
+		if rec, err = getByID(tx, userID); err != nil {
+			return err
+		}
+		if err := putSession(tx, &sess); err != nil {
+			return err
+		}
+		return trimSessions(tx, userID, MaxSessionsPerUser)
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.maybeSweep()
+	return s.result(rec, &sess)
+}
+
+func putSession(tx *bolt.Tx, sess *Session) error {
+	return store.PutJSON(tx.Bucket([]byte(bucketSessions)), []byte(sess.ID), sess)
+}
+
+func (s *Service) result(rec *userRecord, sess *Session) (*AuthResult, error) {
+	access, err := s.signAccess(rec, sess.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &AuthResult{User: rec.User, Tokens: Tokens{
+		AccessToken:  access,
+		RefreshToken: s.refreshToken(sess.ID, sess.Generation),
+		ExpiresIn:    int64(s.accessTTL / time.Second),
+	}}, nil
+}
+
+// Refresh exchanges a refresh token for new tokens. The presented token
+// stops working; presenting it again ends every session of the account.
+func (s *Service) Refresh(token string, c Client) (*AuthResult, error) {
+	sid, gen, ok := s.parseRefresh(token)
+	if !ok {
+		return nil, ErrInvalidToken
+	}
+	now := s.now().UTC()
+	var (
+		rec    *userRecord
+		sess   Session
+		reused bool
+	)
+	err := s.st.Update(func(tx *bolt.Tx) error {
+		if err := store.GetJSON(tx.Bucket([]byte(bucketSessions)), []byte(sid), &sess); err != nil {
+			return ErrInvalidToken
+		}
+		if !now.Before(sess.ExpiresAt) {
+			return ErrInvalidToken
+		}
+		if gen < sess.Generation {
+			// Commit the revocation, report the reuse afterwards.
+			reused = true
+			if u, err := getByID(tx, sess.UserID); err == nil {
+				u.TokenVersion++
+				if err := putUser(tx, u); err != nil {
+					return err
+				}
+			}
+			return revokeUserSessions(tx, sess.UserID, "")
+		}
+		if gen != sess.Generation {
+			return ErrInvalidToken
+		}
+		var err error
+		if rec, err = getByID(tx, sess.UserID); err != nil {
+			return ErrInvalidToken
+		}
+		sess.Generation++
+		sess.LastUsedAt = now
+		sess.ExpiresAt = now.Add(s.refreshTTL)
+		if c.IP.IsValid() {
+			sess.IP = c.IP.String()
+		}
+		return putSession(tx, &sess)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if reused {
+		return nil, ErrTokenReused
+	}
+	return s.result(rec, &sess)
+}
+
+// Authenticate verifies an access token: signature, algorithm, expiry, and
+// that its session is still live and its version is the user's current one.
+func (s *Service) Authenticate(token string) (*Principal, error) {
+	claims, id, err := s.parseAccess(token)
+	if err != nil {
+		return nil, err
+	}
+	var p Principal
+	err = s.st.View(func(tx *bolt.Tx) error {
+		rec, err := getByID(tx, id)
+		if err != nil || rec.TokenVersion != claims.Ver {
+			return ErrInvalidToken
+		}
+		var sess Session
+		if err := store.GetJSON(tx.Bucket([]byte(bucketSessions)), []byte(claims.Sid), &sess); err != nil ||
+			sess.UserID != id || !s.now().Before(sess.ExpiresAt) {
+			return ErrInvalidToken
+		}
+		p = Principal{User: rec.User, SessionID: sess.ID}
+		return nil
+	})
+	if err != nil {
+		return nil, ErrInvalidToken
+	}
+	return &p, nil
+}
+
+// Logout ends one session; its access tokens stop working at once.
+func (s *Service) Logout(sessionID string) error {
+	return s.st.Update(func(tx *bolt.Tx) error { return revokeSession(tx, sessionID) })
+}
+
+// LogoutRefresh ends the session a refresh token belongs to (a client whose
+// access token already expired can still sign out).
+func (s *Service) LogoutRefresh(token string) error {
+	sid, _, ok := s.parseRefresh(token)
+	if !ok {
+		return ErrInvalidToken
+	}
+	return s.Logout(sid)
+}
+
+// ChangePassword replaces the caller's password after checking the old one.
+// Every access token of the user stops working and every other session is
+// ended; the caller's own session survives and the answer carries a fresh
+// access token for it. Wrong old passwords count towards the login throttle.
+func (s *Service) ChangePassword(p *Principal, oldPassword, newPassword string, c Client) (string, error) {
+	var v store.Validator
+	if oldPassword == "" {
+		v.Add("oldPassword", "required", "current password is required")
+	}
+	checkPassword(&v, "newPassword", newPassword)
+	if err := v.Err(); err != nil {
+		return "", err
+	}
+	acct, network := accountKey(p.User.Email), networkKey(c.IP)
+	if wait := s.throttle.wait(s.now(), acct, network); wait > 0 {
+		return "", &ThrottledError{RetryAfter: wait}
+	}
+	var rec *userRecord
+	if err := s.st.View(func(tx *bolt.Tx) error {
+		var err error
+		rec, err = getByID(tx, p.User.ID)
+		return err
+	}); err != nil {
+		return "", err
+	}
+	ok := false
+	if len(oldPassword) <= MaxPasswordBytes {
+		ok, _, _ = s.verify(oldPassword, rec.PasswordHash)
+	}
+	if !ok {
+		s.throttle.fail(s.now(), acct, network)
+		return "", store.Invalid("oldPassword", "wrong_password", "current password is incorrect")
+	}
+	hash, err := s.hash(newPassword)
+	if err != nil {
+		return "", err
+	}
+	err = s.st.Update(func(tx *bolt.Tx) error {
+		cur, err := getByID(tx, p.User.ID)
+		if err != nil {
+			return err
+		}
+		cur.PasswordHash = hash
+		cur.TokenVersion++
+		if err := putUser(tx, cur); err != nil {
+			return err
+		}
+		rec = cur
+		return revokeUserSessions(tx, cur.ID, p.SessionID)
+	})
+	if err != nil {
+		return "", err
+	}
+	return s.signAccess(rec, p.SessionID)
+}
+
+// RevokeSessions ends every session of the account and invalidates its
+// access tokens ("log out everywhere"). It returns how many were ended.
+func (s *Service) RevokeSessions(email string) (int, error) {
+	n := 0
+	err := s.st.Update(func(tx *bolt.Tx) error {
+		rec, err := getByEmail(tx, email)
+		if err != nil {
+			return err
+		}
+		sessions, err := userSessions(tx, rec.ID)
+		if err != nil {
+			return err
+		}
+		n = len(sessions)
+		rec.TokenVersion++
+		if err := putUser(tx, rec); err != nil {
+			return err
+		}
+		return revokeUserSessions(tx, rec.ID, "")
+	})
+	return n, err
+}
+
+// Sessions lists the account's live sessions, most recently used first.
+func (s *Service) Sessions(email string) ([]Session, error) {
+	var out []Session
+	err := s.st.View(func(tx *bolt.Tx) error {
+		rec, err := getByEmail(tx, email)
+		if err != nil {
+			return err
+		}
+		out, err = userSessions(tx, rec.ID)
+		return err
+	})
+	now := s.now()
+	live := out[:0]
+	for _, x := range out {
+		if now.Before(x.ExpiresAt) {
+			live = append(live, x)
+		}
+	}
+	sort.Slice(live, func(i, j int) bool { return live[i].LastUsedAt.After(live[j].LastUsedAt) })
+	return live, err
+}
+
+// sweepEvery is how often sign-ins also delete expired sessions.
+const sweepEvery = time.Hour
+
+// maybeSweep runs Sweep at most once per sweepEvery, in the background.
+func (s *Service) maybeSweep() {
+	now := s.now().UnixNano()
+	last := s.lastSweep.Load()
+	if now-last < int64(sweepEvery) || !s.lastSweep.CompareAndSwap(last, now) {
+		return
+	}
+	go func() { _ = s.Sweep() }()
+}
+
+// Sweep deletes expired sessions; serve runs it at start and sign-ins run it
+// now and then.
+func (s *Service) Sweep() error {
+	now := s.now()
+	return s.st.Update(func(tx *bolt.Tx) error {
+		var dead [][]byte
+		sb := tx.Bucket([]byte(bucketSessions))
+		if err := store.ForEachJSON(sb, func(k []byte, x *Session) error {
+			if !now.Before(x.ExpiresAt) {
+				dead = append(dead, append([]byte(nil), k...))
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		for _, k := range dead {
+			if err := sb.Delete(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func userSessions(tx *bolt.Tx, userID uint64) ([]Session, error) {
+	var out []Session
+	err := store.ForEachJSON(tx.Bucket([]byte(bucketSessions)), func(_ []byte, x *Session) error {
+		if x.UserID == userID {
+			out = append(out, *x)
+		}
+		return nil
+	})
+	return out, err
+}
+
+func revokeSession(tx *bolt.Tx, sid string) error {
+	return tx.Bucket([]byte(bucketSessions)).Delete([]byte(sid))
+}
+
+// revokeUserSessions ends every session of userID except keep.
+func revokeUserSessions(tx *bolt.Tx, userID uint64, keep string) error {
+	sessions, err := userSessions(tx, userID)
+	if err != nil {
+		return err
+	}
+	for _, x := range sessions {
+		if x.ID != keep {
+			if err := revokeSession(tx, x.ID); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// trimSessions ends the least recently used sessions beyond max.
+func trimSessions(tx *bolt.Tx, userID uint64, max int) error {
+	sessions, err := userSessions(tx, userID)
+	if err != nil || len(sessions) <= max {
+		return err
+	}
+	sort.Slice(sessions, func(i, j int) bool { return sessions[i].LastUsedAt.Before(sessions[j].LastUsedAt) })
+	for _, x := range sessions[:len(sessions)-max] {
+		if err := revokeSession(tx, x.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "")
+}
+
+// IsAuthError reports whether err means "not authenticated" (HTTP 401).
+func IsAuthError(err error) bool {
+	return errors.Is(err, ErrInvalidCredentials) || errors.Is(err, ErrInvalidToken) || errors.Is(err, ErrTokenReused)
+}
