@@ -1,0 +1,172 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Link } from 'react-router';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../../lib/i18n';
+import { initTestI18n, json, renderWithShell, stubFetch } from '../../test/utils';
+import { Header } from './Header';
+
+beforeAll(async () => {
+  await initTestI18n('en');
+});
+
+beforeEach(() => {
+  stubFetch();
+});
+
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  await i18n.changeLanguage('en');
+});
+
+const menuButton = () => screen.getByRole('button', { name: /open menu|close menu/i });
+const sidebar = () => screen.queryByRole('navigation', { name: 'Menu' });
+
+describe('Header before localization is ready', () => {
+  it('shows only the brand', () => {
+    renderWithShell(<Header ready={false} />);
+    expect(screen.getByText('DevHub')).toBeTruthy();
+    expect(screen.queryByRole('navigation')).toBeNull();
+    expect(screen.queryByRole('button')).toBeNull();
+    expect(screen.queryByText('Blog')).toBeNull();
+  });
+});
+
+describe('Header', () => {
+  it('has the brand link, tools dropdown, section links and the language selector', () => {
+    renderWithShell(<Header ready />);
+    expect(screen.getByRole('link', { name: /DevHub/ }).getAttribute('href')).toBe('/');
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    for (const [name, href] of [
+      ['Chat', '/chat'],
+      ['Games', '/games'],
+      ['Blog', '/blog'],
+      ['Files', '/filecloud'],
+      ['Profile', '/profile'],
+    ]) {
+      expect(within(nav).getByRole('link', { name }).getAttribute('href')).toBe(href);
+    }
+    expect(within(nav).getByRole('button', { name: 'Tools' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /Choose language/ })).toBeTruthy();
+    expect(within(nav).queryByRole('link', { name: 'Admin panel' })).toBeNull();
+  });
+
+  it('the menu button toggles the sidebar and shows a close icon while open', () => {
+    renderWithShell(<Header ready />);
+    const btn = menuButton();
+    expect(btn.getAttribute('aria-expanded')).toBe('false');
+    expect(btn.getAttribute('aria-label')).toBe('Open menu');
+    expect(btn.querySelector('[data-icon="menu"]')).toBeTruthy();
+    expect(sidebar()).toBeNull();
+
+    fireEvent.click(btn);
+    expect(btn.getAttribute('aria-expanded')).toBe('true');
+    expect(btn.getAttribute('aria-label')).toBe('Close menu');
+    expect(btn.querySelector('[data-icon="close"]')).toBeTruthy();
+    expect(sidebar()).toBeTruthy();
+
+    fireEvent.click(btn);
+    expect(btn.getAttribute('aria-expanded')).toBe('false');
+    expect(sidebar()).toBeNull();
+  });
+
+  it('an outside click closes the sidebar; a click inside does not', () => {
+    renderWithShell(<Header ready />, { extra: <p data-testid="outside">elsewhere</p> });
+    fireEvent.click(menuButton());
+    fireEvent.mouseDown(within(sidebar()!).getByRole('heading', { name: 'Tools' }));
+    expect(sidebar()).toBeTruthy();
+    fireEvent.mouseDown(screen.getByTestId('outside'));
+    expect(sidebar()).toBeNull();
+    expect(menuButton().getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('Escape closes the sidebar', () => {
+    renderWithShell(<Header ready />);
+    fireEvent.click(menuButton());
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(sidebar()).toBeNull();
+  });
+
+  it('choosing a sidebar link closes it and navigates', () => {
+    renderWithShell(<Header ready />);
+    fireEvent.click(menuButton());
+    fireEvent.click(within(sidebar()!).getByRole('link', { name: 'Blog' }));
+    expect(sidebar()).toBeNull();
+    expect(screen.getByTestId('location').textContent).toBe('/blog');
+  });
+
+  it('the sidebar lists tools, sections and the account items, but no admin panel for guests', () => {
+    renderWithShell(<Header ready />);
+    fireEvent.click(menuButton());
+    const side = sidebar()!;
+    for (const name of ['Camera', 'Microphone', 'Your IP', 'Tone generator', 'Games', 'Blog', 'Files',
+      'Personal cabinet', 'Messages', 'Friends', 'Chat']) {
+      expect(within(side).getByRole('link', { name })).toBeTruthy();
+    }
+    expect(within(side).queryByRole('link', { name: 'Admin panel' })).toBeNull();
+    expect(within(side).getByRole('link', { name: 'Log in' })).toBeTruthy();
+  });
+
+  it('the tools dropdown opens, closes on an outside click, and closes on route change', () => {
+    renderWithShell(<Header ready />, { extra: <Link to="/games">go to games</Link> });
+    const toggle = screen.getByRole('button', { name: 'Tools' });
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    const menu = screen.getByRole('list', { name: 'Tools menu' });
+    expect(within(menu).getByRole('link', { name: 'Camera' }).getAttribute('href')).toBe('/tools/camera');
+    expect(within(menu).getByRole('link', { name: 'Tone generator' }).getAttribute('href')).toBe('/tools/tone_generator');
+
+    fireEvent.mouseDown(document.body);
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.queryByRole('list', { name: 'Tools menu' })).toBeNull();
+
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    // navigation by a link outside the dropdown (click only, no mousedown)
+    fireEvent.click(screen.getByRole('link', { name: 'go to games' }));
+    expect(screen.getByTestId('location').textContent).toBe('/games');
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('the language selector changes every header text at once and saves the choice', async () => {
+    renderWithShell(<Header ready />);
+    fireEvent.click(screen.getByRole('button', { name: /Choose language/ }));
+    fireEvent.click(screen.getByRole('button', { name: /Українська/ }));
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Посиденьки' })).toBeTruthy());
+    expect(screen.getByRole('link', { name: 'Блог' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Інструменти' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Відкрити меню' })).toBeTruthy();
+    expect(localStorage.getItem('preferredLanguage')).toBe('uk');
+  });
+
+  it('shows the admin entries only to an admin', async () => {
+    localStorage.setItem('token', 'tok');
+    const fetch = stubFetch({
+      '/api/auth/profile': ({ headers }) =>
+        headers.get('Authorization') === 'Bearer tok'
+          ? json({ id: 1, email: 'root@example.com', name: 'Root', role: 'admin' })
+          : json({ status: 401, message: 'no' }, 401),
+    });
+    renderWithShell(<Header ready />);
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    await waitFor(() => expect(within(nav).getByRole('link', { name: 'Admin panel' })).toBeTruthy());
+    expect(fetch).toHaveBeenCalled();
+    fireEvent.click(menuButton());
+    const side = sidebar()!;
+    expect(within(side).getByRole('link', { name: 'Admin panel' })).toBeTruthy();
+    expect(within(side).getByText('Signed in as root@example.com')).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(within(side).getByRole('button', { name: 'Log out' }));
+    });
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(within(nav).queryByRole('link', { name: 'Admin panel' })).toBeNull();
+  });
+
+  it('a non-admin user does not see the admin entries', async () => {
+    localStorage.setItem('token', 'tok');
+    stubFetch({ '/api/auth/profile': () => json({ id: 2, email: 'u@example.com', name: 'U', role: 'user' }) });
+    renderWithShell(<Header ready />);
+    fireEvent.click(menuButton());
+    await waitFor(() => expect(screen.getByText('Signed in as u@example.com')).toBeTruthy());
+    expect(screen.queryByRole('link', { name: 'Admin panel' })).toBeNull();
+  });
+});

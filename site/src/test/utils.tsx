@@ -1,0 +1,79 @@
+// Shared helpers for component tests: an initialised i18n, the shell's providers and a fetch stub.
+import { render, type RenderResult } from '@testing-library/react';
+import type { ReactElement, ReactNode } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { vi } from 'vitest';
+import { AuthProvider } from '../lib/auth';
+import { i18n, i18nOptions } from '../lib/i18n';
+import type { Language } from '../lib/languageDetection';
+
+export async function initTestI18n(lang: Language = 'en') {
+  if (!i18n.isInitialized) await i18n.init(i18nOptions(lang));
+  else await i18n.changeLanguage(lang);
+  return i18n;
+}
+
+type Handler = (req: { url: string; method: string; body: unknown; headers: Headers }) => Response | Promise<Response>;
+
+export function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+/**
+ * Stubs global fetch. `routes` maps "METHOD /path" or "/path" to a handler; anything else → 404.
+ * Returns the mock so tests can inspect calls.
+ */
+export function stubFetch(routes: Record<string, Handler> = {}) {
+  const mock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const path = url.replace(/^https?:\/\/[^/]+/, '').split('?')[0];
+    const method = (init.method ?? 'GET').toUpperCase();
+    const headers = new Headers(init.headers);
+    let body: unknown = init.body;
+    if (typeof body === 'string') {
+      try {
+        body = JSON.parse(body);
+      } catch {
+        /* not JSON */
+      }
+    }
+    const handler = routes[`${method} ${path}`] ?? routes[path];
+    if (!handler) return json({ status: 404, message: 'Not found', data: null }, 404);
+    return handler({ url, method, body, headers });
+  });
+  vi.stubGlobal('fetch', mock);
+  return mock;
+}
+
+/** Shows the current location so tests can assert navigation. */
+export function LocationProbe() {
+  const loc = useLocation();
+  return <output data-testid="location">{loc.pathname + loc.search}</output>;
+}
+
+export function renderWithShell(
+  ui: ReactElement,
+  { route = '/', path = '*', extra }: { route?: string; path?: string; extra?: ReactNode } = {},
+): RenderResult {
+  return render(
+    <I18nextProvider i18n={i18n}>
+      <AuthProvider>
+        <MemoryRouter initialEntries={[route]}>
+          <Routes>
+            <Route
+              path={path}
+              element={
+                <>
+                  {ui}
+                  <LocationProbe />
+                  {extra}
+                </>
+              }
+            />
+          </Routes>
+        </MemoryRouter>
+      </AuthProvider>
+    </I18nextProvider>,
+  );
+}
