@@ -1,0 +1,413 @@
+// Package blog stores Markdown articles in bbolt, renders them to safe HTML,
+// lists and searches them from an in-memory index, and imports and exports
+// the content/ folder of Markdown files with YAML front matter. The CLI and
+// the HTTP API call the same Service.
+package blog
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/devhub/devhub/pkg/store"
+)
+
+// Buckets: articles by id (JSON), the slug → id lookup, and this package's
+// own bookkeeping (whether content/ was seeded).
+var (
+	bucketArticles = []byte("articles")
+	bucketSlugs    = []byte("article_slugs")
+	bucketMeta     = []byte("blog_meta")
+	keySeeded      = []byte("content_seeded")
+)
+
+// Paging rules from the spec: 5 per page by default; a page may ask for at
+// most MaxLimit articles.
+const (
+	DefaultLimit = 5
+	MaxLimit     = 50
+	// CategoryAll is the spec's "no category filter" value.
+	CategoryAll = "all"
+)
+
+// Article is one blog post. Content is Markdown.
+type Article struct {
+	ID        uint64    `json:"id"`
+	Slug      string    `json:"slug"`
+	Name      string    `json:"name"`
+	Excerpt   string    `json:"excerpt"`
+	Content   string    `json:"content"`
+	Category  string    `json:"category"`
+	ImageURL  string    `json:"image_url"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// Summary is an article without its content, as lists show it.
+type Summary struct {
+	ID        uint64    `json:"id"`
+	Slug      string    `json:"slug"`
+	Name      string    `json:"name"`
+	Excerpt   string    `json:"excerpt"`
+	Category  string    `json:"category"`
+	ImageURL  string    `json:"image_url"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// Summary drops the content.
+func (a *Article) Summary() Summary {
+	return Summary{ID: a.ID, Slug: a.Slug, Name: a.Name, Excerpt: a.Excerpt, Category: a.Category,
+		ImageURL: a.ImageURL, CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt}
+}
+
+// Category is a category name and how many articles carry it.
+type Category struct {
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+}
+
+// Query selects a page of articles. Page is 1-based; Limit 0 means
+// DefaultLimit and is capped at MaxLimit; Category "" or "all" means any.
+type Query struct {
+	Limit    int
+	Page     int
+	Category string
+	Search   string
+}
+
+// Page is one page of a listing: the spec's {articles, totalCount}.
+type Page struct {
+	Articles   []Summary `json:"articles"`
+	TotalCount int       `json:"totalCount"`
+}
+
+// Service is the blog. Writes are serialised by mu so that the index
+// follows the store in commit order.
+type Service struct {
+	st  *store.Store
+	ix  *index
+	mu  sync.Mutex
+	now func() time.Time
+}
+
+// New opens the blog on st and loads the index from it.
+func New(st *store.Store) (*Service, error) {
+	if err := st.EnsureBuckets(string(bucketArticles), string(bucketSlugs), string(bucketMeta)); err != nil {
+		return nil, err
+	}
+	s := &Service{st: st, ix: newIndex(), now: func() time.Time { return time.Now().UTC() }}
+	err := st.View(func(tx *bolt.Tx) error {
+		return store.ForEachJSON(tx.Bucket(bucketArticles), func(_ []byte, a *Article) error {
+			s.ix.put(a)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load articles: %w", err)
+	}
+	return s, nil
+}
+
+// SetClock replaces the time source (tests).
+func (s *Service) SetClock(now func() time.Time) { s.now = now }
+
+// Count is the number of articles.
+func (s *Service) Count() int { return s.ix.len() }
+
+// Get returns the article with id, or store.ErrNotFound.
+func (s *Service) Get(_ context.Context, id uint64) (*Article, error) {
+	var a Article
+	err := s.st.View(func(tx *bolt.Tx) error {
+		return store.GetJSON(tx.Bucket(bucketArticles), store.Itob(id), &a)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &a, nil
+}
+
+// GetBySlug returns the article with slug, or store.ErrNotFound.
+func (s *Service) GetBySlug(_ context.Context, slug string) (*Article, error) {
+	var a Article
+	err := s.st.View(func(tx *bolt.Tx) error {
+		id := tx.Bucket(bucketSlugs).Get([]byte(slug))
+		if id == nil {
+			return store.ErrNotFound
+		}
+		return store.GetJSON(tx.Bucket(bucketArticles), id, &a)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &a, nil
+}
+
+// ParseID reads an article id from a path or command argument; anything
+// that is not a positive number is an unknown article.
+func ParseID(s string) (uint64, error) {
+	id, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || id == 0 {
+		return 0, store.ErrNotFound
+	}
+	return id, nil
+}
+
+// List answers a page of the newest-first listing, filtered by category
+// (case-insensitive) and search words (all must occur in the name, excerpt
+// or content, case-insensitively in any script).
+func (s *Service) List(_ context.Context, q Query) (Page, error) {
+	var v store.Validator
+	if q.Page == 0 {
+		q.Page = 1
+	}
+	if q.Page < 1 {
+		v.Add("page", "invalid", "page must be a number of at least 1")
+	}
+	switch {
+	case q.Limit == 0:
+		q.Limit = DefaultLimit
+	case q.Limit < 0:
+		v.Add("limit", "invalid", "limit must be a positive number")
+	case q.Limit > MaxLimit:
+		q.Limit = MaxLimit
+	}
+	if err := v.Err(); err != nil {
+		return Page{}, err
+	}
+	offset := (q.Page - 1) * q.Limit
+	if q.Page-1 > (1<<31)/q.Limit { // an absurd page is simply past the end
+		offset = 1 << 31
+	}
+	arts, total := s.ix.query(categoryKey(q.Category), searchTerms(q.Search), offset, q.Limit)
+	return Page{Articles: arts, TotalCount: total}, nil
+}
+
+// All lists every matching article, newest first (the CLI's list).
+func (s *Service) All(_ context.Context, category, search string) []Summary {
+	arts, _ := s.ix.query(categoryKey(category), searchTerms(search), 0, -1)
+	return arts
+}
+
+func categoryKey(c string) string {
+	f := Fold(c)
+	if f == CategoryAll {
+		return ""
+	}
+	return f
+}
+
+// Categories lists categories with their article counts, most used first.
+func (s *Service) Categories(_ context.Context) []Category { return s.ix.categories() }
+
+// Create validates in and stores a new article. A slug is derived from the
+// name when none is given and made unique with a numeric suffix; an
+// explicit slug that is taken is a conflict.
+func (s *Service) Create(_ context.Context, in Input) (*Article, error) {
+	in.normalize()
+	if err := in.validate(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	a := &Article{Slug: in.Slug, Name: in.Name, Excerpt: in.Excerpt, Content: in.Content, Category: in.Category,
+		ImageURL: in.ImageURL, CreatedAt: now, UpdatedAt: now}
+	err := s.st.Update(func(tx *bolt.Tx) error { return s.insertTx(tx, a, in.Slug == "") })
+	if err != nil {
+		return nil, err
+	}
+	s.ix.put(a)
+	return a, nil
+}
+
+// insertTx assigns an id (and a slug when auto) and writes a new article.
+func (s *Service) insertTx(tx *bolt.Tx, a *Article, autoSlug bool) error {
+	arts, slugs := tx.Bucket(bucketArticles), tx.Bucket(bucketSlugs)
+	if autoSlug {
+		a.Slug = uniqueSlug(slugs, Slugify(a.Name), 0)
+	} else if slugs.Get([]byte(a.Slug)) != nil {
+		return fmt.Errorf("%w: an article with slug %q", store.ErrConflict, a.Slug)
+	}
+	seq, err := arts.NextSequence()
+	if err != nil {
+		return err
+	}
+	a.ID = seq
+	if err := store.PutJSON(arts, store.Itob(a.ID), a); err != nil {
+		return err
+	}
+	return slugs.Put([]byte(a.Slug), store.Itob(a.ID))
+}
+
+// uniqueSlug returns base, or base-2, base-3, … whichever is free (or owned
+// by the article self).
+func uniqueSlug(slugs *bolt.Bucket, base string, self uint64) string {
+	if base == "" {
+		base = "article"
+	}
+	for n := 1; ; n++ {
+		cand := base
+		if n > 1 {
+			suffix := "-" + strconv.Itoa(n)
+			cand = Slugify(base[:min(len(base), MaxSlugLen-len(suffix))]) + suffix
+		}
+		id := slugs.Get([]byte(cand))
+		if id == nil || store.Btoi(id) == self {
+			return cand
+		}
+	}
+}
+
+// Update applies p to the article with id.
+func (s *Service) Update(_ context.Context, id uint64, p Patch) (*Article, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out *Article
+	err := s.st.Update(func(tx *bolt.Tx) error {
+		var a Article
+		if err := store.GetJSON(tx.Bucket(bucketArticles), store.Itob(id), &a); err != nil {
+			return err
+		}
+		in := Input{Slug: a.Slug, Name: a.Name, Excerpt: a.Excerpt, Content: a.Content, Category: a.Category, ImageURL: a.ImageURL}
+		for _, f := range []struct {
+			dst *string
+			src *string
+		}{{&in.Slug, p.Slug}, {&in.Name, p.Name}, {&in.Excerpt, p.Excerpt}, {&in.Content, p.Content},
+			{&in.Category, p.Category}, {&in.ImageURL, p.ImageURL}} {
+			if f.src != nil {
+				*f.dst = *f.src
+			}
+		}
+		in.normalize()
+		if err := in.validate(); err != nil {
+			return err
+		}
+		next := a
+		next.Slug, next.Name, next.Excerpt, next.Content, next.Category, next.ImageURL =
+			in.Slug, in.Name, in.Excerpt, in.Content, in.Category, in.ImageURL
+		if sameArticle(&next, &a) {
+			out = &a
+			return nil
+		}
+		next.UpdatedAt = s.now()
+		if err := s.replaceTx(tx, &a, &next); err != nil {
+			return err
+		}
+		out = &next
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.ix.put(out)
+	return out, nil
+}
+
+// replaceTx writes next over old, moving the slug entry when it changed.
+func (s *Service) replaceTx(tx *bolt.Tx, old, next *Article) error {
+	slugs := tx.Bucket(bucketSlugs)
+	if next.Slug == "" {
+		next.Slug = uniqueSlug(slugs, Slugify(next.Name), next.ID)
+	}
+	if next.Slug != old.Slug {
+		if id := slugs.Get([]byte(next.Slug)); id != nil && store.Btoi(id) != next.ID {
+			return fmt.Errorf("%w: an article with slug %q", store.ErrConflict, next.Slug)
+		}
+		if err := slugs.Delete([]byte(old.Slug)); err != nil {
+			return err
+		}
+		if err := slugs.Put([]byte(next.Slug), store.Itob(next.ID)); err != nil {
+			return err
+		}
+	}
+	return store.PutJSON(tx.Bucket(bucketArticles), store.Itob(next.ID), next)
+}
+
+// Delete removes the article with id, or returns store.ErrNotFound.
+func (s *Service) Delete(_ context.Context, id uint64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	err := s.st.Update(func(tx *bolt.Tx) error {
+		arts := tx.Bucket(bucketArticles)
+		var a Article
+		if err := store.GetJSON(arts, store.Itob(id), &a); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketSlugs).Delete([]byte(a.Slug)); err != nil {
+			return err
+		}
+		return arts.Delete(store.Itob(id))
+	})
+	if err != nil {
+		return err
+	}
+	s.ix.remove(id)
+	return nil
+}
+
+// sameArticle compares every stored field (times by instant).
+func sameArticle(a, b *Article) bool {
+	return a.ID == b.ID && a.Slug == b.Slug && a.Name == b.Name && a.Excerpt == b.Excerpt &&
+		a.Content == b.Content && a.Category == b.Category && a.ImageURL == b.ImageURL &&
+		a.CreatedAt.Equal(b.CreatedAt) && a.UpdatedAt.Equal(b.UpdatedAt)
+}
+
+// Render returns the article's content as safe HTML.
+func (s *Service) Render(a *Article) (string, error) { return RenderMarkdown(a.Content) }
+
+// WithHTML is an article together with its rendered content, as the API's
+// GET /api/blog/:id answers it.
+type WithHTML struct {
+	*Article
+	ContentHTML string `json:"content_html"`
+}
+
+// MarshalJSON keeps the embedded article's fields at the top level.
+func (w WithHTML) MarshalJSON() ([]byte, error) {
+	type plain Article
+	return json.Marshal(struct {
+		*plain
+		ContentHTML string `json:"content_html"`
+	}{(*plain)(w.Article), w.ContentHTML})
+}
+
+// seeded reports whether content/ was imported into this store before.
+func (s *Service) seeded() (bool, error) {
+	var ok bool
+	err := s.st.View(func(tx *bolt.Tx) error {
+		ok = tx.Bucket(bucketMeta).Get(keySeeded) != nil
+		return nil
+	})
+	return ok, err
+}
+
+// SeedFrom imports dir once for a new store: only when the store has no
+// articles and was never seeded, so articles the owner deleted do not come
+// back on the next start. A missing dir is not an error.
+func (s *Service) SeedFrom(ctx context.Context, dir string) (ImportResult, bool, error) {
+	if s.Count() > 0 {
+		return ImportResult{}, false, nil
+	}
+	done, err := s.seeded()
+	if err != nil || done {
+		return ImportResult{}, false, err
+	}
+	res, err := s.Import(ctx, dir)
+	if errors.Is(err, errNoDir) {
+		return ImportResult{}, false, nil
+	}
+	if err != nil {
+		return res, false, err
+	}
+	err = s.st.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketMeta).Put(keySeeded, []byte(s.now().Format(time.RFC3339)))
+	})
+	return res, true, err
+}

@@ -1,0 +1,392 @@
+package blog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/devhub/devhub/pkg/store"
+)
+
+func newTestService(t testing.TB) *Service {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	s, err := New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A clock that ticks one minute per call keeps "newest first" deterministic.
+	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	n := 0
+	s.SetClock(func() time.Time { n++; return base.Add(time.Duration(n) * time.Minute) })
+	return s
+}
+
+func mustCreate(t testing.TB, s *Service, in Input) *Article {
+	t.Helper()
+	a, err := s.Create(context.Background(), in)
+	if err != nil {
+		t.Fatalf("create %q: %v", in.Name, err)
+	}
+	return a
+}
+
+func article(name, category, content string) Input {
+	return Input{Name: name, Excerpt: "About " + name, Category: category, Content: content}
+}
+
+func names(arts []Summary) []string {
+	out := make([]string, len(arts))
+	for i, a := range arts {
+		out[i] = a.Name
+	}
+	return out
+}
+
+func fieldOf(err error) string {
+	var v *store.ValidationError
+	if !errors.As(err, &v) {
+		return ""
+	}
+	keys := []string{}
+	for k := range v.Fields {
+		keys = append(keys, k)
+	}
+	return strings.Join(keys, ",")
+}
+
+func TestPaging(t *testing.T) {
+	s := newTestService(t)
+	for i := 1; i <= 12; i++ {
+		mustCreate(t, s, article(fmt.Sprintf("a%02d", i), "Go", "body"))
+	}
+	ctx := context.Background()
+	tests := []struct {
+		name      string
+		q         Query
+		want      []string
+		wantField string
+	}{
+		{"defaults: 5 newest", Query{}, []string{"a12", "a11", "a10", "a09", "a08"}, ""},
+		{"page 2", Query{Page: 2}, []string{"a07", "a06", "a05", "a04", "a03"}, ""},
+		{"last partial page", Query{Page: 3}, []string{"a02", "a01"}, ""},
+		{"past the end is empty", Query{Page: 4}, []string{}, ""},
+		{"limit 3 page 4", Query{Limit: 3, Page: 4}, []string{"a03", "a02", "a01"}, ""},
+		{"limit over the cap is capped", Query{Limit: 1000}, nil, ""},
+		{"huge page", Query{Page: 1 << 40}, []string{}, ""},
+		{"negative page", Query{Page: -1}, nil, "page"},
+		{"negative limit", Query{Limit: -5}, nil, "limit"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := s.List(ctx, tt.q)
+			if tt.wantField != "" {
+				if got := fieldOf(err); got != tt.wantField {
+					t.Fatalf("error field = %q (err %v), want %q", got, err, tt.wantField)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.TotalCount != 12 {
+				t.Errorf("totalCount = %d, want 12", p.TotalCount)
+			}
+			if tt.want == nil {
+				if len(p.Articles) != 12 {
+					t.Errorf("got %d articles, want all 12", len(p.Articles))
+				}
+				return
+			}
+			if got := names(p.Articles); strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCapAt50(t *testing.T) {
+	s := newTestService(t)
+	for i := 0; i < 60; i++ {
+		mustCreate(t, s, article(fmt.Sprintf("n%d", i), "x", "y"))
+	}
+	p, err := s.List(context.Background(), Query{Limit: 100})
+	if err != nil || len(p.Articles) != MaxLimit || p.TotalCount != 60 {
+		t.Fatalf("got %d articles, total %d, err %v; want %d of 60", len(p.Articles), p.TotalCount, err, MaxLimit)
+	}
+}
+
+func TestCategoryFilterAndCounts(t *testing.T) {
+	s := newTestService(t)
+	mustCreate(t, s, article("one", "Go", "x"))
+	mustCreate(t, s, article("two", "Guides", "x"))
+	mustCreate(t, s, article("three", "go", "x"))
+	mustCreate(t, s, article("four", "Новини", "x"))
+	ctx := context.Background()
+	tests := []struct {
+		category string
+		want     []string
+	}{
+		{"", []string{"four", "three", "two", "one"}},
+		{"all", []string{"four", "three", "two", "one"}},
+		{"ALL", []string{"four", "three", "two", "one"}},
+		{"Go", []string{"three", "one"}},
+		{"GO", []string{"three", "one"}},
+		{"Guides", []string{"two"}},
+		{"НОВИНИ", []string{"four"}},
+		{"nothing", []string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.category, func(t *testing.T) {
+			p, err := s.List(ctx, Query{Category: tt.category, Limit: 50})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := names(p.Articles); strings.Join(got, ",") != strings.Join(tt.want, ",") || p.TotalCount != len(tt.want) {
+				t.Errorf("got %v (total %d), want %v", got, p.TotalCount, tt.want)
+			}
+		})
+	}
+	cats := s.Categories(ctx)
+	want := []Category{{"go", 2}, {"Guides", 1}, {"Новини", 1}}
+	if fmt.Sprint(cats) != fmt.Sprint(want) {
+		t.Errorf("categories = %v, want %v", cats, want)
+	}
+}
+
+func TestSearchCaseFolding(t *testing.T) {
+	s := newTestService(t)
+	mustCreate(t, s, Input{Name: "Привіт, Світ", Excerpt: "Українська стаття", Category: "uk", Content: "Їжак їсть яблука."})
+	mustCreate(t, s, Input{Name: "Ёлка и ЗИМА", Excerpt: "Русская статья", Category: "ru", Content: "Большой текст про ПРОГРАММИРОВАНИЕ."})
+	mustCreate(t, s, Input{Name: "Go generics", Excerpt: "Type parameters", Category: "en", Content: "Use `any` and constraints. STRASSE"})
+	// Decomposed й (и + U+0306) in the content must match a composed query.
+	mustCreate(t, s, Input{Name: "Decomposed", Excerpt: "x", Category: "uk", Content: "Мои\u0306 текст"})
+	ctx := context.Background()
+	tests := []struct {
+		search string
+		want   []string
+	}{
+		{"привіт", []string{"Привіт, Світ"}},
+		{"СВІТ", []string{"Привіт, Світ"}},
+		{"їжак", []string{"Привіт, Світ"}},
+		{"ЇЖАК ЯБЛУКА", []string{"Привіт, Світ"}},
+		{"ёлка", []string{"Ёлка и ЗИМА"}},
+		{"елка", []string{"Ёлка и ЗИМА"}},
+		{"зима", []string{"Ёлка и ЗИМА"}},
+		{"программирование", []string{"Ёлка и ЗИМА"}},
+		{"GENERICS", []string{"Go generics"}},
+		{"type PARAMETERS", []string{"Go generics"}},
+		{"straße", []string{"Go generics"}},
+		{"мой", []string{"Decomposed"}},
+		{"стаття", []string{"Привіт, Світ"}},
+		{"статья", []string{"Ёлка и ЗИМА"}},
+		{"  ", []string{"Decomposed", "Go generics", "Ёлка и ЗИМА", "Привіт, Світ"}},
+		{"nothing-like-this", []string{}},
+		{"привіт зима", []string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.search, func(t *testing.T) {
+			p, err := s.List(ctx, Query{Search: tt.search, Limit: 50})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := names(p.Articles); strings.Join(got, ",") != strings.Join(tt.want, ",") || p.TotalCount != len(tt.want) {
+				t.Errorf("got %v (total %d), want %v", got, p.TotalCount, tt.want)
+			}
+		})
+	}
+	// Search and category together.
+	p, _ := s.List(ctx, Query{Search: "текст", Category: "uk"})
+	if got := names(p.Articles); strings.Join(got, ",") != "Decomposed" {
+		t.Errorf("search+category = %v", got)
+	}
+}
+
+func TestCreateValidation(t *testing.T) {
+	s := newTestService(t)
+	ok := Input{Name: "n", Excerpt: "e", Category: "c", Content: "body"}
+	with := func(f func(*Input)) Input { in := ok; f(&in); return in }
+	tests := []struct {
+		name  string
+		in    Input
+		field string
+	}{
+		{"no name", with(func(i *Input) { i.Name = "  " }), "name"},
+		{"no excerpt", with(func(i *Input) { i.Excerpt = "" }), "excerpt"},
+		{"no category", with(func(i *Input) { i.Category = "" }), "category"},
+		{"no content", with(func(i *Input) { i.Content = "\n \n" }), "content"},
+		{"name too long", with(func(i *Input) { i.Name = strings.Repeat("я", MaxNameLen+1) }), "name"},
+		{"control char in name", with(func(i *Input) { i.Name = "a\x00b" }), "name"},
+		{"bad slug", with(func(i *Input) { i.Slug = "Bad Slug" }), "slug"},
+		{"image javascript:", with(func(i *Input) { i.ImageURL = "javascript:alert(1)" }), "image_url"},
+		{"image JaVaScRiPt:", with(func(i *Input) { i.ImageURL = "JaVaScRiPt:alert(1)" }), "image_url"},
+		{"image data:text/html", with(func(i *Input) { i.ImageURL = "data:text/html,<script>alert(1)</script>" }), "image_url"},
+		{"image data:image/svg+xml", with(func(i *Input) { i.ImageURL = "data:image/svg+xml,<svg onload=alert(1)>" }), "image_url"},
+		{"image ftp", with(func(i *Input) { i.ImageURL = "ftp://example.com/a.png" }), "image_url"},
+		{"image relative", with(func(i *Input) { i.ImageURL = "images/a.png" }), "image_url"},
+		{"image protocol-relative", with(func(i *Input) { i.ImageURL = "//evil.example/a.png" }), "image_url"},
+		{"image http without host", with(func(i *Input) { i.ImageURL = "http:///a.png" }), "image_url"},
+		{"image with space", with(func(i *Input) { i.ImageURL = "https://x.test/a b.png" }), "image_url"},
+		{"image svg not closed", with(func(i *Input) { i.ImageURL = "<svg><script>" }), "image_url"},
+		{"image html", with(func(i *Input) { i.ImageURL = "<img src=x onerror=alert(1)>" }), "image_url"},
+		{"all missing", Input{}, "category,content,excerpt,name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := s.Create(context.Background(), tt.in)
+			got := strings.Split(fieldOf(err), ",")
+			want := strings.Split(tt.field, ",")
+			if len(got) != len(want) || !containsEvery(got, want) {
+				t.Fatalf("error fields = %v (err %v), want %v", got, err, want)
+			}
+		})
+	}
+	if s.Count() != 0 {
+		t.Fatalf("invalid input stored %d articles", s.Count())
+	}
+}
+
+func containsEvery(got, want []string) bool {
+	for _, w := range want {
+		found := false
+		for _, g := range got {
+			found = found || g == w
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func TestImageURLAccepted(t *testing.T) {
+	for _, v := range []string{
+		"", "https://example.com/a.png", "HTTP://example.com/a.png?x=1", "/images/a.png",
+		"data:image/png;base64,iVBORw0KGgo=", "DATA:IMAGE/JPEG;base64,/9j/", "data:image/gif,GIF89a", "data:image/webp;base64,UklGR",
+		`<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><circle r="4"/></svg>`,
+		`<?xml version="1.0"?><svg viewBox="0 0 1 1"/>`,
+	} {
+		if msg := ValidateImageURL(v); msg != "" {
+			t.Errorf("ValidateImageURL(%q) = %q, want accepted", v, msg)
+		}
+	}
+}
+
+func TestCreateGetUpdateDelete(t *testing.T) {
+	s := newTestService(t)
+	ctx := context.Background()
+	a := mustCreate(t, s, Input{Name: "Hello, Світ!", Excerpt: "e", Category: "c", Content: "body\r\n\r\n"})
+	if a.ID != 1 || a.Slug != "hello-світ" || a.Content != "body" {
+		t.Fatalf("created %+v", a)
+	}
+	b := mustCreate(t, s, Input{Name: "Hello Світ", Excerpt: "e", Category: "c", Content: "x"})
+	if b.ID != 2 || b.Slug != "hello-світ-2" {
+		t.Fatalf("second article: id %d slug %q", b.ID, b.Slug)
+	}
+	if _, err := s.Create(ctx, Input{Slug: "hello-світ", Name: "x", Excerpt: "e", Category: "c", Content: "x"}); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("duplicate explicit slug: %v, want conflict", err)
+	}
+	got, err := s.Get(ctx, a.ID)
+	if err != nil || got.Name != a.Name {
+		t.Fatalf("get: %+v %v", got, err)
+	}
+	name, cat := "Renamed", "Other"
+	up, err := s.Update(ctx, a.ID, Patch{Name: &name, Category: &cat})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if up.Name != "Renamed" || up.Category != "Other" || up.Excerpt != "e" || up.Slug != a.Slug || !up.UpdatedAt.After(a.UpdatedAt) {
+		t.Fatalf("updated %+v", up)
+	}
+	empty := ""
+	if _, err := s.Update(ctx, a.ID, Patch{Excerpt: &empty}); fieldOf(err) != "excerpt" {
+		t.Fatalf("update with empty excerpt: %v", err)
+	}
+	if p, _ := s.List(ctx, Query{Search: "renamed"}); p.TotalCount != 1 {
+		t.Fatalf("index not updated after edit: %+v", p)
+	}
+	if p, _ := s.List(ctx, Query{Category: "c"}); p.TotalCount != 1 {
+		t.Fatalf("old category still counted: %+v", p)
+	}
+	if _, err := s.Update(ctx, 99, Patch{Name: &name}); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("update unknown: %v", err)
+	}
+	if err := s.Delete(ctx, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Delete(ctx, a.ID); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("second delete: %v", err)
+	}
+	if _, err := s.Get(ctx, a.ID); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("get deleted: %v", err)
+	}
+	if p, _ := s.List(ctx, Query{}); p.TotalCount != 1 || p.Articles[0].ID != b.ID {
+		t.Fatalf("after delete list = %+v", p)
+	}
+	// The slug is free again.
+	c := mustCreate(t, s, Input{Name: "Hello Світ", Excerpt: "e", Category: "c", Content: "x"})
+	if c.Slug != "hello-світ" || c.ID != 3 {
+		t.Fatalf("reused slug: %+v", c)
+	}
+}
+
+func TestIndexReloadMatchesStore(t *testing.T) {
+	s := newTestService(t)
+	ctx := context.Background()
+	for i := 0; i < 7; i++ {
+		mustCreate(t, s, article(fmt.Sprintf("a%d", i), "c", "text"))
+	}
+	s.Delete(ctx, 3)
+	n := "changed"
+	s.Update(ctx, 5, Patch{Name: &n})
+	fresh, err := New(s.st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p1, _ := s.List(ctx, Query{Limit: 50})
+	p2, _ := fresh.List(ctx, Query{Limit: 50})
+	if fmt.Sprint(p1) != fmt.Sprint(p2) {
+		t.Fatalf("live index %v\nreloaded %v", p1, p2)
+	}
+}
+
+func TestSlugify(t *testing.T) {
+	for in, want := range map[string]string{
+		"Hello, World!":           "hello-world",
+		"  Привіт   Світ  ":       "привіт-світ",
+		"Go 1.26 — what's new?":   "go-1-26-what-s-new",
+		"!!!":                     "",
+		strings.Repeat("ab ", 99): strings.TrimSuffix(strings.Repeat("ab-", 40), "-"),
+	} {
+		if got := Slugify(in); got != want {
+			t.Errorf("Slugify(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSeedOnlyOnce(t *testing.T) {
+	s := newTestService(t)
+	dir := t.TempDir()
+	writeFile(t, dir, "first.md", "---\nname: First\nexcerpt: e\ncategory: c\n---\nBody\n")
+	ctx := context.Background()
+	res, seeded, err := s.SeedFrom(ctx, dir)
+	if err != nil || !seeded || res.Created != 1 {
+		t.Fatalf("seed: %+v %v %v", res, seeded, err)
+	}
+	s.Delete(ctx, 1)
+	if _, seeded, err := s.SeedFrom(ctx, dir); err != nil || seeded || s.Count() != 0 {
+		t.Fatalf("second seed ran: seeded=%v err=%v count=%d", seeded, err, s.Count())
+	}
+	other := newTestService(t)
+	if _, seeded, err := other.SeedFrom(ctx, filepath.Join(dir, "missing")); err != nil || seeded {
+		t.Fatalf("missing dir: seeded=%v err=%v", seeded, err)
+	}
+}

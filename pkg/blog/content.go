@@ -1,0 +1,313 @@
+package blog
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/devhub/devhub/pkg/store"
+)
+
+// The content/ format: one Markdown file per article, named <slug>.md,
+// opening with YAML front matter between two "---" lines:
+//
+//	---
+//	name: Running devhub
+//	excerpt: One binary, one data directory.
+//	category: Guides
+//	image: /images/run.png      (optional)
+//	date: 2025-01-31T10:00:00Z  (optional; the article's creation time)
+//	slug: running-devhub        (optional; defaults to the file name)
+//	---
+//	# Markdown body …
+
+// FrontMatter is the YAML header of a content file.
+type FrontMatter struct {
+	Name     string `yaml:"name"`
+	Excerpt  string `yaml:"excerpt"`
+	Category string `yaml:"category"`
+	Image    string `yaml:"image,omitempty"`
+	Date     string `yaml:"date,omitempty"`
+	Slug     string `yaml:"slug,omitempty"`
+}
+
+// ImportResult counts what an import did.
+type ImportResult struct {
+	Created   int `json:"created"`
+	Updated   int `json:"updated"`
+	Unchanged int `json:"unchanged"`
+}
+
+// FileError names the content file (and field) an import stopped at.
+type FileError struct {
+	File  string
+	Field string
+	Msg   string
+}
+
+func (e *FileError) Error() string {
+	if e.Field != "" {
+		return fmt.Sprintf("%s: field %q: %s", e.File, e.Field, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+var errNoDir = errors.New("content directory does not exist")
+
+type parsedFile struct {
+	file string
+	in   Input
+	date time.Time // zero when the front matter has none
+}
+
+// ParseContentFile reads one content file. name is used in error messages.
+func ParseContentFile(name string, raw []byte) (Input, time.Time, error) {
+	fail := func(field, format string, a ...any) (Input, time.Time, error) {
+		return Input{}, time.Time{}, &FileError{File: name, Field: field, Msg: fmt.Sprintf(format, a...)}
+	}
+	raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
+	text := strings.ReplaceAll(string(raw), "\r\n", "\n")
+	if !strings.HasPrefix(text, "---\n") {
+		return fail("", "must start with YAML front matter between two --- lines")
+	}
+	rest := text[len("---\n"):]
+	var header, body string
+	switch i := strings.Index(rest, "\n---\n"); {
+	case strings.HasPrefix(rest, "---\n"):
+		header, body = "", rest[len("---\n"):]
+	case i >= 0:
+		header, body = rest[:i+1], rest[i+len("\n---\n"):]
+	case strings.HasSuffix(rest, "\n---"):
+		header, body = rest[:len(rest)-len("---")], ""
+	default:
+		return fail("", "front matter is not closed by a --- line")
+	}
+	var fm FrontMatter
+	dec := yaml.NewDecoder(strings.NewReader(header))
+	dec.KnownFields(true)
+	if err := dec.Decode(&fm); err != nil && !errors.Is(err, io.EOF) { // io.EOF: empty header
+		return fail("", "bad front matter: %v", err)
+	}
+	in := Input{Slug: fm.Slug, Name: fm.Name, Excerpt: fm.Excerpt, Category: fm.Category, ImageURL: fm.Image, Content: body}
+	if in.Slug == "" {
+		in.Slug = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+	}
+	in.normalize()
+	if err := in.validate(); err != nil {
+		var verr *store.ValidationError
+		if errors.As(err, &verr) {
+			field := firstField(verr)
+			msg := verr.Fields[field].Message
+			switch field {
+			case "image_url":
+				field = "image"
+			case "content":
+				msg = "the Markdown body after the front matter " + strings.TrimPrefix(msg, "content ")
+			case "slug":
+				if fm.Slug == "" {
+					msg = "the file name does not make a valid slug; set slug in the front matter"
+				}
+			}
+			return fail(field, "%s", msg)
+		}
+		return Input{}, time.Time{}, err
+	}
+	var date time.Time
+	if fm.Date != "" {
+		d, err := parseDate(fm.Date)
+		if err != nil {
+			return fail("date", "%q is not a date (use 2006-01-02 or RFC 3339)", fm.Date)
+		}
+		date = d
+	}
+	return in, date, nil
+}
+
+func firstField(v *store.ValidationError) string {
+	keys := make([]string, 0, len(v.Fields))
+	for k := range v.Fields {
+		keys = append(keys, k)
+	}
+	// Report in the order a writer fills the header.
+	order := map[string]int{"name": 0, "excerpt": 1, "category": 2, "image_url": 3, "slug": 4, "content": 5}
+	sort.Slice(keys, func(i, j int) bool { return order[keys[i]] < order[keys[j]] })
+	return keys[0]
+}
+
+func parseDate(s string) (time.Time, error) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, errors.New("bad date")
+}
+
+// Import upserts every *.md file of dir by slug, all or nothing: every file
+// is read and checked first, and one bbolt transaction writes them all. An
+// article whose fields already equal the file's is left untouched, so a
+// second import changes nothing.
+func (s *Service) Import(_ context.Context, dir string) (ImportResult, error) {
+	var res ImportResult
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return res, fmt.Errorf("%w: %s", errNoDir, dir)
+	}
+	if err != nil {
+		return res, err
+	}
+	var files []parsedFile
+	bySlug := map[string]string{}
+	for _, e := range entries {
+		if e.IsDir() || !strings.EqualFold(filepath.Ext(e.Name()), ".md") {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			return res, &FileError{File: path, Msg: err.Error()}
+		}
+		in, date, err := ParseContentFile(path, raw)
+		if err != nil {
+			return res, err
+		}
+		if other, dup := bySlug[in.Slug]; dup {
+			return res, &FileError{File: path, Field: "slug", Msg: fmt.Sprintf("%q is also the slug of %s", in.Slug, other)}
+		}
+		bySlug[in.Slug] = path
+		files = append(files, parsedFile{file: path, in: in, date: date})
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var changed []*Article
+	err = s.st.Update(func(tx *bolt.Tx) error {
+		res, changed = ImportResult{}, nil
+		arts, slugs := tx.Bucket(bucketArticles), tx.Bucket(bucketSlugs)
+		now := s.now()
+		for _, f := range files {
+			in := f.in
+			id := slugs.Get([]byte(in.Slug))
+			if id == nil {
+				a := &Article{Slug: in.Slug, Name: in.Name, Excerpt: in.Excerpt, Content: in.Content,
+					Category: in.Category, ImageURL: in.ImageURL, CreatedAt: now, UpdatedAt: now}
+				if !f.date.IsZero() {
+					a.CreatedAt, a.UpdatedAt = f.date, f.date
+				}
+				if err := s.insertTx(tx, a, false); err != nil {
+					return fmt.Errorf("%s: %w", f.file, err)
+				}
+				res.Created++
+				changed = append(changed, a)
+				continue
+			}
+			var old Article
+			if err := store.GetJSON(arts, id, &old); err != nil {
+				return fmt.Errorf("%s: %w", f.file, err)
+			}
+			next := old
+			next.Name, next.Excerpt, next.Content, next.Category, next.ImageURL =
+				in.Name, in.Excerpt, in.Content, in.Category, in.ImageURL
+			if !f.date.IsZero() {
+				next.CreatedAt = f.date
+			}
+			if sameArticle(&next, &old) {
+				res.Unchanged++
+				continue
+			}
+			next.UpdatedAt = now
+			if err := s.replaceTx(tx, &old, &next); err != nil {
+				return fmt.Errorf("%s: %w", f.file, err)
+			}
+			res.Updated++
+			changed = append(changed, &next)
+		}
+		return nil
+	})
+	if err != nil {
+		return ImportResult{}, err
+	}
+	for _, a := range changed {
+		s.ix.put(a)
+	}
+	return res, nil
+}
+
+// FormatContentFile writes an article in the content/ format. Parsing the
+// result gives back the same fields (ParseContentFile).
+func FormatContentFile(a *Article) ([]byte, error) {
+	fm := FrontMatter{Name: a.Name, Excerpt: a.Excerpt, Category: a.Category, Image: a.ImageURL,
+		Date: a.CreatedAt.UTC().Format(time.RFC3339Nano), Slug: a.Slug}
+	var buf bytes.Buffer
+	buf.WriteString("---\n")
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(fm); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	buf.WriteString("---\n")
+	buf.WriteString(a.Content)
+	buf.WriteString("\n")
+	return buf.Bytes(), nil
+}
+
+// Export writes every article to dir as <slug>.md (creating dir), each file
+// atomically. Files of other names in dir are left alone.
+func (s *Service) Export(_ context.Context, dir string) (int, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return 0, err
+	}
+	var arts []Article
+	err := s.st.View(func(tx *bolt.Tx) error {
+		return store.ForEachJSON(tx.Bucket(bucketArticles), func(_ []byte, a *Article) error {
+			arts = append(arts, *a)
+			return nil
+		})
+	})
+	if err != nil {
+		return 0, err
+	}
+	for i := range arts {
+		raw, err := FormatContentFile(&arts[i])
+		if err != nil {
+			return i, err
+		}
+		if err := writeFileAtomic(filepath.Join(dir, arts[i].Slug+".md"), raw); err != nil {
+			return i, err
+		}
+	}
+	return len(arts), nil
+}
+
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".export-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
