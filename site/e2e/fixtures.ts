@@ -1,0 +1,78 @@
+// Helpers for every end-to-end spec: the instance's address and data, the devhub CLI against
+// the same running server (it reaches it through the owner socket), and a console-error catcher.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test as base, expect, type Page } from '@playwright/test';
+import { baseURL, dataDir, devhubBin, devhubEnv, uploadsDir } from './env';
+
+export { baseURL, dataDir, devhubBin, devhubEnv, uploadsDir, expect };
+
+export interface CliOptions {
+  /** Text written to the command's standard input (e.g. for --password-stdin). */
+  input?: string;
+  /** Extra environment for this one command. */
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/** Runs `devhub <args>` against the running instance and returns its stdout (throws on exit ≠ 0). */
+export function cli(args: string[], opts: CliOptions = {}): string {
+  return execFileSync(devhubBin, args, {
+    env: { ...process.env, ...devhubEnv, ...opts.env },
+    input: opts.input ?? '',
+    encoding: 'utf8',
+    timeout: opts.timeoutMs ?? 30_000,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}
+
+/** Runs a `--json` command and parses its output. */
+export function cliJson<T = unknown>(args: string[], opts?: CliOptions): T {
+  const out = cli(args.includes('--json') ? args : [...args, '--json'], opts);
+  return JSON.parse(out) as T;
+}
+
+/** A path inside the instance's data directory. */
+export function dataPath(...parts: string[]): string {
+  return join(dataDir, ...parts);
+}
+
+/** Reads a file from the instance's data directory. */
+export function readDataFile(rel: string): Buffer {
+  return readFileSync(dataPath(rel));
+}
+
+export interface ActivityEvent {
+  id: number;
+  action: string;
+  details: Record<string, unknown> | null;
+  clientInfo: Record<string, unknown>;
+  at: string;
+  ip: string;
+  userId: number;
+}
+
+/** Stored activity events, newest first (`devhub activity list --json`). */
+export function activityEvents(action?: string): ActivityEvent[] {
+  const args = ['activity', 'list', '--json', '--limit', '0'];
+  if (action) args.push('--action', action);
+  return cliJson<ActivityEvent[]>(args);
+}
+
+/** Collects console errors and uncaught page errors of a page. */
+export function trackConsoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`console.error: ${msg.text()} (${msg.location().url})`);
+  });
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  return errors;
+}
+
+/** `test` with a `consoleErrors` fixture: the errors the page logged during the test. */
+export const test = base.extend<{ consoleErrors: string[] }>({
+  consoleErrors: async ({ page }, use) => {
+    await use(trackConsoleErrors(page));
+  },
+});

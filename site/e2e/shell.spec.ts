@@ -1,0 +1,169 @@
+import { activityEvents, expect, test } from './fixtures';
+
+// The global shell (spec §2 "Global shell") against the real binary.
+
+const mainNav = (page: import('@playwright/test').Page) => page.getByRole('navigation', { name: /Main navigation|Головна навігація|Главная навигация/ });
+
+test.describe('shell', () => {
+  test('home loads with no console errors', async ({ page, consoleErrors }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1, name: 'DevHub' })).toBeVisible();
+    await expect(page.getByTestId('app-loader')).toHaveCount(0);
+    await expect(mainNav(page).getByRole('link', { name: 'Blog' })).toBeVisible();
+    await expect(page.getByRole('contentinfo')).toContainText(String(new Date().getFullYear()));
+    await page.waitForLoadState('networkidle');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('every route of the spec renders inside the shell without console errors', async ({ page, consoleErrors }) => {
+    const routes: Array<[string, string]> = [
+      ['/skills', 'Skills'],
+      ['/tools', 'Development tools'],
+      ['/tools/camera', 'Camera'],
+      ['/tools/microphone', 'Microphone'],
+      ['/tools/ip', 'Your IP'],
+      ['/tools/tone_generator', 'Tone generator'],
+      ['/chat', 'Chat'],
+      ['/games', 'Games'],
+      ['/blog', 'Blog'],
+      ['/filecloud', 'File cloud'],
+      ['/profile', 'Profile'],
+      ['/privacy', 'Privacy policy'],
+      ['/terms', 'Terms of use'],
+    ];
+    for (const [path, heading] of routes) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 }).first(), path).toContainText(heading);
+      await expect(page.getByRole('banner')).toBeVisible();
+      await expect(page.getByRole('contentinfo')).toBeVisible();
+    }
+    await page.waitForLoadState('networkidle');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('language switch changes the header texts and survives a reload', async ({ page }) => {
+    await page.goto('/');
+    const nav = mainNav(page);
+    await expect(nav.getByRole('link', { name: 'Chat' })).toBeVisible();
+
+    await page.getByRole('button', { name: /Choose language/ }).click();
+    await page.getByRole('button', { name: 'Українська' }).click();
+    await expect(nav.getByRole('link', { name: 'Посиденьки' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Блог' })).toBeVisible();
+    await expect(nav.getByRole('button', { name: 'Інструменти' })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'uk');
+
+    await page.reload();
+    await expect(nav.getByRole('link', { name: 'Посиденьки' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Профіль' })).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('preferredLanguage'))).toBe('uk');
+
+    await page.getByRole('button', { name: /Оберіть мову/ }).click();
+    await page.getByRole('button', { name: 'Русский' }).click();
+    await expect(nav.getByRole('link', { name: 'Посиделки' })).toBeVisible();
+  });
+
+  test('at 800 px the menu button opens the sidebar and an outside click closes it', async ({ page }) => {
+    await page.setViewportSize({ width: 800, height: 900 });
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1, name: 'DevHub' })).toBeVisible();
+    await expect(mainNav(page)).toBeHidden();
+    await expect(page.getByRole('button', { name: /Choose language/ })).toBeVisible();
+
+    const button = page.getByRole('button', { name: 'Open menu' });
+    await expect(button).toBeVisible();
+    await button.click();
+    const sidebar = page.getByRole('navigation', { name: 'Menu' });
+    await expect(sidebar).toBeVisible();
+    const close = page.getByRole('button', { name: 'Close menu' });
+    await expect(close).toHaveAttribute('aria-expanded', 'true');
+    await expect(close.locator('[data-icon="close"]')).toBeVisible();
+    await expect(sidebar.getByRole('link', { name: 'Blog' })).toBeVisible();
+
+    // a click inside keeps it open; a click outside (left of the panel) closes it
+    await sidebar.getByRole('heading', { name: 'Tools' }).click();
+    await expect(sidebar).toBeVisible();
+    await page.mouse.click(60, 500);
+    await expect(sidebar).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Open menu' })).toHaveAttribute('aria-expanded', 'false');
+
+    // choosing a link closes it too
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('navigation', { name: 'Menu' }).getByRole('link', { name: 'Games' }).click();
+    await expect(page).toHaveURL(/\/games$/);
+    await expect(page.getByRole('navigation', { name: 'Menu' })).toBeHidden();
+  });
+
+  test('the Tools dropdown closes on route change', async ({ page }) => {
+    await page.goto('/');
+    const nav = mainNav(page);
+    await nav.getByRole('link', { name: 'Blog' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Blog' })).toBeVisible();
+
+    const tools = nav.getByRole('button', { name: 'Tools' });
+    await tools.click();
+    const menu = page.getByRole('list', { name: 'Tools menu' });
+    await expect(menu).toBeVisible();
+    await expect(tools).toHaveAttribute('aria-expanded', 'true');
+
+    // a route change that involves no click: history back
+    await page.goBack();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(menu).toBeHidden();
+    await expect(tools).toHaveAttribute('aria-expanded', 'false');
+
+    // choosing an item navigates and closes it
+    await tools.click();
+    await menu.getByRole('link', { name: 'Your IP' }).click();
+    await expect(page).toHaveURL(/\/tools\/ip$/);
+    await expect(menu).toBeHidden();
+
+    // an outside click closes it
+    await tools.click();
+    await expect(menu).toBeVisible();
+    await page.getByRole('heading', { level: 1 }).click();
+    await expect(menu).toBeHidden();
+  });
+
+  test('an unknown path shows the not-found page', async ({ page }) => {
+    const warnings: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'warning') warnings.push(m.text());
+    });
+    await page.goto('/no/such/page');
+    await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+    await expect(page.getByText('/no/such/page', { exact: false })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'File cloud' })).toHaveAttribute('href', '/filecloud');
+    await expect(page.getByRole('link', { name: 'Discussion' })).toHaveAttribute('href', '/chat');
+    expect(warnings.some((w) => w.includes('/no/such/page'))).toBe(true);
+
+    await page.getByRole('button', { name: 'Emulators' }).click();
+    await expect(page).toHaveURL(/\/games$/);
+    await page.goBack();
+    await page.getByRole('button', { name: 'Home' }).click();
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  test('a route_change event reaches the store', async ({ page }) => {
+    const isOurs = (e: { details: Record<string, unknown> | null }) =>
+      e.details?.from === '/' && e.details?.to === '/filecloud';
+    const before = activityEvents('route_change').filter(isOurs).map((e) => e.id);
+
+    await page.goto('/');
+    await mainNav(page).getByRole('link', { name: 'Files' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'File cloud' })).toBeVisible();
+
+    await expect
+      .poll(() => activityEvents('route_change').filter((e) => isOurs(e) && !before.includes(e.id)).length, {
+        timeout: 10_000,
+      })
+      .toBe(1);
+    const [event] = activityEvents('route_change').filter((e) => isOurs(e) && !before.includes(e.id));
+    expect(event).toMatchObject({ action: 'route_change', userId: 0 });
+    expect(event.ip).toBeTruthy();
+    expect(event.clientInfo).toMatchObject({ deviceType: 'desktop', language: 'en-US', timeZone: 'UTC' });
+
+    expect(activityEvents('page_load').length).toBeGreaterThan(0);
+    expect(activityEvents('guest_visit').length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,47 @@
+import { defineConfig } from '@playwright/test';
+import { baseURL, devhubBin, devhubEnv } from './e2e/env';
+
+// Browser tests against the real binary (`../bin/devhub serve`, or $DEVHUB_BIN) on a free
+// loopback port with a fresh data directory, driven through Debian's Chromium.
+// Never run `playwright install`: the browser is /usr/bin/chromium.
+export default defineConfig({
+  testDir: './e2e',
+  fullyParallel: false,
+  workers: process.env.CI ? 1 : 2,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: process.env.CI ? [['list']] : [['list']],
+  globalTeardown: './e2e/global-teardown.ts',
+  use: {
+    baseURL,
+    locale: 'en-US',
+    timezoneId: 'UTC',
+    trace: 'off',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium', viewport: { width: 1280, height: 800 } } }],
+  webServer: {
+    command: `"${devhubBin}" serve`,
+    url: `${baseURL}/healthz`,
+    env: devhubEnv,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    // server logs are noisy; DEVHUB_E2E_SERVER_LOG=1 shows them
+    stderr: process.env.DEVHUB_E2E_SERVER_LOG ? 'pipe' : 'ignore',
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+  },
+});
