@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/server"
 	"github.com/devhub/devhub/pkg/store"
 )
@@ -98,10 +99,17 @@ type services struct {
 	cfg   config.Config
 	store *store.Store
 	log   *slog.Logger
+
+	files *files.Service
 }
 
 func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logger) (*services, error) {
 	s := &services{cfg: cfg, store: st, log: log}
+	fsvc, err := files.New(st, cfg.Storage.UploadsDir, cfg.Files.MaxUploadBytes, log)
+	if err != nil {
+		return nil, err
+	}
+	s.files = fsvc
 	return s, nil
 }
 
@@ -109,14 +117,25 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 func (s *services) httpServices() *server.Services {
 	return &server.Services{
 		Store: s.store,
+		Files: s.files,
 	}
 }
 
 // Close releases the store.
-func (s *services) Close() error { return s.store.Close() }
+func (s *services) Close() error {
+	if s.files != nil {
+		s.files.Close()
+	}
+	return s.store.Close()
+}
 
 // startup runs the once-per-serve work of each area (importing content/,
 // scanning roms/, sweeping temp uploads) before the server accepts requests.
 func (s *services) startup(ctx context.Context) error {
+	if n, err := s.files.SweepTemps(); err != nil {
+		return err
+	} else if n > 0 {
+		s.log.Info("removed leftovers of interrupted uploads", slog.Int("files", n))
+	}
 	return nil
 }

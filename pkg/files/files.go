@@ -1,0 +1,226 @@
+// Package files is the file cloud: uploads streamed straight into the
+// uploads directory under server-generated names, their metadata in bbolt,
+// and the grouping of files by type. It knows nothing about HTTP: the API
+// and the `devhub file` commands call the same methods.
+//
+// Every access inside the uploads directory goes through an os.Root, so a
+// symlink planted there (or a name that tries to climb out) can never make
+// the service read, write or delete anything outside it.
+package files
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"sort"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/devhub/devhub/pkg/store"
+)
+
+// bucketName holds one JSON record per file, keyed by its id.
+const bucketName = "files"
+
+// ErrTooLarge means an upload went past files.max_upload_bytes; nothing of
+// it was kept.
+var ErrTooLarge = errors.New("upload exceeds the maximum upload size")
+
+// ErrNoFiles means an upload carried no file at all.
+var ErrNoFiles = errors.New("no files in the upload")
+
+// Type groups, as the spec names them on a file.
+const (
+	TypeImage    = "image"
+	TypeVideo    = "video"
+	TypeAudio    = "audio"
+	TypeDocument = "document"
+	TypeOther    = "other"
+)
+
+// File is the metadata of one stored file. The bytes live in the uploads
+// directory under StoredName, which the server generated; OriginalName is
+// only ever shown, never used as a path.
+type File struct {
+	ID           uint64    `json:"id"`
+	OriginalName string    `json:"original_name"`
+	StoredName   string    `json:"stored_name"`
+	Size         int64     `json:"size"`
+	MimeType     string    `json:"mime_type"`
+	Type         string    `json:"type"`
+	SHA256       string    `json:"sha256"`
+	UploaderID   uint64    `json:"uploader_id"`
+	Uploader     string    `json:"uploader"`
+	UploadedAt   time.Time `json:"uploaded_at"`
+}
+
+// Uploader says who added a file: a signed-in user, or the owner on the CLI
+// (ID 0).
+type Uploader struct {
+	ID   uint64
+	Name string
+}
+
+// Groups is the list grouped the way the file cloud page shows it.
+type Groups struct {
+	Images    []File `json:"images"`
+	Videos    []File `json:"videos"`
+	Audio     []File `json:"audio"`
+	Documents []File `json:"documents"`
+	Other     []File `json:"other"`
+}
+
+// Service stores and serves the file cloud.
+type Service struct {
+	st       *store.Store
+	dir      string
+	root     *os.Root
+	maxBytes int64
+	log      *slog.Logger
+	now      func() time.Time
+}
+
+// New opens the uploads directory (creating it) and the files bucket.
+// maxBytes bounds one upload (all files of one request or command); log
+// (may be nil) receives what the service cleans up behind the scenes.
+func New(st *store.Store, uploadsDir string, maxBytes int64, log *slog.Logger) (*Service, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if maxBytes <= 0 {
+		return nil, fmt.Errorf("files: max upload bytes must be positive, got %d", maxBytes)
+	}
+	if err := os.MkdirAll(uploadsDir, 0o750); err != nil {
+		return nil, fmt.Errorf("files: create uploads directory: %w", err)
+	}
+	root, err := os.OpenRoot(uploadsDir)
+	if err != nil {
+		return nil, fmt.Errorf("files: open uploads directory: %w", err)
+	}
+	if err := st.EnsureBuckets(bucketName); err != nil {
+		root.Close()
+		return nil, err
+	}
+	return &Service{st: st, dir: uploadsDir, root: root, maxBytes: maxBytes, log: log, now: time.Now}, nil
+}
+
+// Close releases the uploads directory handle.
+func (s *Service) Close() error { return s.root.Close() }
+
+// MaxBytes is the upload size limit.
+func (s *Service) MaxBytes() int64 { return s.maxBytes }
+
+// Dir is the uploads directory (for messages and tests).
+func (s *Service) Dir() string { return s.dir }
+
+// Get returns one file's metadata or store.ErrNotFound.
+func (s *Service) Get(id uint64) (*File, error) {
+	var f File
+	err := s.st.View(func(tx *bolt.Tx) error {
+		return store.GetJSON(tx.Bucket([]byte(bucketName)), store.Itob(id), &f)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
+
+// List returns every file, newest first.
+func (s *Service) List() ([]File, error) {
+	var out []File
+	err := s.st.View(func(tx *bolt.Tx) error {
+		return store.ForEachJSON(tx.Bucket([]byte(bucketName)), func(_ []byte, f *File) error {
+			out = append(out, *f)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Ids grow with time; newest first is reverse id order.
+	sort.Slice(out, func(i, j int) bool { return out[i].ID > out[j].ID })
+	return out, nil
+}
+
+// Grouped returns every file in its type group, newest first; every group
+// is a (possibly empty) list, never null.
+func (s *Service) Grouped() (*Groups, error) {
+	all, err := s.List()
+	if err != nil {
+		return nil, err
+	}
+	g := &Groups{Images: []File{}, Videos: []File{}, Audio: []File{}, Documents: []File{}, Other: []File{}}
+	for _, f := range all {
+		switch f.Type {
+		case TypeImage:
+			g.Images = append(g.Images, f)
+		case TypeVideo:
+			g.Videos = append(g.Videos, f)
+		case TypeAudio:
+			g.Audio = append(g.Audio, f)
+		case TypeDocument:
+			g.Documents = append(g.Documents, f)
+		default:
+			g.Other = append(g.Other, f)
+		}
+	}
+	return g, nil
+}
+
+// Open returns a file's metadata and its bytes, opened read-only inside the
+// uploads directory. The caller closes the *os.File. A record whose bytes
+// are missing, are not a regular file, or sit behind a symlink that leads
+// out of the uploads directory is reported as store.ErrNotFound.
+func (s *Service) Open(id uint64) (*File, *os.File, error) {
+	f, err := s.Get(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !validStoredName(f.StoredName) {
+		return nil, nil, fmt.Errorf("file %d: %w", id, store.ErrNotFound)
+	}
+	fh, err := s.root.Open(f.StoredName)
+	if err != nil {
+		return nil, nil, fmt.Errorf("file %d content: %w (%v)", id, store.ErrNotFound, err)
+	}
+	fi, err := fh.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		fh.Close()
+		return nil, nil, fmt.Errorf("file %d content is not a regular file: %w", id, store.ErrNotFound)
+	}
+	// The size on record is what clients are promised (Content-Length);
+	// bytes changed behind our back are not served.
+	if fi.Size() != f.Size {
+		fh.Close()
+		return nil, nil, fmt.Errorf("file %d content has %d bytes, record says %d: %w", id, fi.Size(), f.Size, store.ErrNotFound)
+	}
+	return f, fh, nil
+}
+
+// Delete removes the record, then the bytes. If removing the bytes fails
+// the file is an orphan that the next start-up sweep deletes; the record is
+// gone either way, so the file is no longer offered and the call succeeds.
+func (s *Service) Delete(id uint64) (*File, error) {
+	var f File
+	err := s.st.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte(bucketName))
+		if err := store.GetJSON(b, store.Itob(id), &f); err != nil {
+			return err
+		}
+		return b.Delete(store.Itob(id))
+	})
+	if err != nil {
+		return nil, err
+	}
+	if validStoredName(f.StoredName) {
+		// Remove never follows a symlink: a planted link is removed itself.
+		if err := s.root.Remove(f.StoredName); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			s.log.Warn("file record deleted, its bytes stay until the next start-up sweep",
+				slog.Uint64("id", id), slog.String("stored_name", f.StoredName), slog.Any("err", err))
+		}
+	}
+	return &f, nil
+}

@@ -1,0 +1,505 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"log/slog"
+	"mime"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+
+	"github.com/devhub/devhub/pkg/files"
+)
+
+// userFileCSP is sent with every user file: nothing in it may run scripts,
+// load anything or be framed into acting as the site; media may reference
+// the site itself (a video's own stream).
+const userFileCSP = "default-src 'none'; media-src 'self'; style-src 'unsafe-inline'; sandbox"
+
+// inlineTypes are the only MIME types the stream route shows inline: images
+// (never SVG, which can carry script), audio, video and PDF. Everything else
+// is an attachment.
+var inlineTypes = map[string]bool{
+	"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true,
+	"video/mp4": true, "video/webm": true, "video/ogg": true,
+	"audio/ogg": true, "audio/mpeg": true, "audio/wav": true, "audio/wave": true, "audio/x-wav": true,
+	"application/pdf": true,
+}
+
+// activeTypes could run script or render markup if a browser were ever
+// persuaded to display them; they are served as opaque bytes.
+var activeTypes = map[string]bool{
+	"text/html": true, "application/xhtml+xml": true, "image/svg+xml": true, "text/xml": true,
+	"application/xml": true, "text/javascript": true, "application/javascript": true,
+}
+
+func mimeBase(mt string) string {
+	base, _, _ := strings.Cut(mt, ";")
+	return strings.ToLower(strings.TrimSpace(base))
+}
+
+// mountFiles registers the file cloud under /api/files and, for the spec's
+// client, the same routes under /api/api/files.
+func (s *Server) mountFiles(api fiber.Router) {
+	if s.svc.Files == nil {
+		return
+	}
+	for _, prefix := range []string{"/files", "/api/files"} {
+		s.allowStreamingBody("/api" + prefix + "/upload")
+		g := api.Group(prefix)
+		// HEAD is registered explicitly: Fiber adds automatic HEAD routes
+		// after every other route, behind the /api catch-all 404.
+		get := func(path string, h fiber.Handler) {
+			g.Get(path, h)
+			g.Head(path, h)
+		}
+		get("/", s.listFiles)
+		g.Post("/upload", closeUnlessCreated, s.requireUser, s.uploadFiles)
+		get("/stream/:id", s.streamFile)
+		get("/:id/download", s.downloadFile)
+		get("/:id", s.fileDetail)
+		g.Delete("/:id", s.requireAdmin, s.deleteFile)
+	}
+}
+
+// fileListItem is a file as the lists and the upload answer show it.
+type fileListItem struct {
+	ID           uint64    `json:"id"`
+	OriginalName string    `json:"original_name"`
+	Size         int64     `json:"size"`
+	MimeType     string    `json:"mime_type"`
+	Type         string    `json:"type"`
+	UploadedAt   time.Time `json:"uploaded_at"`
+	SHA256       string    `json:"sha256,omitempty"`
+}
+
+func listItem(f files.File, withHash bool) fileListItem {
+	it := fileListItem{ID: f.ID, OriginalName: f.OriginalName, Size: f.Size, MimeType: f.MimeType, Type: f.Type, UploadedAt: f.UploadedAt}
+	if withHash {
+		it.SHA256 = f.SHA256
+	}
+	return it
+}
+
+func listItems(fs []files.File, withHash bool) []fileListItem {
+	out := make([]fileListItem, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, listItem(f, withHash))
+	}
+	return out
+}
+
+// fileDetail is the detail page's shape (the spec's camelCase names).
+type fileDetail struct {
+	ID           uint64    `json:"id"`
+	OriginalName string    `json:"originalName"`
+	Size         int64     `json:"size"`
+	MimeType     string    `json:"mimetype"`
+	UploadedAt   time.Time `json:"uploadedAt"`
+	Type         string    `json:"type"`
+	SHA256       string    `json:"sha256"`
+}
+
+func (s *Server) listFiles(c fiber.Ctx) error {
+	g, err := s.svc.Files.Grouped()
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{
+		"images":    listItems(g.Images, false),
+		"videos":    listItems(g.Videos, false),
+		"audio":     listItems(g.Audio, false),
+		"documents": listItems(g.Documents, false),
+		"other":     listItems(g.Other, false),
+	})
+}
+
+// fileIDParam reads :id; ids are positive numbers and nothing else, so no
+// path-like value ever reaches the service.
+func fileIDParam(c fiber.Ctx) (uint64, error) {
+	raw := c.Params("id")
+	id, err := strconv.ParseUint(raw, 10, 64)
+	if err != nil || id == 0 || raw[0] == '+' {
+		return 0, NewError(fiber.StatusBadRequest, "file id must be a positive number")
+	}
+	return id, nil
+}
+
+func (s *Server) fileDetail(c fiber.Ctx) error {
+	id, err := fileIDParam(c)
+	if err != nil {
+		return err
+	}
+	f, err := s.svc.Files.Get(id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fileDetail{ID: f.ID, OriginalName: f.OriginalName, Size: f.Size, MimeType: f.MimeType,
+		UploadedAt: f.UploadedAt, Type: f.Type, SHA256: f.SHA256})
+}
+
+func (s *Server) deleteFile(c fiber.Ctx) error {
+	id, err := fileIDParam(c)
+	if err != nil {
+		return err
+	}
+	f, err := s.svc.Files.Delete(id)
+	if err != nil {
+		return err
+	}
+	s.log.Info("file deleted", slog.Uint64("id", id), slog.String("name", f.OriginalName),
+		slog.String("by", currentUser(c).Email))
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// closeUnlessCreated closes the connection after a failed upload: its body
+// may be unread (refused by size or auth before reading), and the rest of
+// it must not be taken for the next request on a kept-alive connection.
+func closeUnlessCreated(c fiber.Ctx) error {
+	err := c.Next()
+	if err != nil || c.Response().StatusCode() != fiber.StatusCreated {
+		c.Response().SetConnectionClose()
+	}
+	return err
+}
+
+func (s *Server) uploadFiles(c fiber.Ctx) error {
+	svc := s.svc.Files
+	limit := svc.MaxBytes()
+	req := c.Request()
+	// An announced length over the limit is refused before reading a byte.
+	if n := req.Header.ContentLength(); n > 0 && int64(n) > limit {
+		return NewError(fiber.StatusRequestEntityTooLarge, "upload larger than the limit of "+strconv.FormatInt(limit, 10)+" bytes")
+	}
+	mt, params, err := mime.ParseMediaType(c.Get(fiber.HeaderContentType))
+	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
+		return NewError(fiber.StatusBadRequest, "expected a multipart/form-data body with one or more \"files\" fields")
+	}
+	var body io.Reader
+	if req.IsBodyStream() {
+		body = req.BodyStream()
+	} else {
+		body = bytes.NewReader(req.Body())
+	}
+	if rt := s.cfg.Server.ReadTimeout; rt > 0 {
+		// The server's read timeout is meant for a request's head; an upload
+		// may take long, so it only has to keep moving.
+		body = &deadlineReader{r: body, conn: c.RequestCtx().Conn(), timeout: rt}
+	}
+	capped := &capReader{r: body, left: limit}
+	id := currentUser(c)
+	saved, err := svc.SaveMultipart(c.Context(), capped, params["boundary"], "files", files.Uploader{ID: id.ID, Name: id.Email})
+	var merr *files.MultipartError
+	switch {
+	case err == nil:
+	case capped.over || errors.Is(err, files.ErrTooLarge):
+		return NewError(fiber.StatusRequestEntityTooLarge, "upload larger than the limit of "+strconv.FormatInt(limit, 10)+" bytes")
+	case errors.Is(err, files.ErrNoFiles):
+		return NewError(fiber.StatusBadRequest, "no files in the upload: send one or more \"files\" fields")
+	case errors.As(err, &merr):
+		s.log.Info("upload aborted", slog.String("ip", s.clientIP(c).String()), slog.Any("err", err))
+		return NewError(fiber.StatusBadRequest, "the upload was cut off or is not a well-formed multipart body")
+	default:
+		return err
+	}
+	for _, f := range saved {
+		s.log.Info("file uploaded", slog.Uint64("id", f.ID), slog.String("name", f.OriginalName),
+			slog.Int64("size", f.Size), slog.String("by", id.Email))
+	}
+	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"files": listItems(saved, true)})
+}
+
+// capReader fails once more than left bytes are read.
+type capReader struct {
+	r    io.Reader
+	left int64
+	over bool
+}
+
+func (r *capReader) Read(p []byte) (int, error) {
+	if r.over {
+		return 0, files.ErrTooLarge
+	}
+	if int64(len(p)) > r.left+1 {
+		p = p[:r.left+1]
+	}
+	n, err := r.r.Read(p)
+	if int64(n) > r.left {
+		r.over = true
+		return 0, files.ErrTooLarge
+	}
+	r.left -= int64(n)
+	return n, err
+}
+
+// deadlineReader keeps pushing the connection's read deadline forward while
+// bytes arrive, so a large upload is limited by inactivity, not by length.
+type deadlineReader struct {
+	r       io.Reader
+	conn    net.Conn
+	timeout time.Duration
+	last    time.Time
+}
+
+func (r *deadlineReader) Read(p []byte) (int, error) {
+	if now := time.Now(); r.conn != nil && now.Sub(r.last) > time.Second {
+		r.conn.SetReadDeadline(now.Add(r.timeout))
+		r.last = now
+	}
+	return r.r.Read(p)
+}
+
+func (s *Server) downloadFile(c fiber.Ctx) error { return s.sendUserFile(c, false) }
+
+func (s *Server) streamFile(c fiber.Ctx) error { return s.sendUserFile(c, true) }
+
+// sendUserFile answers with a stored file's bytes: the whole file, or one
+// byte range (206; 416 when it starts at or past the end). The bytes go out
+// with sendfile from the file opened inside the uploads directory, so memory
+// stays flat for any size. inlineIfSafe lets allow-listed types display in
+// the browser (the stream route); everything else is an attachment.
+func (s *Server) sendUserFile(c fiber.Ctx, inlineIfSafe bool) error {
+	id, err := fileIDParam(c)
+	if err != nil {
+		return err
+	}
+	f, fh, err := s.svc.Files.Open(id)
+	if err != nil {
+		if _, gerr := s.svc.Files.Get(id); gerr == nil {
+			// The record exists but its bytes do not, are not a regular file,
+			// or sit behind a link out of uploads/: say so in the log only.
+			s.log.Warn("file content unavailable", slog.Uint64("id", id), slog.Any("err", err))
+		}
+		return err
+	}
+	sent := false
+	defer func() {
+		if !sent {
+			fh.Close()
+		}
+	}()
+
+	h := &c.Response().Header
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", userFileCSP)
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	h.Set(fiber.HeaderAcceptRanges, "bytes")
+	etag := `"` + f.SHA256 + `"`
+	h.Set(fiber.HeaderETag, etag)
+	h.Set(fiber.HeaderLastModified, f.UploadedAt.UTC().Format(http.TimeFormat))
+	h.Set(fiber.HeaderCacheControl, "private, no-cache")
+
+	if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" && etagListMatches(inm, etag) {
+		return c.SendStatus(fiber.StatusNotModified)
+	}
+
+	start, length, partial, err := byteRange(c.Get(fiber.HeaderRange), c.Get(fiber.HeaderIfRange), etag, f)
+	if err != nil {
+		h.Set(fiber.HeaderContentRange, "bytes */"+strconv.FormatInt(f.Size, 10))
+		return NewError(fiber.StatusRequestedRangeNotSatisfiable, "requested range not satisfiable")
+	}
+
+	base := mimeBase(f.MimeType)
+	disposition := "attachment"
+	if inlineIfSafe && inlineTypes[base] {
+		disposition = "inline"
+	}
+	ctype := f.MimeType
+	if activeTypes[base] || ctype == "" {
+		ctype = "application/octet-stream"
+	}
+	h.Set(fiber.HeaderContentType, ctype)
+	h.Set(fiber.HeaderContentDisposition, contentDisposition(disposition, f.OriginalName))
+	if partial {
+		c.Status(fiber.StatusPartialContent)
+		h.Set(fiber.HeaderContentRange, "bytes "+strconv.FormatInt(start, 10)+"-"+
+			strconv.FormatInt(start+length-1, 10)+"/"+strconv.FormatInt(f.Size, 10))
+	} else {
+		c.Status(fiber.StatusOK)
+	}
+	c.Response().SetBodyStream(&fileSection{f: fh, off: start, n: length}, int(length))
+	sent = true
+	return nil
+}
+
+// byteRange reads a Range header against f. It returns the whole file
+// (partial=false) when there is no usable Range: none, another unit,
+// several ranges (served whole rather than as multipart), or an If-Range
+// that no longer matches. A single range that starts at or past the end,
+// a zero-length suffix, or a malformed byte range is unsatisfiable (err);
+// an end past the file is clamped to its last byte.
+func byteRange(header, ifRange, etag string, f *files.File) (start, length int64, partial bool, err error) {
+	size := f.Size
+	header = strings.TrimSpace(header)
+	if header == "" {
+		return 0, size, false, nil
+	}
+	unit, spec, ok := strings.Cut(header, "=")
+	if !ok || !strings.EqualFold(strings.TrimSpace(unit), "bytes") {
+		return 0, size, false, nil
+	}
+	if ifRange != "" && ifRange != etag {
+		t, perr := http.ParseTime(ifRange)
+		if perr != nil || !t.Equal(f.UploadedAt.UTC().Truncate(time.Second)) {
+			return 0, size, false, nil
+		}
+	}
+	if strings.Contains(spec, ",") {
+		return 0, size, false, nil
+	}
+	spec = strings.TrimSpace(spec)
+	first, last, ok := strings.Cut(spec, "-")
+	if !ok {
+		return 0, 0, false, errBadRange
+	}
+	first, last = strings.TrimSpace(first), strings.TrimSpace(last)
+	if first == "" {
+		// Suffix range: the last N bytes.
+		n, perr := parseRangeNum(last)
+		if perr != nil || n == 0 || size == 0 {
+			return 0, 0, false, errBadRange
+		}
+		if n > size {
+			n = size
+		}
+		return size - n, n, true, nil
+	}
+	start, perr := parseRangeNum(first)
+	if perr != nil || start >= size {
+		return 0, 0, false, errBadRange
+	}
+	end := size - 1
+	if last != "" {
+		e, perr := parseRangeNum(last)
+		if perr != nil || e < start {
+			return 0, 0, false, errBadRange
+		}
+		end = min(e, size-1)
+	}
+	return start, end - start + 1, true, nil
+}
+
+var errBadRange = errors.New("unsatisfiable range")
+
+func parseRangeNum(s string) (int64, error) {
+	if s == "" || s[0] < '0' || s[0] > '9' {
+		return 0, errBadRange
+	}
+	return strconv.ParseInt(s, 10, 64)
+}
+
+// etagListMatches implements If-None-Match's weak comparison.
+func etagListMatches(list, etag string) bool {
+	for _, t := range strings.Split(list, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == "*" || t == etag {
+			return true
+		}
+	}
+	return false
+}
+
+// contentDisposition builds an RFC 6266 header value: an ASCII-only
+// filename (quotes, backslashes, control characters and '%' removed,
+// other non-ASCII replaced) for old clients, and filename* with the exact
+// UTF-8 name percent-encoded (RFC 8187) for everyone else. Whatever the
+// stored name holds, the result is one well-formed header.
+func contentDisposition(kind, name string) string {
+	var ascii, ext strings.Builder
+	for _, r := range name {
+		switch {
+		case r < 0x20 || r == 0x7f || r == '"' || r == '\\':
+		case r == '%' || r > 0x7e:
+			ascii.WriteByte('_')
+		default:
+			ascii.WriteRune(r)
+		}
+	}
+	for _, b := range []byte(name) {
+		if isAttrChar(b) {
+			ext.WriteByte(b)
+		} else if b >= 0x20 && b != 0x7f {
+			ext.WriteString("%" + strings.ToUpper(strconv.FormatUint(uint64(b)|0x100, 16)[1:]))
+		}
+	}
+	fallback := strings.TrimSpace(ascii.String())
+	if fallback == "" {
+		fallback = "download"
+	}
+	return kind + `; filename="` + fallback + `"; filename*=UTF-8''` + ext.String()
+}
+
+// isAttrChar reports RFC 8187 attr-char: the bytes that need no encoding.
+func isAttrChar(b byte) bool {
+	switch {
+	case b >= 'a' && b <= 'z', b >= 'A' && b <= 'Z', b >= '0' && b <= '9':
+		return true
+	}
+	return strings.IndexByte("!#$&+-.^_`|~", b) >= 0
+}
+
+// fileSection is a response body of n bytes of f from off. It hands the
+// copy to the connection's ReadFrom with the *os.File itself, which lets
+// the kernel send the bytes (sendfile) without them passing through user
+// space; fasthttp closes it when the response is done or abandoned.
+type fileSection struct {
+	f      *os.File
+	off, n int64
+	sought bool
+}
+
+func (s *fileSection) seek() error {
+	if s.sought {
+		return nil
+	}
+	s.sought = true
+	_, err := s.f.Seek(s.off, io.SeekStart)
+	return err
+}
+
+func (s *fileSection) Read(p []byte) (int, error) {
+	if err := s.seek(); err != nil {
+		return 0, err
+	}
+	if s.n <= 0 {
+		return 0, io.EOF
+	}
+	if int64(len(p)) > s.n {
+		p = p[:s.n]
+	}
+	n, err := s.f.Read(p)
+	s.n -= int64(n)
+	return n, err
+}
+
+func (s *fileSection) WriteTo(w io.Writer) (int64, error) {
+	if err := s.seek(); err != nil {
+		return 0, err
+	}
+	// An empty write buffer lets bufio.Writer pass ReadFrom straight to the
+	// TCP connection, where a LimitedReader over an *os.File is sendfile.
+	if fl, ok := w.(interface{ Flush() error }); ok {
+		if err := fl.Flush(); err != nil {
+			return 0, err
+		}
+	}
+	lr := &io.LimitedReader{R: s.f, N: s.n}
+	var n int64
+	var err error
+	if rf, ok := w.(io.ReaderFrom); ok {
+		n, err = rf.ReadFrom(lr)
+	} else {
+		n, err = io.Copy(w, lr)
+	}
+	s.n -= n
+	return n, err
+}
+
+func (s *fileSection) Close() error { return s.f.Close() }

@@ -1,0 +1,731 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/store"
+)
+
+// Test tokens the fake Authenticate accepts.
+const (
+	userToken  = "user-token"
+	adminToken = "admin-token"
+)
+
+func fakeAuthenticate(_ context.Context, tok string) (*Identity, error) {
+	switch tok {
+	case userToken:
+		return &Identity{ID: 2, Email: "user@example.com", Name: "User", Role: "user"}, nil
+	case adminToken:
+		return &Identity{ID: 1, Email: "admin@example.com", Name: "Admin", Role: "admin"}, nil
+	}
+	return nil, errors.New("bad token")
+}
+
+type filesTestApp struct {
+	*testApp
+	svc        *files.Service
+	uploadsDir string
+}
+
+// newFilesTestApp builds the app over a temp store and uploads directory,
+// with the fake identities above and the given upload limit.
+func newFilesTestApp(t *testing.T, maxUpload int64) *filesTestApp {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	dir := filepath.Join(t.TempDir(), "uploads")
+	svc, err := files.New(st, dir, maxUpload, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	ta := newTestApp(t, func(o *Options) {
+		o.Config.Files.MaxUploadBytes = maxUpload
+		o.Services = &Services{Store: st, Authenticate: fakeAuthenticate, Files: svc}
+	})
+	return &filesTestApp{testApp: ta, svc: svc, uploadsDir: dir}
+}
+
+// part is one multipart part; disposition is written as is after
+// "form-data; " so tests control the exact bytes of hostile names.
+type part struct {
+	disposition string
+	data        []byte
+}
+
+func filePart(name string, data []byte) part {
+	return part{disposition: `name="files"; filename="` + name + `"`, data: data}
+}
+
+const testBoundary = "devhub-test-boundary-7MA4YWxkTrZu0gW"
+
+func multipartBody(parts ...part) []byte {
+	var b bytes.Buffer
+	for _, p := range parts {
+		b.WriteString("--" + testBoundary + "\r\nContent-Disposition: form-data; " + p.disposition +
+			"\r\nContent-Type: application/octet-stream\r\n\r\n")
+		b.Write(p.data)
+		b.WriteString("\r\n")
+	}
+	b.WriteString("--" + testBoundary + "--\r\n")
+	return b.Bytes()
+}
+
+func uploadRequest(path, token string, body []byte) *http.Request {
+	req := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "multipart/form-data; boundary="+testBoundary)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return req
+}
+
+func (fa *filesTestApp) upload(t *testing.T, parts ...part) []fileListItem {
+	t.Helper()
+	resp, body := fa.do(t, uploadRequest("/api/files/upload", userToken, multipartBody(parts...)))
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("upload: %d %s", resp.StatusCode, body)
+	}
+	var out struct{ Files []fileListItem }
+	if err := json.Unmarshal(body, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out.Files
+}
+
+func get(path string, hdr ...string) *http.Request {
+	req := httptest.NewRequest(http.MethodGet, path, nil)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	return req
+}
+
+func randomBytes(n int) []byte {
+	b := make([]byte, n)
+	rand.Read(b)
+	return b
+}
+
+var (
+	testPNG = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89")
+	testMP4 = []byte("\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom\x00\x00\x00\x08free")
+	testMP3 = []byte("ID3\x03\x00\x00\x00\x00\x00\x00\xff\xfb\x90\x64")
+	testPDF = []byte("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n")
+)
+
+// uploadsEmpty fails unless the uploads directory holds nothing at all (no
+// file, no temp file) and the store lists no file.
+func (fa *filesTestApp) assertNothingKept(t *testing.T) {
+	t.Helper()
+	es, err := os.ReadDir(fa.uploadsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 0 {
+		var names []string
+		for _, e := range es {
+			names = append(names, e.Name())
+		}
+		t.Fatalf("uploads dir holds %v", names)
+	}
+	if all, _ := fa.svc.List(); len(all) != 0 {
+		t.Fatalf("store lists %d files", len(all))
+	}
+}
+
+func TestFilesListGroupedAndAlias(t *testing.T) {
+	fa := newFilesTestApp(t, 1<<20)
+	fa.upload(t, filePart("a.png", testPNG), filePart("b.mp4", testMP4), filePart("c.mp3", testMP3),
+		filePart("d.pdf", testPDF), filePart("e.bin", []byte{0, 1, 2}), filePart("notes.txt", []byte("hi")))
+	for _, path := range []string{"/api/files", "/api/api/files", "/api/files/"} {
+		resp, body := fa.do(t, get(path))
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s: %d %s", path, resp.StatusCode, body)
+		}
+		var g map[string][]map[string]any
+		if err := json.Unmarshal(body, &g); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"images": "a.png", "videos": "b.mp4", "audio": "c.mp3", "documents": "notes.txt,d.pdf", "other": "e.bin"}
+		if len(g) != len(want) {
+			t.Fatalf("%s: groups %v", path, g)
+		}
+		for group, names := range want {
+			var got []string
+			for _, it := range g[group] {
+				got = append(got, it["original_name"].(string))
+				for _, k := range []string{"id", "original_name", "size", "mime_type", "type", "uploaded_at"} {
+					if _, ok := it[k]; !ok {
+						t.Fatalf("%s: item lacks %s: %v", path, k, it)
+					}
+				}
+			}
+			if strings.Join(got, ",") != names {
+				t.Fatalf("%s: %s = %v, want %s", path, group, got, names)
+			}
+		}
+	}
+	// An empty cloud still has every group, as empty lists.
+	empty := newFilesTestApp(t, 1<<20)
+	_, body := empty.do(t, get("/api/files"))
+	if string(body) != `{"audio":[],"documents":[],"images":[],"other":[],"videos":[]}` {
+		t.Fatalf("empty list: %s", body)
+	}
+}
+
+func TestFileDetail(t *testing.T) {
+	fa := newFilesTestApp(t, 1<<20)
+	up := fa.upload(t, filePart("звіт.pdf", testPDF))[0]
+	resp, body := fa.do(t, get("/api/files/"+strconv.FormatUint(up.ID, 10)))
+	if resp.StatusCode != 200 {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	var d map[string]any
+	json.Unmarshal(body, &d)
+	if d["originalName"] != "звіт.pdf" || d["size"] != float64(len(testPDF)) || d["mimetype"] != "application/pdf" ||
+		d["type"] != "document" || d["uploadedAt"] == "" || d["sha256"] != up.SHA256 || d["id"] != float64(up.ID) {
+		t.Fatalf("detail %s", body)
+	}
+	resp, body = fa.do(t, get("/api/files/999"))
+	if resp.StatusCode != 404 {
+		t.Fatalf("missing id: %d %s", resp.StatusCode, body)
+	}
+}
+
+func TestFileDownloadByteEqual(t *testing.T) {
+	fa := newFilesTestApp(t, 8<<20)
+	data := randomBytes(3<<20 + 17)
+	up := fa.upload(t, filePart("big.bin", data))[0]
+	for _, path := range []string{"/api/files/%d/download", "/api/api/files/%d/download", "/api/files/stream/%d"} {
+		resp, body := fa.do(t, get(fmt.Sprintf(path, up.ID)))
+		if resp.StatusCode != 200 || !bytes.Equal(body, data) {
+			t.Fatalf("%s: %d, %d bytes", path, resp.StatusCode, len(body))
+		}
+		if resp.Header.Get("Content-Length") != strconv.Itoa(len(data)) || resp.Header.Get("Accept-Ranges") != "bytes" {
+			t.Fatalf("%s: headers %v", path, resp.Header)
+		}
+		if resp.Header.Get("Content-Disposition") != `attachment; filename="big.bin"; filename*=UTF-8''big.bin` {
+			t.Fatalf("%s: disposition %q", path, resp.Header.Get("Content-Disposition"))
+		}
+		assertUserFileHeaders(t, resp)
+	}
+	// HEAD announces the length and sends no body.
+	req := httptest.NewRequest(http.MethodHead, fmt.Sprintf("/api/files/%d/download", up.ID), nil)
+	resp, body := fa.do(t, req)
+	if resp.StatusCode != 200 || len(body) != 0 || resp.Header.Get("Content-Length") != strconv.Itoa(len(data)) {
+		t.Fatalf("HEAD: %d %d %v", resp.StatusCode, len(body), resp.Header)
+	}
+	// Neither HEAD nor abandoned downloads leak open files.
+	before := countEntries(t, "/proc/self/fd")
+	for i := 0; i < 50; i++ {
+		fa.do(t, httptest.NewRequest(http.MethodHead, fmt.Sprintf("/api/files/%d/download", up.ID), nil))
+		fa.do(t, get(fmt.Sprintf("/api/files/stream/%d", up.ID), "Range", "bytes=0-9"))
+	}
+	if after := countEntries(t, "/proc/self/fd"); after > before+5 {
+		t.Fatalf("open files grew from %d to %d", before, after)
+	}
+	// A second request with the ETag is a 304.
+	resp, _ = fa.do(t, get(fmt.Sprintf("/api/files/%d/download", up.ID), "If-None-Match", `"`+up.SHA256+`"`))
+	if resp.StatusCode != http.StatusNotModified {
+		t.Fatalf("If-None-Match: %d", resp.StatusCode)
+	}
+}
+
+func assertUserFileHeaders(t *testing.T, resp *http.Response) {
+	t.Helper()
+	if resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+		t.Fatalf("nosniff missing: %v", resp.Header)
+	}
+	if got := resp.Header.Get("Content-Security-Policy"); got != userFileCSP {
+		t.Fatalf("CSP %q", got)
+	}
+}
+
+func TestFileRange(t *testing.T) {
+	fa := newFilesTestApp(t, 1<<20)
+	data := randomBytes(1000)
+	up := fa.upload(t, filePart("clip.mp4", append(append([]byte{}, testMP4...), data...)))[0]
+	full := append(append([]byte{}, testMP4...), data...)
+	size := len(full)
+	etag := `"` + up.SHA256 + `"`
+	cases := []struct {
+		name, rng, ifRange string
+		status             int
+		from, to           int // expected body = full[from:to]
+		contentRange       string
+	}{
+		{"first 100 bytes", "bytes=0-99", "", 206, 0, 100, fmt.Sprintf("bytes 0-99/%d", size)},
+		{"open-ended from 0 (video players)", "bytes=0-", "", 206, 0, size, fmt.Sprintf("bytes 0-%d/%d", size-1, size)},
+		{"open-ended from the middle", "bytes=500-", "", 206, 500, size, fmt.Sprintf("bytes 500-%d/%d", size-1, size)},
+		{"last byte", fmt.Sprintf("bytes=%d-%d", size-1, size-1), "", 206, size - 1, size, fmt.Sprintf("bytes %d-%d/%d", size-1, size-1, size)},
+		{"end past the size clamps", "bytes=10-999999", "", 206, 10, size, fmt.Sprintf("bytes 10-%d/%d", size-1, size)},
+		{"suffix", "bytes=-10", "", 206, size - 10, size, fmt.Sprintf("bytes %d-%d/%d", size-10, size-1, size)},
+		{"suffix longer than the file", "bytes=-999999", "", 206, 0, size, fmt.Sprintf("bytes 0-%d/%d", size-1, size)},
+		{"start at the size", fmt.Sprintf("bytes=%d-", size), "", 416, 0, 0, fmt.Sprintf("bytes */%d", size)},
+		{"start past the size", "bytes=999999-1000000", "", 416, 0, 0, fmt.Sprintf("bytes */%d", size)},
+		{"end before start", "bytes=50-10", "", 416, 0, 0, fmt.Sprintf("bytes */%d", size)},
+		{"zero suffix", "bytes=-0", "", 416, 0, 0, fmt.Sprintf("bytes */%d", size)},
+		{"garbage numbers", "bytes=a-b", "", 416, 0, 0, fmt.Sprintf("bytes */%d", size)},
+		{"several ranges are served whole", "bytes=0-9,20-29", "", 200, 0, size, ""},
+		{"unknown unit is ignored", "items=0-9", "", 200, 0, size, ""},
+		{"If-Range matching", "bytes=0-9", etag, 206, 0, 10, fmt.Sprintf("bytes 0-9/%d", size)},
+		{"If-Range stale", "bytes=0-9", `"other"`, 200, 0, size, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			hdr := []string{"Range", c.rng}
+			if c.ifRange != "" {
+				hdr = append(hdr, "If-Range", c.ifRange)
+			}
+			for _, path := range []string{"/api/files/%d/download", "/api/files/stream/%d"} {
+				resp, body := fa.do(t, get(fmt.Sprintf(path, up.ID), hdr...))
+				if resp.StatusCode != c.status {
+					t.Fatalf("%s: status %d, want %d (%s)", path, resp.StatusCode, c.status, body)
+				}
+				if got := resp.Header.Get("Content-Range"); got != c.contentRange {
+					t.Fatalf("%s: Content-Range %q, want %q", path, got, c.contentRange)
+				}
+				if c.status == 416 {
+					continue
+				}
+				if !bytes.Equal(body, full[c.from:c.to]) {
+					t.Fatalf("%s: body is %d bytes, want bytes %d..%d", path, len(body), c.from, c.to)
+				}
+				if resp.Header.Get("Content-Length") != strconv.Itoa(c.to-c.from) {
+					t.Fatalf("%s: Content-Length %q", path, resp.Header.Get("Content-Length"))
+				}
+				assertUserFileHeaders(t, resp)
+			}
+		})
+	}
+	// An empty file has no satisfiable range.
+	empty := fa.upload(t, filePart("empty.txt", nil))[0]
+	resp, _ := fa.do(t, get(fmt.Sprintf("/api/files/%d/download", empty.ID), "Range", "bytes=0-"))
+	if resp.StatusCode != 416 || resp.Header.Get("Content-Range") != "bytes */0" {
+		t.Fatalf("empty file range: %d %q", resp.StatusCode, resp.Header.Get("Content-Range"))
+	}
+	resp, body := fa.do(t, get(fmt.Sprintf("/api/files/%d/download", empty.ID)))
+	if resp.StatusCode != 200 || len(body) != 0 || resp.Header.Get("Content-Length") != "0" {
+		t.Fatalf("empty file: %d %d %q", resp.StatusCode, len(body), resp.Header.Get("Content-Length"))
+	}
+}
+
+func TestFileDeleteRoles(t *testing.T) {
+	fa := newFilesTestApp(t, 1<<20)
+	up := fa.upload(t, filePart("a.png", testPNG))[0]
+	path := fmt.Sprintf("/api/files/%d", up.ID)
+	del := func(p, token string) int {
+		req := httptest.NewRequest(http.MethodDelete, p, nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, _ := fa.do(t, req)
+		return resp.StatusCode
+	}
+	for _, c := range []struct {
+		who, token string
+		want       int
+	}{{"anonymous", "", 401}, {"bad token", "nope", 401}, {"user", userToken, 403}} {
+		if got := del(path, c.token); got != c.want {
+			t.Fatalf("%s: %d, want %d", c.who, got, c.want)
+		}
+	}
+	if resp, _ := fa.do(t, get(path)); resp.StatusCode != 200 {
+		t.Fatal("file gone after refused deletes")
+	}
+	if got := del(path, adminToken); got != 204 {
+		t.Fatalf("admin: %d", got)
+	}
+	if resp, _ := fa.do(t, get(path)); resp.StatusCode != 404 {
+		t.Fatalf("record still there: %d", resp.StatusCode)
+	}
+	if resp, _ := fa.do(t, get(path+"/download")); resp.StatusCode != 404 {
+		t.Fatalf("download after delete: %d", resp.StatusCode)
+	}
+	fa.assertNothingKept(t)
+	if got := del(path, adminToken); got != 404 {
+		t.Fatalf("second delete: %d", got)
+	}
+	if got := del(fmt.Sprintf("/api/api/files/%d", up.ID), adminToken); got != 404 {
+		t.Fatalf("alias delete of a gone file: %d", got)
+	}
+}
+
+func TestUploadRefusals(t *testing.T) {
+	fa := newFilesTestApp(t, 1<<20)
+	body := multipartBody(filePart("a.png", testPNG))
+	cases := []struct {
+		name   string
+		req    func() *http.Request
+		status int
+	}{
+		{"anonymous", func() *http.Request { return uploadRequest("/api/files/upload", "", body) }, 401},
+		{"no files", func() *http.Request {
+			return uploadRequest("/api/files/upload", userToken, multipartBody(part{`name="note"`, []byte("x")}))
+		}, 400},
+		{"empty form", func() *http.Request { return uploadRequest("/api/files/upload", userToken, multipartBody()) }, 400},
+		{"not multipart", func() *http.Request {
+			r := uploadRequest("/api/files/upload", userToken, []byte(`{"files":[]}`))
+			r.Header.Set("Content-Type", "application/json")
+			return r
+		}, 400},
+		{"no boundary", func() *http.Request {
+			r := uploadRequest("/api/files/upload", userToken, body)
+			r.Header.Set("Content-Type", "multipart/form-data")
+			return r
+		}, 400},
+		{"malformed body", func() *http.Request {
+			return uploadRequest("/api/files/upload", userToken, []byte("--"+testBoundary+"\r\nno headers end"))
+		}, 400},
+		{"truncated body", func() *http.Request {
+			return uploadRequest("/api/files/upload", userToken, body[:len(body)-len(testBoundary)-10])
+		}, 400},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			resp, b := fa.do(t, c.req())
+			if resp.StatusCode != c.status {
+				t.Fatalf("status %d, want %d (%s)", resp.StatusCode, c.status, b)
+			}
+			var e APIError
+			if json.Unmarshal(b, &e) != nil || e.Status != c.status {
+				t.Fatalf("not the error shape: %s", b)
+			}
+			fa.assertNothingKept(t)
+		})
+	}
+}
+
+func TestUploadOverLimit(t *testing.T) {
+	const limit = 64 << 10
+	fa := newFilesTestApp(t, limit)
+	over := multipartBody(filePart("a.png", testPNG), filePart("big.bin", randomBytes(limit)))
+	t.Run("announced length", func(t *testing.T) {
+		resp, b := fa.do(t, uploadRequest("/api/files/upload", userToken, over))
+		if resp.StatusCode != 413 {
+			t.Fatalf("status %d (%s)", resp.StatusCode, b)
+		}
+		fa.assertNothingKept(t)
+	})
+	t.Run("chunked, counted while streaming", func(t *testing.T) {
+		base := fa.listen(t)
+		req, _ := http.NewRequest(http.MethodPost, base+"/api/files/upload", io.MultiReader(bytes.NewReader(over)))
+		req.ContentLength = -1 // chunked: nothing announced
+		req.Header.Set("Content-Type", "multipart/form-data; boundary="+testBoundary)
+		req.Header.Set("Authorization", "Bearer "+userToken)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 413 {
+			t.Fatalf("status %d (%s)", resp.StatusCode, b)
+		}
+		fa.assertNothingKept(t)
+	})
+	t.Run("just under the limit is kept", func(t *testing.T) {
+		ok := multipartBody(filePart("fits.bin", randomBytes(limit-1000)))
+		resp, b := fa.do(t, uploadRequest("/api/files/upload", userToken, ok))
+		if resp.StatusCode != 201 {
+			t.Fatalf("status %d (%s)", resp.StatusCode, b)
+		}
+	})
+}
+
+// TestUploadClientDisconnect cuts the connection in the middle of a
+// streamed upload and checks that neither a file nor a record remains.
+func TestUploadClientDisconnect(t *testing.T) {
+	fa := newFilesTestApp(t, 1<<30)
+	base := fa.listen(t)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := "--" + testBoundary + "\r\nContent-Disposition: form-data; name=\"files\"; filename=\"big.bin\"\r\n\r\n"
+	fmt.Fprintf(conn, "POST /api/files/upload HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer %s\r\n"+
+		"Content-Type: multipart/form-data; boundary=%s\r\nContent-Length: %d\r\n\r\n%s",
+		userToken, testBoundary, 100<<20, head)
+	chunk := randomBytes(1 << 20)
+	for i := 0; i < 8; i++ {
+		if _, err := conn.Write(chunk); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The server is writing a temp file now; wait until it shows up.
+	waitFor(t, "a temp file", func() bool { return countEntries(t, fa.uploadsDir) == 1 })
+	conn.Close()
+	waitFor(t, "the temp file to go", func() bool { return countEntries(t, fa.uploadsDir) == 0 })
+	fa.assertNothingKept(t)
+
+	// The server still works afterwards.
+	resp, body := fa.do(t, uploadRequest("/api/files/upload", userToken, multipartBody(filePart("ok.png", testPNG))))
+	if resp.StatusCode != 201 {
+		t.Fatalf("upload after a cut: %d %s", resp.StatusCode, body)
+	}
+}
+
+func countEntries(t *testing.T, dir string) int {
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(es)
+}
+
+// waitFor polls a condition with a deadline: the condition is what the test
+// waits for, not a guessed duration.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestUploadHostileNames(t *testing.T) {
+	fa := newFilesTestApp(t, 1<<20)
+	long := strings.Repeat("x", 296) + ".txt"
+	cases := []struct {
+		name        string
+		disposition string
+		wantName    string
+		wantHeader  string // expected Content-Disposition of the download
+	}{
+		{"dot-dot slash", `name="files"; filename="../../tmp/p"`, "p", `attachment; filename="p"; filename*=UTF-8''p`},
+		{"dot-dot backslash", `name="files"; filename="..\..\p"`, "p", `attachment; filename="p"; filename*=UTF-8''p`},
+		{"absolute unix path", `name="files"; filename="/etc/passwd"`, "passwd", `attachment; filename="passwd"; filename*=UTF-8''passwd`},
+		{"absolute windows path", `name="files"; filename="C:\Windows\win.ini"`, "win.ini", `attachment; filename="win.ini"; filename*=UTF-8''win.ini`},
+		{"NUL byte", "name=\"files\"; filename*=UTF-8''a%00b.txt", "ab.txt", `attachment; filename="ab.txt"; filename*=UTF-8''ab.txt`},
+		// A raw NUL in a part header is refused by the multipart parser.
+		{"raw NUL byte", "name=\"files\"; filename=\"a\x00b.txt\"", "", ""},
+		{"300 characters", `name="files"; filename="` + long + `"`, strings.Repeat("x", 251) + ".txt",
+			`attachment; filename="` + strings.Repeat("x", 251) + `.txt"; filename*=UTF-8''` + strings.Repeat("x", 251) + ".txt"},
+		{"CRLF header injection", "name=\"files\"; filename*=UTF-8''a%0D%0ASet-Cookie%3A%20x%3D1%22.txt", "aSet-Cookie: x=1\".txt",
+			`attachment; filename="aSet-Cookie: x=1.txt"; filename*=UTF-8''aSet-Cookie%3A%20x%3D1%22.txt`},
+		{"non-ASCII", "name=\"files\"; filename*=UTF-8''%D0%B7%D0%B2%D1%96%D1%82%20%E2%84%961.pdf", "звіт №1.pdf",
+			`attachment; filename="____ _1.pdf"; filename*=UTF-8''%D0%B7%D0%B2%D1%96%D1%82%20%E2%84%961.pdf`},
+		{"quotes and backslash", `name="files"; filename="a\"b.txt"`, `a"b.txt`, `attachment; filename="ab.txt"; filename*=UTF-8''a%22b.txt`},
+		{"percent", `name="files"; filename="100%.txt"`, `100%.txt`, `attachment; filename="100_.txt"; filename*=UTF-8''100%25.txt`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.wantName == "" {
+				resp, b := fa.do(t, uploadRequest("/api/files/upload", userToken, multipartBody(part{c.disposition, []byte("content")})))
+				if resp.StatusCode != 400 {
+					t.Fatalf("status %d (%s), want 400", resp.StatusCode, b)
+				}
+				return
+			}
+			up := fa.upload(t, part{disposition: c.disposition, data: []byte("content")})[0]
+			if up.OriginalName != c.wantName {
+				t.Fatalf("original name %q, want %q", up.OriginalName, c.wantName)
+			}
+			// Raw response bytes: exactly one Content-Disposition, no injected header.
+			raw := rawGet(t, fa.listen(t), fmt.Sprintf("/api/files/%d/download", up.ID))
+			if n := strings.Count(strings.ToLower(raw), "\r\ncontent-disposition:"); n != 1 {
+				t.Fatalf("%d Content-Disposition headers in\n%s", n, raw)
+			}
+			if strings.Contains(strings.ToLower(raw), "\r\nset-cookie:") {
+				t.Fatalf("header injected:\n%s", raw)
+			}
+			resp, _ := fa.do(t, get(fmt.Sprintf("/api/files/%d/download", up.ID)))
+			cd := resp.Header.Get("Content-Disposition")
+			if cd != c.wantHeader {
+				t.Fatalf("Content-Disposition\n got %s\nwant %s", cd, c.wantHeader)
+			}
+			if _, params, err := mime.ParseMediaType(cd); err != nil || params["filename"] != c.wantName {
+				t.Fatalf("header does not parse back to the name: %v %q", err, params["filename"])
+			}
+		})
+	}
+	// Whatever the names, the uploads directory holds only generated names.
+	es, _ := os.ReadDir(fa.uploadsDir)
+	for _, e := range es {
+		if len(e.Name()) != 32 || strings.Trim(e.Name(), "0123456789abcdef") != "" {
+			t.Fatalf("unexpected name in uploads/: %q", e.Name())
+		}
+	}
+	if _, err := os.Stat("/tmp/p"); err == nil {
+		if b, _ := os.ReadFile("/tmp/p"); string(b) == "content" {
+			t.Fatal("an upload escaped to /tmp/p")
+		}
+	}
+}
+
+// rawGet returns the response head exactly as sent on the wire.
+func rawGet(t *testing.T, base, path string) string {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n", path)
+	var head strings.Builder
+	br := bufio.NewReader(conn)
+	for {
+		line, err := br.ReadString('\n')
+		head.WriteString(line)
+		if err != nil || line == "\r\n" {
+			break
+		}
+	}
+	return head.String()
+}
+
+func TestStreamInlineOnlyForAllowList(t *testing.T) {
+	fa := newFilesTestApp(t, 1<<20)
+	ups := fa.upload(t,
+		filePart("a.png", testPNG),
+		filePart("b.mp4", testMP4),
+		filePart("c.mp3", testMP3),
+		filePart("d.pdf", testPDF),
+		filePart("evil.svg", []byte(`<svg xmlns="http://www.w3.org/2000/svg" onload="alert(document.cookie)"><rect/></svg>`)),
+		filePart("page.html", []byte(`<!doctype html><html><body><script>alert(1)</script></body></html>`)),
+		filePart("fake.png", []byte(`<html><script>alert(1)</script></html>`)),
+		filePart("notes.txt", []byte("plain text")),
+	)
+	cases := []struct {
+		name, wantDisposition, wantType string
+	}{
+		{"a.png", "inline", "image/png"},
+		{"b.mp4", "inline", "video/mp4"},
+		{"c.mp3", "inline", "audio/mpeg"},
+		{"d.pdf", "inline", "application/pdf"},
+		{"evil.svg", "attachment", "application/octet-stream"},
+		{"page.html", "attachment", "application/octet-stream"},
+		{"fake.png", "attachment", "application/octet-stream"},
+		{"notes.txt", "attachment", "text/plain; charset=utf-8"},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			id := ups[i].ID
+			resp, _ := fa.do(t, get(fmt.Sprintf("/api/files/stream/%d", id)))
+			if resp.StatusCode != 200 {
+				t.Fatalf("status %d", resp.StatusCode)
+			}
+			cd := resp.Header.Get("Content-Disposition")
+			if !strings.HasPrefix(cd, c.wantDisposition+";") {
+				t.Fatalf("stream disposition %q, want %s", cd, c.wantDisposition)
+			}
+			if ct := resp.Header.Get("Content-Type"); ct != c.wantType {
+				t.Fatalf("stream type %q, want %q", ct, c.wantType)
+			}
+			assertUserFileHeaders(t, resp)
+			// The download route is always an attachment.
+			resp, _ = fa.do(t, get(fmt.Sprintf("/api/files/%d/download", id)))
+			if !strings.HasPrefix(resp.Header.Get("Content-Disposition"), "attachment;") {
+				t.Fatalf("download disposition %q", resp.Header.Get("Content-Disposition"))
+			}
+			assertUserFileHeaders(t, resp)
+		})
+	}
+}
+
+func TestFileBadIDs(t *testing.T) {
+	fa := newFilesTestApp(t, 1<<20)
+	fa.upload(t, filePart("a.png", testPNG))
+	secret := filepath.Join(t.TempDir(), "x")
+	os.WriteFile(secret, []byte("secret"), 0o600)
+	paths := []string{
+		"/api/files/1/../../x",
+		"/api/files/%2e%2e%2f",
+		"/api/files/%2e%2e%2fx/download",
+		"/api/files/1%2f..%2f..%2fx",
+		"/api/files/stream/%2e%2e%2f%2e%2e%2fx",
+		"/api/files/stream/1%2F..%2F..%2Fx",
+		"/api/files/..%5c..%5cx/download",
+		"/api/files/abc",
+		"/api/files/abc/download",
+		"/api/files/-1",
+		"/api/files/+1",
+		"/api/files/0",
+		"/api/files/1.0",
+		"/api/files/99999999999999999999999",
+		"/api/files/stream/" + secret,
+	}
+	for _, p := range paths {
+		t.Run(p, func(t *testing.T) {
+			resp, body := fa.do(t, get(p))
+			if resp.StatusCode != 400 && resp.StatusCode != 404 {
+				t.Fatalf("status %d (%s)", resp.StatusCode, body)
+			}
+			if bytes.Contains(body, []byte("secret")) || bytes.Contains(body, testPNG[:8]) {
+				t.Fatalf("file bytes served: %q", body)
+			}
+			if !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+				t.Fatalf("not a JSON error: %q", resp.Header.Get("Content-Type"))
+			}
+		})
+	}
+}
+
+func TestPlantedSymlinkNeverFollowedOut(t *testing.T) {
+	fa := newFilesTestApp(t, 1<<20)
+	up := fa.upload(t, filePart("a.txt", []byte("public")))[0]
+	secret := filepath.Join(t.TempDir(), "secret.txt")
+	os.WriteFile(secret, []byte("SECRET"), 0o600) // same length as "public"
+	f, _ := fa.svc.Get(up.ID)
+	stored := filepath.Join(fa.uploadsDir, f.StoredName)
+	os.Remove(stored)
+	if err := os.Symlink(secret, stored); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/api/files/%d/download", "/api/files/stream/%d"} {
+		resp, body := fa.do(t, get(fmt.Sprintf(p, up.ID)))
+		if resp.StatusCode != 404 || bytes.Contains(body, []byte("SECRET")) {
+			t.Fatalf("%s: %d %q", p, resp.StatusCode, body)
+		}
+	}
+	// An admin delete removes the link, never what it points to.
+	req := httptest.NewRequest(http.MethodDelete, fmt.Sprintf("/api/files/%d", up.ID), nil)
+	req.Header.Set("Authorization", "Bearer "+adminToken)
+	if resp, _ := fa.do(t, req); resp.StatusCode != 204 {
+		t.Fatalf("delete: %d", resp.StatusCode)
+	}
+	if b, err := os.ReadFile(secret); err != nil || string(b) != "SECRET" {
+		t.Fatalf("target touched: %q %v", b, err)
+	}
+	fa.assertNothingKept(t)
+}
+
+func TestContentDisposition(t *testing.T) {
+	cases := []struct{ kind, name, want string }{
+		{"inline", "a.png", `inline; filename="a.png"; filename*=UTF-8''a.png`},
+		{"attachment", "", `attachment; filename="download"; filename*=UTF-8''`},
+		{"attachment", "a\r\nb\x00\"c\\.txt", `attachment; filename="abc.txt"; filename*=UTF-8''ab%22c%5C.txt`},
+		{"attachment", "my file (1).tar.gz", `attachment; filename="my file (1).tar.gz"; filename*=UTF-8''my%20file%20%281%29.tar.gz`},
+	}
+	for _, c := range cases {
+		if got := contentDisposition(c.kind, c.name); got != c.want {
+			t.Errorf("contentDisposition(%q)\n got %s\nwant %s", c.name, got, c.want)
+		}
+	}
+}
