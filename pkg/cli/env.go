@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/config"
-	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/server"
 	"github.com/devhub/devhub/pkg/store"
 )
@@ -99,43 +99,34 @@ type services struct {
 	cfg   config.Config
 	store *store.Store
 	log   *slog.Logger
-
-	files *files.Service
+	auth  *auth.Service
 }
 
 func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logger) (*services, error) {
 	s := &services{cfg: cfg, store: st, log: log}
-	fsvc, err := files.New(st, cfg.Storage.UploadsDir, cfg.Files.MaxUploadBytes, log)
+	authSvc, err := auth.New(st, cfg.Auth)
 	if err != nil {
 		return nil, err
 	}
-	s.files = fsvc
+	s.auth = authSvc
 	return s, nil
 }
 
 // httpServices exposes the services to pkg/server.
 func (s *services) httpServices() *server.Services {
 	return &server.Services{
-		Store: s.store,
-		Files: s.files,
+		Store:        s.store,
+		Auth:         s.auth,
+		Authenticate: s.authenticate,
 	}
 }
 
 // Close releases the store.
-func (s *services) Close() error {
-	if s.files != nil {
-		s.files.Close()
-	}
-	return s.store.Close()
-}
+func (s *services) Close() error { return s.store.Close() }
 
 // startup runs the once-per-serve work of each area (importing content/,
 // scanning roms/, sweeping temp uploads) before the server accepts requests.
 func (s *services) startup(ctx context.Context) error {
-	if n, err := s.files.SweepTemps(); err != nil {
-		return err
-	} else if n > 0 {
-		s.log.Info("removed leftovers of interrupted uploads", slog.Int("files", n))
-	}
+	s.authStartup()
 	return nil
 }

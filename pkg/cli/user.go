@@ -1,12 +1,429 @@
 package cli
 
-import "github.com/spf13/cobra"
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/server"
+	"github.com/devhub/devhub/pkg/store"
+)
+
+// annotationPassword marks commands that need a new password. On a terminal
+// the `user` command prompts for it (without echo) in the caller's own
+// process before anything else runs, then hands it to the command through
+// stdin. That is what lets the prompt work while a server runs: the command
+// itself may execute inside the server, which cannot switch off the echo of
+// the caller's terminal.
+const annotationPassword = "devhub/password"
+
+// maxStdinPassword bounds how much of stdin a password read consumes.
+const maxStdinPassword = 64 << 10
 
 func newUserCmd(env *Env) *cobra.Command {
-	return &cobra.Command{
-		Use:          "user",
-		Short:        "Manage user accounts",
-		Example:      "  devhub user list",
+	cmd := &cobra.Command{
+		Use:   "user",
+		Short: "Manage user accounts",
+		Long: `user creates, lists and changes the accounts of the site. Passwords are
+prompted without echo on a terminal; with --password-stdin, or when stdin is
+not a terminal, the first line of stdin is the password.`,
+		Example: `  devhub user create --email me@example.com --name Me --admin
+  echo "$ADMIN_PASSWORD" | devhub user create --email ci@example.com --name CI --admin --password-stdin --if-not-exists
+  devhub user list --json
+  devhub user sessions revoke me@example.com`,
 		SilenceUsage: true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			if err := promptPasswordFirst(env, cmd); err != nil {
+				return err
+			}
+			// A PersistentPreRunE here replaces the root's; run it too
+			// (config, owner socket or local store).
+			if root := cmd.Root(); root.PersistentPreRunE != nil {
+				return root.PersistentPreRunE(cmd, args)
+			}
+			return nil
+		},
+	}
+	cmd.AddCommand(
+		newUserCreateCmd(env),
+		newUserListCmd(env),
+		newUserSetRoleCmd(env),
+		newUserPasswdCmd(env),
+		newUserRmCmd(env),
+		newUserSessionsCmd(env),
+	)
+	return cmd
+}
+
+func needsPassword(cmd *cobra.Command) *cobra.Command {
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
+	}
+	cmd.Annotations[annotationPassword] = "true"
+	return cmd
+}
+
+// promptPasswordFirst asks for the password on the caller's terminal when
+// cmd needs one and the caller did not choose --password-stdin, and feeds
+// the answer to the command as its stdin.
+func promptPasswordFirst(env *Env, cmd *cobra.Command) error {
+	if cmd.Annotations[annotationPassword] == "" || env.remote || !env.InTTY {
+		return nil
+	}
+	if f := cmd.Flags().Lookup("password-stdin"); f != nil && f.Changed {
+		return nil
+	}
+	pw, err := promptPassword(env, "Password: ")
+	if err != nil {
+		return err
+	}
+	again, err := promptPassword(env, "Repeat password: ")
+	if err != nil {
+		return err
+	}
+	if pw != again {
+		return errors.New("the passwords do not match")
+	}
+	env.In = strings.NewReader(pw + "\n")
+	env.InTTY = false
+	return nil
+}
+
+// promptPassword reads a line from the terminal without echo. Tests replace it.
+var promptPassword = func(env *Env, prompt string) (string, error) {
+	f, ok := env.In.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return "", errors.New("no terminal to prompt on; use --password-stdin")
+	}
+	fd := int(f.Fd())
+	state, err := term.GetState(fd)
+	if err != nil {
+		return "", err
+	}
+	// Ctrl-C while echo is off would leave the terminal silent: restore it.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	done := make(chan struct{})
+	defer func() { signal.Stop(sig); close(done) }()
+	go func() {
+		select {
+		case <-sig:
+			term.Restore(fd, state)
+			fmt.Fprintln(env.Err)
+			os.Exit(130)
+		case <-done:
+		}
+	}()
+	fmt.Fprint(env.Err, prompt)
+	b, err := term.ReadPassword(fd)
+	fmt.Fprintln(env.Err)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// readPassword returns the password for a command: the first line of stdin.
+// (On a terminal the `user` command has already prompted and put the answer
+// there.)
+func readPassword(env *Env, fromStdin bool) (string, error) {
+	if env.InTTY && !fromStdin {
+		return "", errors.New("no password given; use --password-stdin")
+	}
+	line, err := bufio.NewReader(io.LimitReader(env.In, maxStdinPassword)).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", fmt.Errorf("read password from stdin: %w", err)
+	}
+	line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+	if line == "" {
+		return "", errors.New("no password on stdin (expected it on the first line)")
+	}
+	return line, nil
+}
+
+func newUserCreateCmd(env *Env) *cobra.Command {
+	var (
+		email, name                         string
+		admin, fromStdin, ifMissing, asJSON bool
+	)
+	cmd := needsPassword(needsStore(&cobra.Command{
+		Use:   "create --email EMAIL --name NAME [--admin] [--password-stdin]",
+		Short: "Create an account",
+		Long: `create adds an account (role user, or admin with --admin). The password is
+prompted twice without echo on a terminal, or read from the first line of
+stdin with --password-stdin. An e-mail that already has an account is an
+error naming it, unless --if-not-exists (then nothing changes and the exit
+code is 0, for idempotent seeding).`,
+		Example: `  devhub user create --email me@example.com --name "Me" --admin
+  printf '%s\n' "$PW" | devhub user create --email bot@example.com --name Bot --password-stdin --if-not-exists`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			svc, err := env.Services()
+			if err != nil {
+				return err
+			}
+			if email == "" || name == "" {
+				return errors.New("--email and --name are required")
+			}
+			if existing, err := svc.auth.UserByEmail(email); err == nil {
+				if !ifMissing {
+					return fmt.Errorf("an account with e-mail %s already exists (use --if-not-exists to accept that)", existing.Email)
+				}
+				if asJSON {
+					return env.PrintJSON(existing)
+				}
+				env.Printf("account %s already exists; nothing changed\n", existing.Email)
+				return nil
+			}
+			pw, err := readPassword(env, fromStdin)
+			if err != nil {
+				return err
+			}
+			role := auth.RoleUser
+			if admin {
+				role = auth.RoleAdmin
+			}
+			u, err := svc.auth.CreateUser(auth.NewUser{Email: email, Name: name, Password: pw, Role: role})
+			if err != nil {
+				if ifMissing && errors.Is(err, store.ErrConflict) {
+					env.Printf("account %s already exists; nothing changed\n", auth.NormalizeEmail(email))
+					return nil
+				}
+				return err
+			}
+			if asJSON {
+				return env.PrintJSON(u)
+			}
+			env.Printf("created %s %s (id %d)\n", u.Role, u.Email, u.ID)
+			return nil
+		},
+	}))
+	f := cmd.Flags()
+	f.StringVar(&email, "email", "", "e-mail address (the login; case-insensitive)")
+	f.StringVar(&name, "name", "", "display name")
+	f.BoolVar(&admin, "admin", false, "give the account the admin role")
+	f.BoolVar(&fromStdin, "password-stdin", false, "read the password from the first line of stdin")
+	f.BoolVar(&ifMissing, "if-not-exists", false, "exit 0 without changes when the e-mail already has an account")
+	f.BoolVar(&asJSON, "json", false, "print the account as JSON")
+	return cmd
+}
+
+func newUserListCmd(env *Env) *cobra.Command {
+	var asJSON bool
+	cmd := needsStore(&cobra.Command{
+		Use:   "list",
+		Short: "List accounts",
+		Long: `list prints every account in id order. --json prints an array of objects
+with the fields id, email, name, role and createdAt.`,
+		Example: `  devhub user list
+  devhub user list --json | jq -r '.[] | select(.role=="admin") | .email'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			svc, err := env.Services()
+			if err != nil {
+				return err
+			}
+			users, err := svc.auth.Users()
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return env.PrintJSON(users)
+			}
+			if len(users) == 0 {
+				env.Printf("no accounts yet; create one with: devhub user create --email EMAIL --name NAME --admin\n")
+				return nil
+			}
+			tw := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tEMAIL\tNAME\tROLE\tCREATED")
+			for _, u := range users {
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", u.ID, u.Email, u.Name, u.Role, u.CreatedAt.Local().Format("2006-01-02 15:04"))
+			}
+			return tw.Flush()
+		},
+	})
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func newUserSetRoleCmd(env *Env) *cobra.Command {
+	return needsStore(&cobra.Command{
+		Use:   "set-role EMAIL admin|user",
+		Short: "Change an account's role (ends its sessions)",
+		Long: `set-role makes an account an admin or an ordinary user. The account's
+sessions end and its access tokens stop working at once, so a demotion takes
+effect immediately; the user signs in again.`,
+		Example: `  devhub user set-role me@example.com admin
+  devhub user set-role intern@example.com user`,
+		Args:      cobra.ExactArgs(2),
+		ValidArgs: []string{auth.RoleAdmin, auth.RoleUser},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if args[1] != auth.RoleAdmin && args[1] != auth.RoleUser {
+				return fmt.Errorf("role must be admin or user, got %q", args[1])
+			}
+			svc, err := env.Services()
+			if err != nil {
+				return err
+			}
+			u, err := svc.auth.SetRole(args[0], args[1])
+			if err != nil {
+				return err
+			}
+			env.Printf("%s is now %s\n", u.Email, u.Role)
+			return nil
+		},
+	})
+}
+
+func newUserPasswdCmd(env *Env) *cobra.Command {
+	var fromStdin bool
+	cmd := needsPassword(needsStore(&cobra.Command{
+		Use:   "passwd EMAIL [--password-stdin]",
+		Short: "Set an account's password (ends its sessions)",
+		Long: `passwd sets a new password for the account (prompted without echo on a
+terminal, or the first line of stdin with --password-stdin) and ends all of
+its sessions.`,
+		Example: `  devhub user passwd me@example.com
+  printf '%s\n' "$NEW_PW" | devhub user passwd me@example.com --password-stdin`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			svc, err := env.Services()
+			if err != nil {
+				return err
+			}
+			if _, err := svc.auth.UserByEmail(args[0]); err != nil {
+				return err
+			}
+			pw, err := readPassword(env, fromStdin)
+			if err != nil {
+				return err
+			}
+			if err := svc.auth.SetPassword(args[0], pw); err != nil {
+				return err
+			}
+			env.Printf("password of %s changed; its sessions were ended\n", auth.NormalizeEmail(args[0]))
+			return nil
+		},
+	}))
+	cmd.Flags().BoolVar(&fromStdin, "password-stdin", false, "read the password from the first line of stdin")
+	return cmd
+}
+
+func newUserRmCmd(env *Env) *cobra.Command {
+	return needsStore(&cobra.Command{
+		Use:     "rm EMAIL",
+		Short:   "Delete an account and its sessions",
+		Example: "  devhub user rm old@example.com",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			svc, err := env.Services()
+			if err != nil {
+				return err
+			}
+			if err := svc.auth.DeleteUser(args[0]); err != nil {
+				return err
+			}
+			env.Printf("deleted %s\n", auth.NormalizeEmail(args[0]))
+			return nil
+		},
+	})
+}
+
+func newUserSessionsCmd(env *Env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "sessions",
+		Short: "List or end an account's sign-in sessions",
+		Example: `  devhub user sessions list me@example.com
+  devhub user sessions revoke me@example.com`,
+		SilenceUsage: true,
+	}
+	var asJSON bool
+	list := needsStore(&cobra.Command{
+		Use:     "list EMAIL",
+		Short:   "List the account's live sessions, most recently used first",
+		Example: "  devhub user sessions list me@example.com --json",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			svc, err := env.Services()
+			if err != nil {
+				return err
+			}
+			sessions, err := svc.auth.Sessions(args[0])
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if sessions == nil {
+					sessions = []auth.Session{}
+				}
+				return env.PrintJSON(sessions)
+			}
+			if len(sessions) == 0 {
+				env.Printf("no live sessions\n")
+				return nil
+			}
+			tw := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "LAST USED\tSINCE\tIP\tBROWSER")
+			for _, x := range sessions {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", x.LastUsedAt.Local().Format(time.DateTime),
+					x.CreatedAt.Local().Format(time.DateOnly), x.IP, x.UserAgent)
+			}
+			return tw.Flush()
+		},
+	})
+	list.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	revoke := needsStore(&cobra.Command{
+		Use:   "revoke EMAIL",
+		Short: "Log the account out everywhere",
+		Long: `revoke ends every session of the account and invalidates its access tokens
+at once; every device has to sign in again.`,
+		Example: "  devhub user sessions revoke me@example.com",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			svc, err := env.Services()
+			if err != nil {
+				return err
+			}
+			n, err := svc.auth.RevokeSessions(args[0])
+			if err != nil {
+				return err
+			}
+			env.Printf("ended %d session(s) of %s\n", n, auth.NormalizeEmail(args[0]))
+			return nil
+		},
+	})
+	cmd.AddCommand(list, revoke)
+	return cmd
+}
+
+// authenticate adapts the accounts service to the HTTP middleware.
+func (s *services) authenticate(_ context.Context, token string) (*server.Identity, error) {
+	p, err := s.auth.Authenticate(token)
+	if err != nil {
+		return nil, err
+	}
+	return &server.Identity{ID: p.User.ID, Email: p.User.Email, Name: p.User.Name, Role: p.User.Role}, nil
+}
+
+// authStartup is the accounts' once-per-serve work: drop expired sessions,
+// and tell an owner whose store has no admin yet how to make one.
+func (s *services) authStartup() {
+	if err := s.auth.Sweep(); err != nil {
+		s.log.Warn("could not sweep expired sessions", slog.Any("err", err))
+	}
+	if n, err := s.auth.CountAdmins(); err == nil && n == 0 {
+		s.log.Warn(`no admin account yet; create one with: devhub user create --email you@example.com --name "Your Name" --admin`)
 	}
 }

@@ -19,8 +19,8 @@ import (
 	"github.com/gofiber/fiber/v3"
 	recoverer "github.com/gofiber/fiber/v3/middleware/recover"
 
+	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/config"
-	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -33,8 +33,8 @@ type Services struct {
 	// It is a function rather than the auth service itself so that this
 	// package's middleware does not depend on how accounts are stored.
 	Authenticate func(ctx context.Context, token string) (*Identity, error)
-	// Files is the file cloud (/api/files); nil leaves it unmounted.
-	Files *files.Service
+	// Auth is the accounts service (/api/auth); nil leaves it unmounted.
+	Auth *auth.Service
 }
 
 // Options configure New.
@@ -118,7 +118,7 @@ func New(o Options) (*fiber.App, error) {
 	// routes (feed, /romserv, /cores, emulator page) are registered on app,
 	// before the SPA catch-all below.
 	s.mountSite(api)
-	s.mountFiles(api)
+	s.mountAuth(api)
 
 	if o.testRoutes != nil {
 		o.testRoutes(app)

@@ -1,0 +1,336 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/store"
+)
+
+// userCLI runs one command line through NewRootCmd + SetArgs + Execute with
+// buffers for stdout/stderr, the way the binary does, and returns them.
+func userCLI(t *testing.T, stdin string, tty bool, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := &Env{
+		In: strings.NewReader(stdin), Out: &out, Err: &errb, Cwd: t.TempDir(), InTTY: tty,
+		log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	}
+	root := NewRootCmd(env, args)
+	root.SetArgs(args)
+	root.SetIn(env.In)
+	root.SetOut(env.Out)
+	root.SetErr(env.Err)
+	err = root.Execute()
+	if env.closeLocal != nil {
+		env.closeLocal()
+	}
+	var remote errRemoteDone
+	if errors.As(err, &remote) {
+		err = nil
+		if remote.code != 0 {
+			err = errors.New("remote exit " + errb.String())
+		}
+	}
+	return out.String(), errb.String(), err
+}
+
+// openAccounts opens the instance's store directly (no command running).
+func openAccounts(t *testing.T) (*auth.Service, func()) {
+	t.Helper()
+	cfg, err := loadConfig("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(cfg.DBPath(), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := auth.New(st, cfg.Auth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc, func() { st.Close() }
+}
+
+var testClient = auth.Client{IP: netip.MustParseAddr("127.0.0.1")}
+
+func listUsers(t *testing.T) []auth.User {
+	t.Helper()
+	out, stderr, err := userCLI(t, "", false, "user", "list", "--json")
+	if err != nil {
+		t.Fatalf("list: %v %s", err, stderr)
+	}
+	var users []auth.User
+	if err := json.Unmarshal([]byte(out), &users); err != nil {
+		t.Fatalf("list --json output does not parse: %v\n%s", err, out)
+	}
+	return users
+}
+
+func TestUserCreateAndList(t *testing.T) {
+	newTestInstance(t)
+	if users := listUsers(t); len(users) != 0 {
+		t.Fatalf("fresh store lists %v", users)
+	}
+	out, stderr, err := userCLI(t, "s3cret-pass\n", false, "user", "create", "--email", "Boss@Example.com", "--name", "Boss", "--admin", "--password-stdin")
+	if err != nil || !strings.Contains(out, "boss@example.com") {
+		t.Fatalf("create: %v out=%q err=%q", err, out, stderr)
+	}
+	out, _, err = userCLI(t, "another-pass", false, "user", "create", "--email", "dev@example.com", "--name", "Dev Person", "--json")
+	if err != nil {
+		t.Fatalf("create without trailing newline, stdin not a terminal: %v", err)
+	}
+	var created auth.User
+	if err := json.Unmarshal([]byte(out), &created); err != nil || created.Role != "user" || created.Email != "dev@example.com" {
+		t.Fatalf("create --json: %q", out)
+	}
+	users := listUsers(t)
+	if len(users) != 2 || users[0].Email != "boss@example.com" || users[0].Role != "admin" || users[1].Name != "Dev Person" || users[0].CreatedAt.IsZero() {
+		t.Fatalf("list: %+v", users)
+	}
+	out, _, _ = userCLI(t, "", false, "user", "list")
+	for _, want := range []string{"EMAIL", "boss@example.com", "admin", "Dev Person"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("table lacks %q:\n%s", want, out)
+		}
+	}
+
+	svc, done := openAccounts(t)
+	defer done()
+	if _, err := svc.Login("boss@example.com", "s3cret-pass", testClient); err != nil {
+		t.Fatalf("password from stdin does not log in: %v", err)
+	}
+	if _, err := svc.Login("dev@example.com", "another-pass", testClient); err != nil {
+		t.Fatalf("second user: %v", err)
+	}
+}
+
+func TestUserCreateErrors(t *testing.T) {
+	newTestInstance(t)
+	if _, _, err := userCLI(t, "password1\n", false, "user", "create", "--email", "a@example.com", "--name", "A", "--password-stdin"); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		stdin string
+		args  []string
+		want  string
+	}{
+		{"duplicate e-mail", "password1\n", []string{"--email", "A@EXAMPLE.com", "--name", "A2", "--password-stdin"}, "a@example.com already exists"},
+		{"weak password", "short\n", []string{"--email", "b@example.com", "--name", "B", "--password-stdin"}, "password must be at least 8 characters"},
+		{"empty stdin", "", []string{"--email", "b@example.com", "--name", "B", "--password-stdin"}, "no password on stdin"},
+		{"bad e-mail", "password1\n", []string{"--email", "not-an-email", "--name", "B", "--password-stdin"}, "e-mail address is not valid"},
+		{"missing name", "password1\n", []string{"--email", "b@example.com", "--password-stdin"}, "--email and --name are required"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := userCLI(t, tc.stdin, false, append([]string{"user", "create"}, tc.args...)...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err %v, want it to mention %q", err, tc.want)
+			}
+		})
+	}
+	// The same through `run`, as the binary reports it: stderr, exit 1.
+	ti := &testInstance{t: t}
+	_, stderr, code := ti.run("password1\n", "user", "create", "--email", "a@example.com", "--name", "A", "--password-stdin")
+	if code == 0 || !strings.Contains(stderr, "a@example.com") {
+		t.Fatalf("duplicate through run: code %d stderr %q", code, stderr)
+	}
+	// --if-not-exists: exit 0, nothing changes, the password is not read.
+	out, _, err := userCLI(t, "", false, "user", "create", "--email", "a@example.com", "--name", "Other", "--password-stdin", "--if-not-exists")
+	if err != nil || !strings.Contains(out, "already exists") {
+		t.Fatalf("--if-not-exists: %v %q", err, out)
+	}
+	if users := listUsers(t); len(users) != 1 || users[0].Name != "A" {
+		t.Fatalf("users after the failures: %+v", users)
+	}
+}
+
+func TestUserSetRolePasswdRmSessions(t *testing.T) {
+	newTestInstance(t)
+	userCLI(t, "password1\n", false, "user", "create", "--email", "u@example.com", "--name", "U", "--password-stdin")
+
+	if _, _, err := userCLI(t, "", false, "user", "set-role", "U@example.com", "admin"); err != nil {
+		t.Fatal(err)
+	}
+	if u := listUsers(t); u[0].Role != "admin" {
+		t.Fatalf("role %q", u[0].Role)
+	}
+	if _, _, err := userCLI(t, "", false, "user", "set-role", "u@example.com", "root"); err == nil || !strings.Contains(err.Error(), "admin or user") {
+		t.Fatalf("bad role: %v", err)
+	}
+
+	// A live session, then passwd ends it.
+	svc, done := openAccounts(t)
+	res, err := svc.Login("u@example.com", "password1", testClient)
+	done()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := userCLI(t, "password2\n", false, "user", "passwd", "u@example.com", "--password-stdin"); err != nil {
+		t.Fatal(err)
+	}
+	svc, done = openAccounts(t)
+	if _, err := svc.Authenticate(res.Tokens.AccessToken); err == nil {
+		t.Fatal("access token survived passwd")
+	}
+	if _, err := svc.Login("u@example.com", "password1", testClient); err == nil {
+		t.Fatal("old password still works")
+	}
+	res, err = svc.Login("u@example.com", "password2", testClient)
+	done()
+	if err != nil {
+		t.Fatalf("new password: %v", err)
+	}
+	if _, _, err := userCLI(t, "weak\n", false, "user", "passwd", "u@example.com", "--password-stdin"); err == nil || !strings.Contains(err.Error(), "at least 8") {
+		t.Fatalf("weak passwd: %v", err)
+	}
+
+	out, _, err := userCLI(t, "", false, "user", "sessions", "list", "u@example.com", "--json")
+	var sessions []auth.Session
+	if err != nil || json.Unmarshal([]byte(out), &sessions) != nil || len(sessions) != 1 || sessions[0].IP != "127.0.0.1" {
+		t.Fatalf("sessions list: %v %q", err, out)
+	}
+	out, _, err = userCLI(t, "", false, "user", "sessions", "revoke", "u@example.com")
+	if err != nil || !strings.Contains(out, "ended 1 session") {
+		t.Fatalf("revoke: %v %q", err, out)
+	}
+	svc, done = openAccounts(t)
+	if _, err := svc.Authenticate(res.Tokens.AccessToken); err == nil {
+		t.Fatal("access token survived sessions revoke")
+	}
+	done()
+
+	if _, _, err := userCLI(t, "", false, "user", "rm", "u@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	if u := listUsers(t); len(u) != 0 {
+		t.Fatalf("after rm: %+v", u)
+	}
+	for _, args := range [][]string{
+		{"user", "rm", "ghost@example.com"},
+		{"user", "set-role", "ghost@example.com", "user"},
+		{"user", "passwd", "ghost@example.com", "--password-stdin"},
+		{"user", "sessions", "revoke", "ghost@example.com"},
+	} {
+		if _, _, err := userCLI(t, "password1\n", false, args...); err == nil || !strings.Contains(err.Error(), "ghost@example.com") {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+}
+
+// On a terminal the password is prompted (twice) instead of read from stdin.
+func TestUserPromptsOnTerminal(t *testing.T) {
+	newTestInstance(t)
+	answers := []string{}
+	prompts := []string{}
+	old := promptPassword
+	promptPassword = func(_ *Env, prompt string) (string, error) {
+		prompts = append(prompts, prompt)
+		a := answers[0]
+		answers = answers[1:]
+		return a, nil
+	}
+	defer func() { promptPassword = old }()
+
+	answers = []string{"password1", "password2"}
+	if _, _, err := userCLI(t, "", true, "user", "create", "--email", "t@example.com", "--name", "T"); err == nil || !strings.Contains(err.Error(), "do not match") {
+		t.Fatalf("mismatched prompts: %v", err)
+	}
+	answers = []string{"password1", "password1"}
+	if _, _, err := userCLI(t, "", true, "user", "create", "--email", "t@example.com", "--name", "T"); err != nil {
+		t.Fatal(err)
+	}
+	if len(prompts) != 4 {
+		t.Fatalf("prompts %q", prompts)
+	}
+	// --password-stdin on a terminal reads stdin, no prompt.
+	if _, _, err := userCLI(t, "password3\n", true, "user", "passwd", "t@example.com", "--password-stdin"); err != nil || len(prompts) != 4 {
+		t.Fatalf("passwd --password-stdin: %v, prompts %d", err, len(prompts))
+	}
+	// Commands without a password never prompt.
+	if _, _, err := userCLI(t, "", true, "user", "list"); err != nil || len(prompts) != 4 {
+		t.Fatalf("list prompted: %v", err)
+	}
+	svc, done := openAccounts(t)
+	defer done()
+	if _, err := svc.Login("t@example.com", "password3", testClient); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// While a server runs (holding the bbolt lock) the commands run inside it
+// over the owner socket, including a password prompted on the caller's
+// terminal.
+func TestUserThroughRunningServer(t *testing.T) {
+	newTestInstance(t)
+	cfg, err := loadConfig("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	st, err := store.Open(cfg.DBPath(), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := newServices(context.Background(), cfg, st, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+
+	svc.authStartup()
+	if !strings.Contains(logs.String(), "no admin account yet") || !strings.Contains(logs.String(), "devhub user create") {
+		t.Fatalf("serve on a store without admin should say how to create one:\n%s", logs.String())
+	}
+
+	sock, err := listenOwnerSocket(cfg, svc, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sock.Close()
+
+	if _, stderr, err := userCLI(t, "password1\n", false, "user", "create", "--email", "admin@example.com", "--name", "Admin", "--admin", "--password-stdin"); err != nil {
+		t.Fatalf("create through the socket: %v %s", err, stderr)
+	}
+	old := promptPassword
+	promptPassword = func(*Env, string) (string, error) { return "password2", nil }
+	defer func() { promptPassword = old }()
+	if _, stderr, err := userCLI(t, "", true, "user", "create", "--email", "tty@example.com", "--name", "Tty"); err != nil {
+		t.Fatalf("prompted create through the socket: %v %s", err, stderr)
+	}
+	if users := listUsers(t); len(users) != 2 {
+		t.Fatalf("users %+v", users)
+	}
+	// The running server's own service sees them at once.
+	res, err := svc.auth.Login("tty@example.com", "password2", testClient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := userCLI(t, "", false, "user", "sessions", "revoke", "tty@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.auth.Authenticate(res.Tokens.AccessToken); err == nil {
+		t.Fatal("session survived revoke through the socket")
+	}
+	if _, _, err := userCLI(t, "", false, "user", "create", "--email", "admin@example.com", "--name", "Again", "--password-stdin"); err == nil {
+		t.Fatal("duplicate through the socket succeeded")
+	}
+
+	logs.Reset()
+	svc.authStartup()
+	if strings.Contains(logs.String(), "no admin account") {
+		t.Fatal("warned although an admin exists")
+	}
+}

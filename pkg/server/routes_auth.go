@@ -1,0 +1,225 @@
+package server
+
+import (
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+
+	"github.com/devhub/devhub/pkg/auth"
+)
+
+// refreshCookie carries the refresh token for the browser: httpOnly (no
+// script can read it), SameSite=Strict (never sent cross-site, so no CSRF on
+// /refresh), scoped to /api/auth (never sent with other requests), and
+// Secure whenever the site is public over https.
+const refreshCookie = "refresh_token"
+
+const principalKey = "devhub.principal"
+
+// mountAuth binds the accounts API (pkg/auth holds the logic).
+func (s *Server) mountAuth(api fiber.Router) {
+	if s.svc.Auth == nil {
+		return
+	}
+	g := api.Group("/auth")
+	g.Post("/register", s.authRegister)
+	g.Post("/login", s.authLogin)
+	g.Post("/refresh", s.authRefresh)
+	g.Post("/logout", s.authLogout)
+	g.Get("/profile", s.requireSession, s.authProfile)
+	g.Post("/change-password", s.requireSession, s.authChangePassword)
+	g.Get("/admin/users", s.requireAdmin, s.authAdminUsers)
+}
+
+// requireSession is requireUser for this area's handlers: they also need the
+// session the access token belongs to (logout, change-password).
+func (s *Server) requireSession(c fiber.Ctx) error {
+	p, err := s.svc.Auth.Authenticate(bearerToken(c))
+	if err != nil {
+		return NewError(fiber.StatusUnauthorized, "invalid or expired token")
+	}
+	c.Locals(principalKey, p)
+	return c.Next()
+}
+
+func principal(c fiber.Ctx) *auth.Principal {
+	p, _ := c.Locals(principalKey).(*auth.Principal)
+	return p
+}
+
+func (s *Server) authClient(c fiber.Ctx) auth.Client {
+	return auth.Client{IP: s.clientIP(c), UserAgent: c.Get(fiber.HeaderUserAgent)}
+}
+
+// authError maps the service's errors that the shared handler does not know.
+func authError(c fiber.Ctx, err error) error {
+	var te *auth.ThrottledError
+	switch {
+	case errors.As(err, &te):
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(auth.RetryAfterSeconds(te.RetryAfter)))
+		return NewError(fiber.StatusTooManyRequests, te.Error())
+	case auth.IsAuthError(err):
+		return NewError(fiber.StatusUnauthorized, err.Error())
+	}
+	return err
+}
+
+func (s *Server) setRefreshCookie(c fiber.Ctx, token string) {
+	c.Cookie(&fiber.Cookie{
+		Name:     refreshCookie,
+		Value:    token,
+		Path:     "/api/auth",
+		MaxAge:   int(s.svc.Auth.RefreshTTL() / time.Second),
+		HTTPOnly: true,
+		SameSite: fiber.CookieSameSiteStrictMode,
+		Secure:   s.hsts, // public_url is https
+	})
+}
+
+func (s *Server) clearRefreshCookie(c fiber.Ctx) {
+	c.Cookie(&fiber.Cookie{
+		Name:     refreshCookie,
+		Value:    "",
+		Path:     "/api/auth",
+		Expires:  time.Unix(0, 0),
+		MaxAge:   -1,
+		HTTPOnly: true,
+		SameSite: fiber.CookieSameSiteStrictMode,
+		Secure:   s.hsts,
+	})
+}
+
+// refreshFromRequest reads the refresh token from a JSON body (CLI and API
+// clients) or else from the cookie (the browser).
+func refreshFromRequest(c fiber.Ctx) (string, error) {
+	if len(c.Body()) > 0 {
+		var in struct {
+			RefreshToken string `json:"refreshToken"`
+		}
+		if err := bindJSON(c, &in); err != nil {
+			return "", err
+		}
+		if in.RefreshToken != "" {
+			return in.RefreshToken, nil
+		}
+	}
+	return c.Cookies(refreshCookie), nil
+}
+
+type registerBody struct {
+	Name            string `json:"name"`
+	Email           string `json:"email"`
+	Password        string `json:"password"`
+	ConfirmPassword string `json:"confirmPassword"`
+	// No role field: whatever role a client sends is dropped here.
+}
+
+func (s *Server) authRegister(c fiber.Ctx) error {
+	var in registerBody
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	res, err := s.svc.Auth.Register(auth.RegisterInput(in), s.authClient(c))
+	if err != nil {
+		return authError(c, err)
+	}
+	s.setRefreshCookie(c, res.Tokens.RefreshToken)
+	return c.Status(fiber.StatusCreated).JSON(res)
+}
+
+func (s *Server) authLogin(c fiber.Ctx) error {
+	var in struct {
+		Email    string `json:"email"`
+		Password string `json:"password"`
+	}
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	res, err := s.svc.Auth.Login(in.Email, in.Password, s.authClient(c))
+	if err != nil {
+		return authError(c, err)
+	}
+	s.setRefreshCookie(c, res.Tokens.RefreshToken)
+	return c.JSON(res)
+}
+
+// refreshAnswer keeps the spec's `token` next to the DESIGN's names.
+type refreshAnswer struct {
+	Token        string    `json:"token"`
+	AccessToken  string    `json:"accessToken"`
+	RefreshToken string    `json:"refreshToken"`
+	ExpiresIn    int64     `json:"expiresIn"`
+	User         auth.User `json:"user"`
+}
+
+func (s *Server) authRefresh(c fiber.Ctx) error {
+	tok, err := refreshFromRequest(c)
+	if err != nil {
+		return err
+	}
+	res, err := s.svc.Auth.Refresh(tok, s.authClient(c))
+	if err != nil {
+		s.clearRefreshCookie(c)
+		return authError(c, err)
+	}
+	s.setRefreshCookie(c, res.Tokens.RefreshToken)
+	return c.JSON(refreshAnswer{
+		Token: res.Tokens.AccessToken, AccessToken: res.Tokens.AccessToken,
+		RefreshToken: res.Tokens.RefreshToken, ExpiresIn: res.Tokens.ExpiresIn, User: res.User,
+	})
+}
+
+// authLogout ends the session named by the access token, or by the refresh
+// token when the access token has already expired.
+func (s *Server) authLogout(c fiber.Ctx) error {
+	s.clearRefreshCookie(c)
+	ended := false
+	if p, err := s.svc.Auth.Authenticate(bearerToken(c)); err == nil {
+		if err := s.svc.Auth.Logout(p.SessionID); err != nil {
+			return err
+		}
+		ended = true
+	}
+	tok, err := refreshFromRequest(c)
+	if err != nil {
+		return err
+	}
+	if tok != "" && s.svc.Auth.LogoutRefresh(tok) == nil {
+		ended = true
+	}
+	if !ended {
+		return NewError(fiber.StatusUnauthorized, "no session to end")
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (s *Server) authProfile(c fiber.Ctx) error {
+	return c.JSON(principal(c).User)
+}
+
+func (s *Server) authChangePassword(c fiber.Ctx) error {
+	var in struct {
+		OldPassword string `json:"oldPassword"`
+		NewPassword string `json:"newPassword"`
+	}
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	token, err := s.svc.Auth.ChangePassword(principal(c), in.OldPassword, in.NewPassword, s.authClient(c))
+	if err != nil {
+		return authError(c, err)
+	}
+	// Every earlier access token is now invalid, the caller's too; the
+	// answer carries a fresh one for the caller's surviving session.
+	return c.JSON(fiber.Map{"message": "Password changed successfully", "token": token, "accessToken": token})
+}
+
+func (s *Server) authAdminUsers(c fiber.Ctx) error {
+	users, err := s.svc.Auth.Users()
+	if err != nil {
+		return err
+	}
+	return c.JSON(users)
+}
