@@ -12,6 +12,7 @@ import (
 
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/server"
 	"github.com/devhub/devhub/pkg/store"
 )
@@ -99,6 +100,8 @@ type services struct {
 	cfg   config.Config
 	store *store.Store
 	log   *slog.Logger
+
+	files *files.Service
 	auth  *auth.Service
 }
 
@@ -109,6 +112,11 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 		return nil, err
 	}
 	s.auth = authSvc
+	fsvc, err := files.New(st, cfg.Storage.UploadsDir, cfg.Files.MaxUploadBytes, log)
+	if err != nil {
+		return nil, err
+	}
+	s.files = fsvc
 	return s, nil
 }
 
@@ -118,15 +126,26 @@ func (s *services) httpServices() *server.Services {
 		Store:        s.store,
 		Auth:         s.auth,
 		Authenticate: s.authenticate,
+		Files:        s.files,
 	}
 }
 
 // Close releases the store.
-func (s *services) Close() error { return s.store.Close() }
+func (s *services) Close() error {
+	if s.files != nil {
+		s.files.Close()
+	}
+	return s.store.Close()
+}
 
 // startup runs the once-per-serve work of each area (importing content/,
 // scanning roms/, sweeping temp uploads) before the server accepts requests.
 func (s *services) startup(ctx context.Context) error {
 	s.authStartup()
+	if n, err := s.files.SweepTemps(); err != nil {
+		return err
+	} else if n > 0 {
+		s.log.Info("removed leftovers of interrupted uploads", slog.Int("files", n))
+	}
 	return nil
 }

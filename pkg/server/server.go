@@ -21,6 +21,7 @@ import (
 
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -35,6 +36,8 @@ type Services struct {
 	Authenticate func(ctx context.Context, token string) (*Identity, error)
 	// Auth is the accounts service (/api/auth); nil leaves it unmounted.
 	Auth *auth.Service
+	// Files is the file cloud (/api/files); nil leaves it unmounted.
+	Files *files.Service
 }
 
 // Options configure New.
@@ -119,6 +122,7 @@ func New(o Options) (*fiber.App, error) {
 	// before the SPA catch-all below.
 	s.mountSite(api)
 	s.mountAuth(api)
+	s.mountFiles(api)
 
 	if o.testRoutes != nil {
 		o.testRoutes(app)
