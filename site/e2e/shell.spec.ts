@@ -79,6 +79,10 @@ test.describe('shell', () => {
     await expect(close).toHaveAttribute('aria-expanded', 'true');
     await expect(close.locator('[data-icon="close"]')).toBeVisible();
     await expect(sidebar.getByRole('link', { name: 'Blog' })).toBeVisible();
+    // the panel really covers the side of the window (not clipped by the header)
+    const box = await sidebar.boundingBox();
+    expect(box && box.height).toBeGreaterThan(600);
+    await expect(sidebar.getByRole('link', { name: 'Friends' })).toBeInViewport();
 
     // a click inside keeps it open; a click outside (left of the panel) closes it
     await sidebar.getByRole('heading', { name: 'Tools' }).click();

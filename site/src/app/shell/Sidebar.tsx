@@ -1,4 +1,5 @@
 import { useRef, type RefObject } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { useAuth } from '../../lib/auth';
@@ -37,7 +38,8 @@ export function Sidebar({ id, open, onClose, toggleRef }: SidebarProps) {
     </li>
   );
 
-  return (
+  // Portalled to <body>: the sticky header's backdrop-filter would otherwise clip a fixed panel.
+  return createPortal(
     <>
       <div className="sidebar__backdrop" aria-hidden="true" />
       <nav id={id} ref={panelRef} className="sidebar" aria-label={t('sideMenu.title')}>
@@ -78,6 +80,7 @@ export function Sidebar({ id, open, onClose, toggleRef }: SidebarProps) {
           )}
         </div>
       </nav>
-    </>
+    </>,
+    document.body,
   );
 }
