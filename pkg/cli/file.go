@@ -1,12 +1,421 @@
 package cli
 
-import "github.com/spf13/cobra"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/devhub/devhub/pkg/files"
+)
+
+// cliUploader is who files added from the terminal belong to: the owner.
+var cliUploader = files.Uploader{ID: 0, Name: "owner (cli)"}
+
+// progressMinBytes is the size from which add and get draw a progress bar
+// on a terminal; smaller files finish before a bar would be readable.
+const progressMinBytes = 4 << 20
 
 func newFileCmd(env *Env) *cobra.Command {
-	return &cobra.Command{
-		Use:          "file",
-		Short:        "Manage files in the file cloud",
-		Example:      "  devhub file list",
+	cmd := &cobra.Command{
+		Use:   "file",
+		Short: "Manage files in the file cloud",
+		Long: `file adds, lists, fetches and removes files of the file cloud. It works on
+the same store and uploads directory as the server, also while it runs.`,
+		Example: `  devhub file add ./photo.png ./talk.mp4
+  devhub file list --type videos
+  devhub file get 12 -o talk.mp4
+  devhub file rm 12`,
 		SilenceUsage: true,
 	}
+	cmd.AddCommand(newFileAddCmd(env), newFileListCmd(env), newFileGetCmd(env), newFileRmCmd(env))
+	return cmd
+}
+
+// fileJSON is a file in --json output: the API's list item plus its hash.
+type fileJSON struct {
+	ID           uint64    `json:"id"`
+	OriginalName string    `json:"original_name"`
+	Size         int64     `json:"size"`
+	MimeType     string    `json:"mime_type"`
+	Type         string    `json:"type"`
+	UploadedAt   time.Time `json:"uploaded_at"`
+	SHA256       string    `json:"sha256"`
+	Uploader     string    `json:"uploader"`
+}
+
+func toFileJSON(fs []files.File) []fileJSON {
+	out := make([]fileJSON, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, fileJSON{ID: f.ID, OriginalName: f.OriginalName, Size: f.Size, MimeType: f.MimeType,
+			Type: f.Type, UploadedAt: f.UploadedAt, SHA256: f.SHA256, Uploader: f.Uploader})
+	}
+	return out
+}
+
+func newFileAddCmd(env *Env) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "add PATH...",
+		Short: "Add files to the file cloud (all of them, or none on error)",
+		Long: `add streams each file into the uploads directory, as an upload through the
+site would: the files are kept all together or, if any fails, not at all.
+On a terminal a progress bar is shown for large files.`,
+		Example: `  devhub file add ./photo.png
+  devhub file add ./a.pdf ./b.mp3 --json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			svc, err := env.Services()
+			if err != nil {
+				return err
+			}
+			// Check every path first, so a typo fails before anything is copied.
+			paths := make([]string, len(args))
+			var total int64
+			for i, a := range args {
+				p := env.Abs(a)
+				fi, err := os.Stat(p)
+				if err != nil {
+					return err
+				}
+				if !fi.Mode().IsRegular() {
+					return fmt.Errorf("%s is not a regular file", a)
+				}
+				total += fi.Size()
+				paths[i] = p
+			}
+			if total > svc.files.MaxBytes() {
+				return fmt.Errorf("%d bytes is over files.max_upload_bytes (%d)", total, svc.files.MaxBytes())
+			}
+			up := svc.files.Begin(cliUploader)
+			defer up.Abort()
+			for _, p := range paths {
+				if err := addOne(cmd, env, up, p, !asJSON); err != nil {
+					return fmt.Errorf("%s: %w", p, err)
+				}
+			}
+			saved, err := up.Commit()
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return env.PrintJSON(toFileJSON(saved))
+			}
+			for _, f := range saved {
+				env.Printf("added file %d: %s (%s, %s)\n", f.ID, f.OriginalName, humanBytes(f.Size), f.MimeType)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the added files as JSON")
+	return needsStore(cmd)
+}
+
+func addOne(cmd *cobra.Command, env *Env, up *files.Upload, path string, mayShowProgress bool) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	var r io.Reader = f
+	var bar *progress
+	if mayShowProgress && env.OutTTY && fi.Size() >= progressMinBytes {
+		bar = newProgress(env.Out, filepath.Base(path), fi.Size())
+		r = bar.reader(f)
+	}
+	err = up.Add(cmd.Context(), filepath.Base(path), r)
+	if bar != nil {
+		bar.done(err == nil)
+	}
+	if errors.Is(err, files.ErrTooLarge) {
+		return fmt.Errorf("%w (files.max_upload_bytes)", err)
+	}
+	return err
+}
+
+// fileTypes maps --type values (group names, or the singular type) to a type.
+var fileTypes = map[string]string{
+	"images": files.TypeImage, "image": files.TypeImage,
+	"videos": files.TypeVideo, "video": files.TypeVideo,
+	"audio":     files.TypeAudio,
+	"documents": files.TypeDocument, "document": files.TypeDocument,
+	"other": files.TypeOther,
+}
+
+func newFileListCmd(env *Env) *cobra.Command {
+	var asJSON bool
+	var typ string
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the files of the file cloud, newest first",
+		Example: `  devhub file list
+  devhub file list --type images --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			svc, err := env.Services()
+			if err != nil {
+				return err
+			}
+			want := ""
+			if typ != "" {
+				var ok bool
+				if want, ok = fileTypes[strings.ToLower(typ)]; !ok {
+					return fmt.Errorf("unknown --type %q: use images, videos, audio, documents or other", typ)
+				}
+			}
+			all, err := svc.files.List()
+			if err != nil {
+				return err
+			}
+			var out []files.File
+			for _, f := range all {
+				if want == "" || f.Type == want {
+					out = append(out, f)
+				}
+			}
+			if asJSON {
+				return env.PrintJSON(toFileJSON(out))
+			}
+			if len(out) == 0 {
+				env.Printf("no files\n")
+				return nil
+			}
+			tw := tabwriter.NewWriter(env.Out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tTYPE\tSIZE\tUPLOADED\tNAME")
+			for _, f := range out {
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", f.ID, f.Type, humanBytes(f.Size),
+					f.UploadedAt.Local().Format("2006-01-02 15:04"), f.OriginalName)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().StringVar(&typ, "type", "", "only this group: images, videos, audio, documents or other")
+	return needsStore(cmd)
+}
+
+func parseFileID(s string) (uint64, error) {
+	id, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || id == 0 {
+		return 0, fmt.Errorf("file id must be a positive number, got %q", s)
+	}
+	return id, nil
+}
+
+func newFileGetCmd(env *Env) *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "get ID",
+		Short: "Save a file from the file cloud, checking its sha256",
+		Long: `get writes a stored file to -o FILE (or to stdout with -o -). Without -o it is
+saved under its original name in the current directory, never over an
+existing file. The bytes are checked against the sha256 recorded at upload;
+on a mismatch nothing is left under the target name.`,
+		Example: `  devhub file get 12
+  devhub file get 12 -o /tmp/talk.mp4
+  devhub file get 12 -o - | sha256sum`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := parseFileID(args[0])
+			if err != nil {
+				return err
+			}
+			svc, err := env.Services()
+			if err != nil {
+				return err
+			}
+			f, fh, err := svc.files.Open(id)
+			if err != nil {
+				return fmt.Errorf("file %d: %w", id, err)
+			}
+			defer fh.Close()
+			if out == "-" {
+				return copyVerified(env.Out, fh, f, nil)
+			}
+			target := env.Abs(out)
+			overwrite := out != ""
+			if out == "" {
+				target = filepath.Join(env.Cwd, files.SanitizeName(f.OriginalName))
+			}
+			if err := getToFile(env, fh, f, target, overwrite); err != nil {
+				return err
+			}
+			env.Printf("saved file %d to %s (%s, sha256 ok)\n", f.ID, target, humanBytes(f.Size))
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&out, "output", "o", "", "where to write the file (- for stdout)")
+	return needsStore(cmd)
+}
+
+// getToFile writes to a temp file beside target and renames it only after
+// the hash matched, so target never holds wrong or partial bytes.
+func getToFile(env *Env, src io.Reader, f *files.File, target string, overwrite bool) error {
+	if !overwrite {
+		if _, err := os.Lstat(target); err == nil {
+			return fmt.Errorf("%s already exists; choose another name with -o", target)
+		}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), ".devhub-get-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	var bar *progress
+	if env.OutTTY && f.Size >= progressMinBytes {
+		bar = newProgress(env.Out, f.OriginalName, f.Size)
+	}
+	err = copyVerified(tmp, src, f, bar)
+	if bar != nil {
+		bar.done(err == nil)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if !overwrite {
+		// Link fails if target appeared meanwhile, where rename would replace it.
+		if err := os.Link(tmp.Name(), target); err != nil {
+			return err
+		}
+		return nil
+	}
+	return os.Rename(tmp.Name(), target)
+}
+
+// copyVerified copies a stored file and fails unless its bytes still hash
+// to what was recorded at upload.
+func copyVerified(dst io.Writer, src io.Reader, f *files.File, bar *progress) error {
+	h := sha256.New()
+	if bar != nil {
+		src = bar.reader(src)
+	}
+	n, err := io.CopyBuffer(io.MultiWriter(dst, h), src, make([]byte, 1<<20))
+	if err != nil {
+		return err
+	}
+	if n != f.Size {
+		return fmt.Errorf("file %d: read %d bytes, expected %d", f.ID, n, f.Size)
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != f.SHA256 {
+		return fmt.Errorf("file %d: sha256 mismatch: stored bytes hash to %s, recorded %s", f.ID, got, f.SHA256)
+	}
+	return nil
+}
+
+func newFileRmCmd(env *Env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "rm ID",
+		Short:   "Delete a file from the file cloud (record and bytes)",
+		Example: "  devhub file rm 12",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := parseFileID(args[0])
+			if err != nil {
+				return err
+			}
+			svc, err := env.Services()
+			if err != nil {
+				return err
+			}
+			f, err := svc.files.Delete(id)
+			if err != nil {
+				return fmt.Errorf("file %d: %w", id, err)
+			}
+			env.Printf("deleted file %d: %s\n", f.ID, f.OriginalName)
+			return nil
+		},
+	}
+	return needsStore(cmd)
+}
+
+// humanBytes formats a size in binary units, as terminals usually do.
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
+
+// progress draws a one-line progress bar, redrawn at most every 100 ms.
+type progress struct {
+	w     io.Writer
+	label string
+	total int64
+	sent  int64
+	start time.Time
+	last  time.Time
+}
+
+func newProgress(w io.Writer, label string, total int64) *progress {
+	if len(label) > 30 {
+		label = label[:27] + "..."
+	}
+	return &progress{w: w, label: label, total: total, start: time.Now()}
+}
+
+type progressReader struct {
+	r io.Reader
+	p *progress
+}
+
+func (pr progressReader) Read(b []byte) (int, error) {
+	n, err := pr.r.Read(b)
+	pr.p.add(int64(n))
+	return n, err
+}
+
+func (p *progress) reader(r io.Reader) io.Reader { return progressReader{r: r, p: p} }
+
+func (p *progress) add(n int64) {
+	p.sent += n
+	if now := time.Now(); now.Sub(p.last) >= 100*time.Millisecond {
+		p.last = now
+		p.draw()
+	}
+}
+
+func (p *progress) draw() {
+	const width = 30
+	frac := 1.0
+	if p.total > 0 {
+		frac = float64(p.sent) / float64(p.total)
+	}
+	frac = min(frac, 1)
+	filled := int(frac * width)
+	speed := float64(p.sent) / max(time.Since(p.start).Seconds(), 1e-3)
+	fmt.Fprintf(p.w, "\r%-30s [%s%s] %3.0f%%  %s / %s  %s/s ", p.label,
+		strings.Repeat("#", filled), strings.Repeat(".", width-filled), frac*100,
+		humanBytes(p.sent), humanBytes(p.total), humanBytes(int64(speed)))
+}
+
+// done draws the final state and ends the line (or clears it on failure).
+func (p *progress) done(ok bool) {
+	if ok {
+		p.draw()
+		fmt.Fprintln(p.w)
+		return
+	}
+	fmt.Fprint(p.w, "\r\033[K")
 }
