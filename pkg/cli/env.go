@@ -13,6 +13,7 @@ import (
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/roms"
 	"github.com/devhub/devhub/pkg/server"
 	"github.com/devhub/devhub/pkg/store"
 )
@@ -101,12 +102,19 @@ type services struct {
 	store *store.Store
 	log   *slog.Logger
 
+	roms *roms.Service
+
 	files *files.Service
 	auth  *auth.Service
 }
 
 func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logger) (*services, error) {
 	s := &services{cfg: cfg, store: st, log: log}
+	romSvc, err := roms.New(st, cfg.Storage.RomsDir)
+	if err != nil {
+		return nil, err
+	}
+	s.roms = romSvc
 	authSvc, err := auth.New(st, cfg.Auth)
 	if err != nil {
 		return nil, err
@@ -124,6 +132,7 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 func (s *services) httpServices() *server.Services {
 	return &server.Services{
 		Store:        s.store,
+		Roms:         s.roms,
 		Auth:         s.auth,
 		Authenticate: s.authenticate,
 		Files:        s.files,
@@ -141,6 +150,9 @@ func (s *services) Close() error {
 // startup runs the once-per-serve work of each area (importing content/,
 // scanning roms/, sweeping temp uploads) before the server accepts requests.
 func (s *services) startup(ctx context.Context) error {
+	if err := s.romsStartup(); err != nil {
+		return err
+	}
 	s.authStartup()
 	if n, err := s.files.SweepTemps(); err != nil {
 		return err

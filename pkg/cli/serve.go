@@ -14,6 +14,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/devhub/devhub/cores"
 	"github.com/devhub/devhub/pkg/server"
 	"github.com/devhub/devhub/site"
 )
@@ -65,7 +66,7 @@ func serve(ctx context.Context, env *Env) error {
 		return err
 	}
 
-	app, err := server.New(server.Options{Config: cfg, Services: svc.httpServices(), Site: site.FS(), Logger: log})
+	app, err := server.New(server.Options{Config: cfg, Services: svc.httpServices(), Site: site.FS(), Cores: cores.FS(), Logger: log})
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/roms"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -34,6 +35,8 @@ type Services struct {
 	// It is a function rather than the auth service itself so that this
 	// package's middleware does not depend on how accounts are stored.
 	Authenticate func(ctx context.Context, token string) (*Identity, error)
+	// Roms is the games library (/romserv); nil answers 503 there.
+	Roms *roms.Service
 	// Auth is the accounts service (/api/auth); nil leaves it unmounted.
 	Auth *auth.Service
 	// Files is the file cloud (/api/files); nil leaves it unmounted.
@@ -47,6 +50,9 @@ type Options struct {
 	// Site is the built SPA (site/dist); nil or empty serves a notice.
 	Site   fs.FS
 	Logger *slog.Logger
+	// Cores are the built-in emulator cores (cores/dist); nil serves only
+	// the ones in config emulator.extra_cores_dir.
+	Cores fs.FS
 
 	// testRoutes lets this package's tests mount extra handlers before the
 	// catch-alls (for example one that panics).
@@ -121,6 +127,9 @@ func New(o Options) (*fiber.App, error) {
 	// routes (feed, /romserv, /cores, emulator page) are registered on app,
 	// before the SPA catch-all below.
 	s.mountSite(api)
+	if err := s.mountRoms(app, o.Cores); err != nil {
+		return nil, err
+	}
 	s.mountAuth(api)
 	s.mountFiles(api)
 

@@ -1,0 +1,251 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+
+	"github.com/devhub/devhub/pkg/roms"
+	"github.com/devhub/devhub/pkg/store"
+)
+
+// The games area: the ROM service under /romserv (its own envelope
+// {success, data, meta} / {success:false, error:{message}}, as the spec's
+// emulator service has), ROM and cover bytes from roms/, the emulator cores
+// under /cores/, and the emulator page's own CSP.
+//
+// The player runs in an iframe sandboxed without allow-same-origin, so its
+// document has an opaque origin: everything it fetches from this server
+// (its module scripts under /assets, the cores, the ROM) is a cross-origin
+// request and needs Access-Control-Allow-Origin.
+
+const (
+	// cacheROM: ROMs and covers rarely change; a week, then revalidate
+	// with the ETag / Last-Modified validators.
+	cacheROM = "public, max-age=604800"
+	// romFileCSP keeps a file dropped into roms/ (an SVG, an HTML page)
+	// from running anything when opened directly.
+	romFileCSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox"
+	// emulatorCSP is the emulator page's policy: Nostalgist fetches the
+	// core JS and imports it from a blob: URL, compiles WebAssembly, and
+	// the core may start workers from blob: URLs.
+	emulatorCSP = "default-src 'self'; script-src 'self' blob: 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
+		"img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self' blob: data:; font-src 'self'; " +
+		"worker-src 'self' blob:; frame-src 'none'; object-src 'none'; base-uri 'self'; form-action 'none'; " +
+		"frame-ancestors 'self'"
+)
+
+func (s *Server) mountRoms(app *fiber.App, coresFS fs.FS) error {
+	cat, err := loadCores(coresFS, s.cfg.Emulator.ExtraCoresDir)
+	if err != nil {
+		return fmt.Errorf("load emulator cores: %w", err)
+	}
+
+	// The sandboxed player imports the emulator page's module scripts from
+	// /assets: they are public, immutable build output.
+	app.Use(func(c fiber.Ctx) error {
+		if isUnderPrefix(c.Path(), "/assets") {
+			c.Set(fiber.HeaderAccessControlAllowOrigin, "*")
+		}
+		return c.Next()
+	})
+	app.Get("/emulator.html", s.emulatorPage)
+	app.Get("/emulator", s.emulatorPage)
+
+	app.Options("/romserv/*", corsPreflight)
+	app.Options("/cores/*", corsPreflight)
+	app.Get("/romserv/consoles", s.romConsoles)
+	app.Get("/romserv/consoles/:id/games", s.romGames)
+	app.Get("/cores/index.json", cat.index)
+	app.Get("/cores/+", cat.file)
+	// ROM and cover files. This matches on the request's raw path, not the
+	// router's normalised one: "/romserv/../etc/passwd" must be refused
+	// here instead of being normalised into another route.
+	app.Use(func(c fiber.Ctx) error {
+		raw := string(c.Request().URI().PathOriginal())
+		if raw == "/romserv" || strings.HasPrefix(raw, "/romserv/") || strings.HasPrefix(strings.ToLower(raw), "/romserv%2f") {
+			return s.romFile(c, strings.TrimPrefix(raw, "/romserv"))
+		}
+		return c.Next()
+	})
+	return nil
+}
+
+func corsPreflight(c fiber.Ctx) error {
+	c.Set(fiber.HeaderAccessControlAllowOrigin, "*")
+	c.Set(fiber.HeaderAccessControlAllowMethods, "GET, HEAD, OPTIONS")
+	c.Set(fiber.HeaderAccessControlMaxAge, "86400")
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// romservError answers in the ROM service's own error envelope.
+func romservError(c fiber.Ctx, status int, msg string) error {
+	c.Set(fiber.HeaderAccessControlAllowOrigin, "*")
+	return c.Status(status).JSON(fiber.Map{"success": false, "error": fiber.Map{"message": msg}})
+}
+
+type consoleJSON struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	ShortName string `json:"shortName"`
+	Core      string `json:"core"`
+	Stats     struct {
+		Games int `json:"games"`
+	} `json:"stats"`
+}
+
+func (s *Server) romConsoles(c fiber.Ctx) error {
+	if s.svc.Roms == nil {
+		return romservError(c, http.StatusServiceUnavailable, "the ROM library is not available")
+	}
+	list := s.svc.Roms.Consoles()
+	data := make([]consoleJSON, len(list))
+	for i, con := range list {
+		data[i] = consoleJSON{ID: con.ID, Name: con.Name, ShortName: con.ShortName, Core: con.Core}
+		data[i].Stats.Games = con.Games
+	}
+	c.Set(fiber.HeaderAccessControlAllowOrigin, "*")
+	c.Set(fiber.HeaderCacheControl, cacheNoCache)
+	return c.JSON(fiber.Map{"success": true, "data": data, "meta": fiber.Map{"total": len(data)}})
+}
+
+func (s *Server) romGames(c fiber.Ctx) error {
+	if s.svc.Roms == nil {
+		return romservError(c, http.StatusServiceUnavailable, "the ROM library is not available")
+	}
+	q := roms.Query{Search: c.Query("search")}
+	for _, p := range []struct {
+		name string
+		dst  *int
+	}{{"page", &q.Page}, {"limit", &q.Limit}} {
+		v := c.Query(p.name)
+		if v == "" {
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return romservError(c, http.StatusBadRequest, p.name+" must be a positive integer")
+		}
+		*p.dst = n
+	}
+	if len(q.Search) > 200 {
+		return romservError(c, http.StatusBadRequest, "search must be at most 200 characters")
+	}
+	id := c.Params("id")
+	page, err := s.svc.Roms.Games(id, q)
+	if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return romservError(c, http.StatusNotFound, "unknown console: "+id)
+		}
+		return err
+	}
+	c.Set(fiber.HeaderAccessControlAllowOrigin, "*")
+	c.Set(fiber.HeaderCacheControl, cacheNoCache)
+	return c.JSON(fiber.Map{
+		"success": true,
+		"data":    page.Games,
+		"meta":    fiber.Map{"total": page.Total, "page": page.Page, "limit": page.Limit},
+	})
+}
+
+// romFile serves a ROM or cover image from roms/. rawPath is the request
+// path after /romserv, still percent-encoded. The path is decoded once;
+// NUL bytes and backslashes are refused (400), empty, "." and ".." segments
+// and hidden names are 404, and the file is opened through os.Root, which
+// also refuses symbolic links that lead outside roms/.
+func (s *Server) romFile(c fiber.Ctx, rawPath string) error {
+	if c.Method() != fiber.MethodGet && c.Method() != fiber.MethodHead {
+		return romservError(c, http.StatusMethodNotAllowed, "method not allowed")
+	}
+	rel, err := url.PathUnescape(strings.TrimPrefix(rawPath, "/"))
+	if err != nil || strings.ContainsAny(rel, "\x00\\") {
+		return romservError(c, http.StatusBadRequest, "invalid path")
+	}
+	if rel == "" {
+		return romservError(c, http.StatusNotFound, "not found")
+	}
+	for _, seg := range strings.Split(rel, "/") {
+		if seg == "" || strings.HasPrefix(seg, ".") {
+			return romservError(c, http.StatusNotFound, "not found")
+		}
+	}
+	root, err := os.OpenRoot(s.cfg.Storage.RomsDir)
+	if err != nil {
+		return romservError(c, http.StatusNotFound, "not found")
+	}
+	defer root.Close()
+	f, err := root.Open(rel)
+	if err != nil {
+		return romservError(c, http.StatusNotFound, "not found")
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return romservError(c, http.StatusNotFound, "not found")
+	}
+	h := &c.Response().Header
+	h.Set(fiber.HeaderAccessControlAllowOrigin, "*")
+	h.Set(fiber.HeaderContentType, romContentType(rel))
+	h.Set(fiber.HeaderCacheControl, cacheROM)
+	h.Set("Content-Security-Policy", romFileCSP)
+	etag := fmt.Sprintf(`"%x-%x"`, fi.Size(), fi.ModTime().UnixNano())
+	lastMod := fi.ModTime().UTC().Truncate(time.Second)
+	h.Set(fiber.HeaderETag, etag)
+	h.Set(fiber.HeaderLastModified, lastMod.Format(http.TimeFormat))
+	if notModified(c, etag, lastMod) {
+		f.Close()
+		return c.SendStatus(fiber.StatusNotModified)
+	}
+	if c.Method() == fiber.MethodHead {
+		f.Close()
+		h.SetContentLength(int(fi.Size()))
+		return nil
+	}
+	// fasthttp closes f once the body is written.
+	c.Response().SetBodyStream(f, int(fi.Size()))
+	return nil
+}
+
+// notModified applies If-None-Match, else If-Modified-Since (RFC 9110 §13.2.2).
+func notModified(c fiber.Ctx, etag string, lastMod time.Time) bool {
+	if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" {
+		return etagMatches(inm, etag)
+	}
+	if ims := c.Get(fiber.HeaderIfModifiedSince); ims != "" {
+		if t, err := http.ParseTime(ims); err == nil {
+			return !lastMod.After(t)
+		}
+	}
+	return false
+}
+
+func romContentType(name string) string {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".png":
+		return "image/png"
+	case ".jpg", ".jpeg":
+		return "image/jpeg"
+	case ".webp":
+		return "image/webp"
+	}
+	return "application/octet-stream"
+}
+
+// emulatorPage serves the built emulator.html with the emulator's CSP.
+func (s *Server) emulatorPage(c fiber.Ctx) error {
+	a := s.site.files["/emulator.html"]
+	if a == nil {
+		return NewError(fiber.StatusNotFound, "this binary was built without the emulator page")
+	}
+	c.Set("Content-Security-Policy", emulatorCSP)
+	return s.sendAsset(c, a)
+}
