@@ -10,9 +10,11 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/devhub/devhub/pkg/activity"
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/geoip"
 	"github.com/devhub/devhub/pkg/roms"
 	"github.com/devhub/devhub/pkg/server"
 	"github.com/devhub/devhub/pkg/store"
@@ -106,6 +108,9 @@ type services struct {
 
 	files *files.Service
 	auth  *auth.Service
+
+	activity *activity.Service
+	geo      *geoip.DB
 }
 
 func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logger) (*services, error) {
@@ -125,6 +130,15 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 		return nil, err
 	}
 	s.files = fsvc
+	act, err := activity.New(st, activity.Options{MaxEvents: cfg.Activity.MaxEvents, RatePerMinute: cfg.Activity.RatePerMinute})
+	if err != nil {
+		return nil, err
+	}
+	geo, err := geoip.Open(cfg.GeoIP.Database)
+	if err != nil {
+		return nil, err
+	}
+	s.activity, s.geo = act, geo
 	return s, nil
 }
 
@@ -136,11 +150,14 @@ func (s *services) httpServices() *server.Services {
 		Auth:         s.auth,
 		Authenticate: s.authenticate,
 		Files:        s.files,
+		Activity:     s.activity,
+		GeoIP:        s.geo,
 	}
 }
 
 // Close releases the store.
 func (s *services) Close() error {
+	s.geo.Close()
 	if s.files != nil {
 		s.files.Close()
 	}

@@ -117,6 +117,7 @@ files and ROMs from the terminal — also while the server runs.
 		newArticleCmd(env),
 		newFileCmd(env),
 		newRomCmd(env),
+		newActivityCmd(env),
 	)
 	return root
 }

@@ -19,9 +19,11 @@ import (
 	"github.com/gofiber/fiber/v3"
 	recoverer "github.com/gofiber/fiber/v3/middleware/recover"
 
+	"github.com/devhub/devhub/pkg/activity"
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/geoip"
 	"github.com/devhub/devhub/pkg/roms"
 	"github.com/devhub/devhub/pkg/store"
 )
@@ -41,6 +43,10 @@ type Services struct {
 	Auth *auth.Service
 	// Files is the file cloud (/api/files); nil leaves it unmounted.
 	Files *files.Service
+	// Activity is the activity log (POST /api/activity/log).
+	Activity *activity.Service
+	// GeoIP places client addresses (GET /api/ip); nil answers Unknown.
+	GeoIP *geoip.DB
 }
 
 // Options configure New.
@@ -127,6 +133,8 @@ func New(o Options) (*fiber.App, error) {
 	// routes (feed, /romserv, /cores, emulator page) are registered on app,
 	// before the SPA catch-all below.
 	s.mountSite(api)
+	s.mountActivity(api)
+	s.mountIP(api)
 	if err := s.mountRoms(app, o.Cores); err != nil {
 		return nil, err
 	}

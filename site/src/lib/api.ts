@@ -28,12 +28,70 @@ export function getToken(): string | null {
 }
 
 export function setToken(token: string | null): void {
+  const before = getToken();
   try {
     if (token) localStorage.setItem(TOKEN_KEY, token);
     else localStorage.removeItem(TOKEN_KEY);
   } catch {
     /* storage unavailable (private mode): the session lives in memory only */
   }
+  if (before !== token) for (const fn of tokenListeners) fn(token);
+}
+
+// --- Access-token refresh (spec §4: a failed refresh logs the user out) ---------------------
+// The access token is short-lived; the refresh token is an httpOnly cookie the server scopes to
+// /api/auth. A request that sent the stored token and got 401 refreshes once and is retried;
+// when the refresh fails the token is dropped and listeners (the AuthProvider) log out.
+
+export const REFRESH_ENDPOINT = '/api/auth/refresh';
+
+type TokenListener = (token: string | null) => void;
+const tokenListeners = new Set<TokenListener>();
+
+/** Calls fn whenever this tab stores or drops the token (login, refresh, logout). */
+export function onTokenChange(fn: TokenListener): () => void {
+  tokenListeners.add(fn);
+  return () => tokenListeners.delete(fn);
+}
+
+let refreshing: Promise<string | null> | null = null;
+
+/**
+ * Exchanges the refresh cookie for a new access token and stores it; null when that failed.
+ * Concurrent callers share one exchange, and tabs take turns (Web Locks): a refresh token is
+ * single-use and the server ends every session when one is presented twice.
+ */
+export function refreshAccessToken(failedToken: string | null = getToken()): Promise<string | null> {
+  refreshing ??= withRefreshLock(async () => {
+    const current = getToken();
+    // Another tab refreshed (or signed in) while this one waited for the lock.
+    if (current && failedToken && current !== failedToken) return current;
+    try {
+      const res = await request<{ token?: string; accessToken?: string } | null>(REFRESH_ENDPOINT, {
+        method: 'POST',
+        auth: false,
+        retryOnUnauthorized: false,
+      });
+      const token = res?.accessToken ?? res?.token;
+      if (!token) throw new ApiError(401, 'No token in the refresh answer');
+      setToken(token);
+      return token;
+    } catch (err) {
+      // Network trouble or a server error says nothing about the session: keep it.
+      if (!(err instanceof ApiError) || err.status === 0 || err.status >= 500) return null;
+      setToken(null);
+      return null;
+    }
+  }).finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+function withRefreshLock<T>(fn: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  if (!locks?.request) return fn();
+  return locks.request('devhub-token-refresh', fn) as Promise<T>;
 }
 
 export interface RequestOptions {
@@ -49,6 +107,8 @@ export interface RequestOptions {
   keepalive?: boolean;
   /** What to read from a successful answer (default 'json'). */
   responseType?: 'json' | 'text' | 'blob' | 'response';
+  /** On a 401 to a request that sent the stored token: refresh once and retry (default true). */
+  retryOnUnauthorized?: boolean;
 }
 
 export function buildUrl(path: string, query?: RequestOptions['query']): string {
@@ -105,9 +165,13 @@ export async function request<T = unknown>(path: string, opts: RequestOptions = 
   } else if (opts.body !== undefined && opts.body !== null) {
     body = opts.body as BodyInit;
   }
+  let sentToken: string | null = null;
   if (opts.auth !== false) {
     const token = getToken();
-    if (token && !headers.Authorization) headers.Authorization = `Bearer ${token}`;
+    if (token && !headers.Authorization) {
+      headers.Authorization = `Bearer ${token}`;
+      sentToken = token;
+    }
   }
 
   let res: Response;
@@ -125,6 +189,10 @@ export async function request<T = unknown>(path: string, opts: RequestOptions = 
     throw new ApiError(0, err instanceof Error ? err.message : 'Network error');
   }
 
+  if (res.status === 401 && sentToken && opts.retryOnUnauthorized !== false) {
+    const fresh = await refreshAccessToken(sentToken);
+    if (fresh) return request<T>(path, { ...opts, retryOnUnauthorized: false });
+  }
   if (!res.ok) throw await errorFromResponse(res);
 
   switch (opts.responseType ?? 'json') {

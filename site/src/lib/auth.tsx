@@ -1,11 +1,12 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { api, getToken, setToken } from './api';
+import { api, getToken, onTokenChange, setToken, TOKEN_KEY } from './api';
 
 export interface User {
   id: number;
   email: string;
   name: string;
   role: string;
+  createdAt?: string;
 }
 
 export interface AuthState {
@@ -51,6 +52,33 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     // the user is loaded for a token once; setSession supplies both together
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [token]);
+
+  // The token changes outside React too: a refresh stores a new one, a failed refresh drops it
+  // (logout), and other tabs sign in or out (the storage event).
+  useEffect(() => {
+    const follow = (t: string | null) => {
+      setTokenState(t);
+      if (!t) setUser(null);
+    };
+    const onStorage = (e: StorageEvent) => {
+      if (e.key !== TOKEN_KEY && e.key !== null) return;
+      const t = getToken();
+      follow(t);
+      // Another tab may have signed in as someone else: reload who we are.
+      if (t) {
+        api
+          .get<User | null>(PROFILE_ENDPOINT)
+          .then((u) => setUser(u && typeof u === 'object' ? u : null))
+          .catch(() => undefined);
+      }
+    };
+    window.addEventListener('storage', onStorage);
+    const off = onTokenChange(follow);
+    return () => {
+      off();
+      window.removeEventListener('storage', onStorage);
+    };
+  }, []);
 
   const setSession = useCallback((u: User, accessToken: string) => {
     setToken(accessToken);

@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { PageErrorBoundary } from '../PageErrorBoundary';
@@ -12,8 +12,10 @@ import { PageLoader } from './Loader';
 export function Layout() {
   const ready = useI18nReady();
   useActivityLogging();
+  useScrollToTopOnNavigation();
   return (
     <div className="site-shell">
+      {ready ? <SkipLink /> : null}
       <Header ready={ready} />
       <main id="main" className="site-main" tabIndex={-1}>
         {ready ? <ReadyContent /> : null}
@@ -33,4 +35,26 @@ function ReadyContent() {
       </Suspense>
     </PageErrorBoundary>
   );
+}
+
+function SkipLink() {
+  const { t } = useTranslation();
+  return (
+    <a className="skip-link" href="#main">
+      {t('skipToContent')}
+    </a>
+  );
+}
+
+/** A new page starts at the top (history back/forward included: pages re-render from scratch). */
+function useScrollToTopOnNavigation() {
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    window.scrollTo(0, 0);
+  }, [pathname]);
 }

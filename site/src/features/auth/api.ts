@@ -1,0 +1,49 @@
+// The accounts API (spec §7 "Auth"): one function per call, all through the one client.
+import { api } from '../../lib/api';
+import type { User } from '../../lib/auth';
+
+export interface AuthTokens {
+  accessToken: string;
+  refreshToken?: string;
+  expiresIn?: number;
+}
+
+export interface AuthResponse {
+  user: User;
+  tokens: AuthTokens;
+}
+
+export interface RegisterInput {
+  name: string;
+  email: string;
+  password: string;
+  confirmPassword: string;
+}
+
+export interface AdminUser {
+  id: number;
+  email: string;
+  name?: string;
+  role: string;
+  createdAt?: string;
+}
+
+// Sign-in calls never carry an old token and never trigger a refresh.
+const anonymous = { auth: false, retryOnUnauthorized: false } as const;
+
+export function register(input: RegisterInput): Promise<AuthResponse> {
+  return api.post<AuthResponse>('/api/auth/register', input, anonymous);
+}
+
+export function login(email: string, password: string): Promise<AuthResponse> {
+  return api.post<AuthResponse>('/api/auth/login', { email, password }, anonymous);
+}
+
+export function changePassword(oldPassword: string, newPassword: string): Promise<{ message?: string; token?: string }> {
+  return api.post('/api/auth/change-password', { oldPassword, newPassword });
+}
+
+/** The admin user list. The answer is checked by the caller (spec §8: a non-array is an error). */
+export function fetchUsers(): Promise<unknown> {
+  return api.get<unknown>('/api/auth/admin/users');
+}
