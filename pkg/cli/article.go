@@ -1,12 +1,368 @@
 package cli
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/devhub/devhub/pkg/blog"
+	"github.com/devhub/devhub/pkg/store"
+)
 
 func newArticleCmd(env *Env) *cobra.Command {
-	return &cobra.Command{
-		Use:          "article",
-		Short:        "Manage blog articles",
-		Example:      "  devhub article list",
+	cmd := &cobra.Command{
+		Use:   "article",
+		Short: "Manage blog articles",
+		Long: `article creates, lists, shows, edits and removes blog articles, and imports or
+exports a folder of Markdown files with YAML front matter (the content/ format:
+name, excerpt, category, image, date, slug). Article bodies are Markdown.`,
+		Example: `  devhub article create --name "Hello" --excerpt "First post" --category News --file hello.md
+  devhub article list --search емулятор
+  devhub article show 3 --html
+  devhub article export ./content && devhub article import ./content`,
 		SilenceUsage: true,
+	}
+	cmd.AddCommand(
+		newArticleCreateCmd(env),
+		newArticleListCmd(env),
+		newArticleShowCmd(env),
+		newArticleEditCmd(env),
+		newArticleRmCmd(env),
+		newArticleImportCmd(env),
+		newArticleExportCmd(env),
+	)
+	return cmd
+}
+
+// readBody reads the Markdown body from a file (relative to the caller's
+// directory) or, for "-", from stdin.
+func readBody(env *Env, path string) (string, error) {
+	var r io.Reader
+	if path == "-" {
+		r = env.In
+	} else {
+		f, err := os.Open(env.Abs(path))
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		r = f
+	}
+	raw, err := io.ReadAll(io.LimitReader(r, blog.MaxContentLen+1))
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	if len(raw) > blog.MaxContentLen {
+		return "", fmt.Errorf("%s: the article body is larger than %d bytes", path, blog.MaxContentLen)
+	}
+	return string(raw), nil
+}
+
+func printArticle(env *Env, a *blog.Article, verb string, asJSON bool) error {
+	if asJSON {
+		return env.PrintJSON(a)
+	}
+	env.Printf("%s article %d (%s)\n", verb, a.ID, a.Slug)
+	return nil
+}
+
+func newArticleCreateCmd(env *Env) *cobra.Command {
+	var in blog.Input
+	var file string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "create --name N --excerpt E --category C --file FILE|- [--image URL]",
+		Short: "Create an article from a Markdown file or stdin",
+		Example: `  devhub article create --name "Running devhub" --excerpt "One binary" --category Guides --file run.md
+  echo "# Hi" | devhub article create --name Hi --excerpt Hello --category News --file -`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			body, err := readBody(env, file)
+			if err != nil {
+				return err
+			}
+			in.Content = body
+			svc, err := env.Services()
+			if err != nil {
+				return err
+			}
+			a, err := svc.blog.Create(cmd.Context(), in)
+			if err != nil {
+				return err
+			}
+			return printArticle(env, a, "created", asJSON)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&in.Name, "name", "", "title (required)")
+	f.StringVar(&in.Excerpt, "excerpt", "", "short summary shown in lists (required)")
+	f.StringVar(&in.Category, "category", "", "category (required)")
+	f.StringVar(&in.ImageURL, "image", "", "image: http(s) URL, /site/path, data:image/… URL or inline <svg> markup")
+	f.StringVar(&in.Slug, "slug", "", "URL slug (default: derived from the name)")
+	f.StringVar(&file, "file", "", "Markdown body: a file, or - for stdin (required)")
+	f.BoolVar(&asJSON, "json", false, "print the created article as JSON")
+	for _, name := range []string{"name", "excerpt", "category", "file"} {
+		_ = cmd.MarkFlagRequired(name)
+	}
+	return needsStore(cmd)
+}
+
+func newArticleListCmd(env *Env) *cobra.Command {
+	var search, category string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list [--search S] [--category C] [--json]",
+		Short: "List articles, newest first",
+		Example: `  devhub article list
+  devhub article list --category Guides --search "owner socket" --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			svc, err := env.Services()
+			if err != nil {
+				return err
+			}
+			arts := svc.blog.All(cmd.Context(), category, search)
+			if asJSON {
+				return env.PrintJSON(arts)
+			}
+			if len(arts) == 0 {
+				fmt.Fprintln(env.Err, "no articles")
+				return nil
+			}
+			tw := tabwriter.NewWriter(env.Out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tDATE\tCATEGORY\tSLUG\tNAME")
+			for _, a := range arts {
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", a.ID, a.CreatedAt.Format("2006-01-02"), a.Category, a.Slug, a.Name)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().StringVar(&search, "search", "", "only articles containing all these words (any letter case)")
+	cmd.Flags().StringVar(&category, "category", "", "only this category (any letter case)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return needsStore(cmd)
+}
+
+func newArticleShowCmd(env *Env) *cobra.Command {
+	var asHTML, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "show ID [--html|--json]",
+		Short: "Print an article (in the content/ file format, as HTML, or as JSON)",
+		Example: `  devhub article show 3
+  devhub article show 3 --html > article.html`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := articleID(args[0])
+			if err != nil {
+				return err
+			}
+			svc, err := env.Services()
+			if err != nil {
+				return err
+			}
+			a, err := svc.blog.Get(cmd.Context(), id)
+			if err != nil {
+				return articleErr(err, args[0])
+			}
+			switch {
+			case asJSON:
+				html, err := svc.blog.Render(a)
+				if err != nil {
+					return err
+				}
+				return env.PrintJSON(blog.WithHTML{Article: a, ContentHTML: html})
+			case asHTML:
+				html, err := svc.blog.Render(a)
+				if err != nil {
+					return err
+				}
+				_, err = io.WriteString(env.Out, html)
+				return err
+			}
+			raw, err := blog.FormatContentFile(a)
+			if err != nil {
+				return err
+			}
+			_, err = env.Out.Write(raw)
+			return err
+		},
+	}
+	cmd.Flags().BoolVar(&asHTML, "html", false, "print the rendered HTML")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON with content and content_html")
+	cmd.MarkFlagsMutuallyExclusive("html", "json")
+	return needsStore(cmd)
+}
+
+func newArticleEditCmd(env *Env) *cobra.Command {
+	var name, excerpt, category, image, slug, file string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "edit ID [--name N] [--excerpt E] [--category C] [--image URL] [--slug S] [--file FILE|-]",
+		Short: "Change an article; only the given flags change",
+		Example: `  devhub article edit 3 --category Guides
+  devhub article edit 3 --file updated.md
+  devhub article edit 3 --image ""`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := articleID(args[0])
+			if err != nil {
+				return err
+			}
+			var p blog.Patch
+			f := cmd.Flags()
+			for flag, dst := range map[string]**string{"name": &p.Name, "excerpt": &p.Excerpt, "category": &p.Category, "image": &p.ImageURL, "slug": &p.Slug} {
+				if f.Changed(flag) {
+					v, _ := f.GetString(flag)
+					*dst = &v
+				}
+			}
+			if f.Changed("file") {
+				body, err := readBody(env, file)
+				if err != nil {
+					return err
+				}
+				p.Content = &body
+			}
+			if p == (blog.Patch{}) {
+				return fmt.Errorf("nothing to change: give at least one of --name, --excerpt, --category, --image, --slug, --file")
+			}
+			svc, err := env.Services()
+			if err != nil {
+				return err
+			}
+			a, err := svc.blog.Update(cmd.Context(), id, p)
+			if err != nil {
+				return articleErr(err, args[0])
+			}
+			return printArticle(env, a, "updated", asJSON)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&name, "name", "", "new title")
+	f.StringVar(&excerpt, "excerpt", "", "new summary")
+	f.StringVar(&category, "category", "", "new category")
+	f.StringVar(&image, "image", "", `new image ("" removes it)`)
+	f.StringVar(&slug, "slug", "", "new slug")
+	f.StringVar(&file, "file", "", "new Markdown body: a file, or - for stdin")
+	f.BoolVar(&asJSON, "json", false, "print the article as JSON")
+	return needsStore(cmd)
+}
+
+func newArticleRmCmd(env *Env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "rm ID",
+		Short:   "Delete an article",
+		Example: "  devhub article rm 3",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := articleID(args[0])
+			if err != nil {
+				return err
+			}
+			svc, err := env.Services()
+			if err != nil {
+				return err
+			}
+			if err := svc.blog.Delete(cmd.Context(), id); err != nil {
+				return articleErr(err, args[0])
+			}
+			env.Printf("deleted article %d\n", id)
+			return nil
+		},
+	}
+	return needsStore(cmd)
+}
+
+func newArticleImportCmd(env *Env) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "import DIR",
+		Short: "Create or update articles from DIR/*.md, matched by slug (all or nothing)",
+		Long: `import reads every *.md file of DIR (front matter: name, excerpt, category,
+and optionally image, date, slug — the file name is the default slug). Articles
+are matched by slug: new ones are created, changed ones updated, equal ones left
+alone, so importing twice changes nothing. If any file is bad, the error names
+the file and field and nothing is imported.`,
+		Example: `  devhub article import ./content`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			svc, err := env.Services()
+			if err != nil {
+				return err
+			}
+			res, err := svc.blog.Import(cmd.Context(), env.Abs(args[0]))
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return env.PrintJSON(res)
+			}
+			env.Printf("imported %s: %d created, %d updated, %d unchanged\n", args[0], res.Created, res.Updated, res.Unchanged)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the counts as JSON")
+	return needsStore(cmd)
+}
+
+func newArticleExportCmd(env *Env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "export DIR",
+		Short:   "Write every article to DIR/<slug>.md in the format import reads",
+		Example: `  devhub article export ./backup/content`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			svc, err := env.Services()
+			if err != nil {
+				return err
+			}
+			n, err := svc.blog.Export(cmd.Context(), env.Abs(args[0]))
+			if err != nil {
+				return err
+			}
+			env.Printf("exported %d articles to %s\n", n, args[0])
+			return nil
+		},
+	}
+	return needsStore(cmd)
+}
+
+// articleID parses an id argument; the message says what was expected.
+func articleID(arg string) (uint64, error) {
+	id, err := blog.ParseID(arg)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not an article id (a positive number; see `devhub article list`)", arg)
+	}
+	return id, nil
+}
+
+func articleErr(err error, arg string) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("no article with id %s", arg)
+	}
+	return err
+}
+
+// seedBlog imports content/ into a store that never had articles (serve's
+// startup). A broken content folder is logged, not fatal: the site still
+// serves, and `devhub article import` shows the same error to fix it.
+func (s *services) seedBlog(ctx context.Context) {
+	dir := s.cfg.Storage.ContentDir
+	if dir == "" {
+		return
+	}
+	res, seeded, err := s.blog.SeedFrom(ctx, dir)
+	if err != nil {
+		s.log.Error("could not import the default articles", slog.String("dir", dir), slog.Any("err", err))
+		return
+	}
+	if seeded {
+		s.log.Info("imported the default articles", slog.String("dir", dir), slog.Int("articles", res.Created))
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/devhub/devhub/pkg/activity"
 	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/geoip"
@@ -111,6 +112,7 @@ type services struct {
 
 	activity *activity.Service
 	geo      *geoip.DB
+	blog     *blog.Service
 }
 
 func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logger) (*services, error) {
@@ -139,6 +141,9 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 		return nil, err
 	}
 	s.activity, s.geo = act, geo
+	if s.blog, err = blog.New(st); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -152,6 +157,7 @@ func (s *services) httpServices() *server.Services {
 		Files:        s.files,
 		Activity:     s.activity,
 		GeoIP:        s.geo,
+		Blog:         s.blog,
 	}
 }
 
@@ -176,5 +182,6 @@ func (s *services) startup(ctx context.Context) error {
 	} else if n > 0 {
 		s.log.Info("removed leftovers of interrupted uploads", slog.Int("files", n))
 	}
+	s.seedBlog(ctx)
 	return nil
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/devhub/devhub/pkg/activity"
 	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/geoip"
@@ -47,6 +48,8 @@ type Services struct {
 	Activity *activity.Service
 	// GeoIP places client addresses (GET /api/ip); nil answers Unknown.
 	GeoIP *geoip.DB
+	// Blog is the blog (/api/blog, /feed.xml); nil leaves it unmounted.
+	Blog *blog.Service
 }
 
 // Options configure New.
@@ -140,6 +143,7 @@ func New(o Options) (*fiber.App, error) {
 	}
 	s.mountAuth(api)
 	s.mountFiles(api)
+	s.mountBlog(app, api)
 
 	if o.testRoutes != nil {
 		o.testRoutes(app)
