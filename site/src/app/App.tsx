@@ -6,7 +6,7 @@ import { i18n, initI18n } from '../lib/i18n';
 import { ToastProvider } from '../lib/toast';
 import { routes } from './routes';
 import { I18nReadyContext } from './shellContext';
-import { FullScreenLoader, LOADER_DELAY_MS } from './shell/Loader';
+import { FullScreenLoader, useLoaderVisible } from './shell/Loader';
 
 function AppRoutes() {
   return useRoutes(routes);
@@ -14,7 +14,8 @@ function AppRoutes() {
 
 export function App() {
   const [ready, setReady] = useState(i18n.isInitialized);
-  const [loaderVisible, setLoaderVisible] = useState(true);
+  // The full-screen loader stays until localization is ready plus 100 ms.
+  const loaderVisible = useLoaderVisible(ready);
 
   useEffect(() => {
     let alive = true;
@@ -25,13 +26,6 @@ export function App() {
       alive = false;
     };
   }, []);
-
-  // The full-screen loader stays until localization is ready plus 100 ms.
-  useEffect(() => {
-    if (!ready) return;
-    const id = setTimeout(() => setLoaderVisible(false), LOADER_DELAY_MS);
-    return () => clearTimeout(id);
-  }, [ready]);
 
   return (
     <I18nextProvider i18n={i18n}>

@@ -1,3 +1,5 @@
+import { useEffect, useState } from 'react';
+
 /** Text of the full-screen loader: shown before localization exists, so fixed (spec: Russian). */
 export const LOADER_TEXT = 'Загрузка...';
 /** The loader stays this long after localization is ready (spec §9). */
@@ -19,4 +21,15 @@ export function PageLoader({ label }: { label: string }) {
       <span>{label}</span>
     </div>
   );
+}
+
+/** True until `ready` has been true for `delayMs` (the loader's lifetime). */
+export function useLoaderVisible(ready: boolean, delayMs = LOADER_DELAY_MS): boolean {
+  const [visible, setVisible] = useState(true);
+  useEffect(() => {
+    if (!ready) return;
+    const id = setTimeout(() => setVisible(false), delayMs);
+    return () => clearTimeout(id);
+  }, [ready, delayMs]);
+  return visible;
 }

@@ -1,0 +1,120 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../lib/api';
+import { useAuth } from '../../../lib/auth';
+import { login, register, type AuthResponse } from '../api';
+import { errorText, fieldErrors } from '../errors';
+
+export type AuthMode = 'login' | 'register';
+
+interface Values {
+  name: string;
+  email: string;
+  password: string;
+  confirmPassword: string;
+}
+
+const EMPTY: Values = { name: '', email: '', password: '', confirmPassword: '' };
+
+/**
+ * The guest's sign-in form with a login/register toggle (spec §2 "Profile page", §5, §8).
+ * Registration checks the required fields and equal passwords before anything is sent.
+ */
+export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) {
+  const { t } = useTranslation();
+  const { setSession } = useAuth();
+  const id = useId();
+  const [mode, setMode] = useState<AuthMode>(initialMode);
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [error, setError] = useState<string | null>(null);
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const isRegister = mode === 'register';
+
+  const set = (key: keyof Values) => (e: { target: { value: string } }) =>
+    setValues((v) => ({ ...v, [key]: e.target.value }));
+
+  const toggle = () => {
+    setMode(isRegister ? 'login' : 'register');
+    setError(null);
+    setFields({});
+  };
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    setFields({});
+    const required: Array<keyof Values> = isRegister ? ['name', 'email', 'password', 'confirmPassword'] : ['email', 'password'];
+    if (required.some((k) => !values[k].trim())) {
+      setError(t('auth.form.required'));
+      return;
+    }
+    if (isRegister && values.password !== values.confirmPassword) {
+      setError(t('auth.errors.passwordsMismatch'));
+      return;
+    }
+    setBusy(true);
+    try {
+      const res: AuthResponse = isRegister ? await register(values) : await login(values.email, values.password);
+      if (!res?.user || !res.tokens?.accessToken) throw new Error('malformed answer');
+      setSession(res.user, res.tokens.accessToken);
+    } catch (err) {
+      if (isRegister) {
+        setFields(fieldErrors(err, t));
+        setError(errorText(err, t, t('auth.errors.registerFailed')));
+      } else {
+        setError(
+          err instanceof ApiError && err.status === 429
+            ? errorText(err, t, t('auth.errors.loginFailed'))
+            : t('auth.errors.loginFailed'),
+        );
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const field = (key: keyof Values, label: string, type: string, autoComplete: string) => (
+    <div className="auth-form__field">
+      <label htmlFor={`${id}-${key}`}>{label}</label>
+      <input
+        id={`${id}-${key}`}
+        name={key}
+        type={type}
+        autoComplete={autoComplete}
+        required
+        value={values[key]}
+        onChange={set(key)}
+        aria-invalid={fields[key] ? true : undefined}
+        aria-describedby={fields[key] ? `${id}-${key}-error` : undefined}
+      />
+      {fields[key] ? (
+        <span id={`${id}-${key}-error`} className="auth-form__field-error">
+          {fields[key]}
+        </span>
+      ) : null}
+    </div>
+  );
+
+  const title = isRegister ? t('auth.form.registerTitle') : t('auth.form.loginTitle');
+  return (
+    <form className="auth-form" onSubmit={onSubmit} aria-label={title}>
+      <h2 className="auth-form__title">{title}</h2>
+      {isRegister ? field('name', t('auth.form.name'), 'text', 'name') : null}
+      {field('email', t('auth.form.email'), 'email', isRegister ? 'email' : 'username')}
+      {field('password', t('auth.form.password'), 'password', isRegister ? 'new-password' : 'current-password')}
+      {isRegister ? field('confirmPassword', t('auth.form.confirmPassword'), 'password', 'new-password') : null}
+      {error ? (
+        <p className="auth-form__error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <button type="submit" className="btn btn--primary" disabled={busy}>
+        {busy ? t('auth.form.submitting') : isRegister ? t('auth.form.submitRegister') : t('auth.form.submitLogin')}
+      </button>
+      <button type="button" className="btn btn--ghost auth-form__toggle" onClick={toggle}>
+        {isRegister ? t('auth.form.toLogin') : t('auth.form.toRegister')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,85 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { getToken, setToken } from '../../../lib/api';
+import { changePassword } from '../api';
+import { errorText } from '../errors';
+
+type Status = { kind: 'error' | 'success'; text: string } | null;
+
+/**
+ * The settings view's change-password form (spec §2, §5, §8): both fields required;
+ * 'Не авторизовано' without a token; the server's message or 'Помилка зміни пароля' on failure;
+ * 'Пароль успішно змінено' on success, and the form clears.
+ */
+export function ChangePasswordForm() {
+  const { t } = useTranslation();
+  const id = useId();
+  const [oldPassword, setOldPassword] = useState('');
+  const [newPassword, setNewPassword] = useState('');
+  const [status, setStatus] = useState<Status>(null);
+  const [busy, setBusy] = useState(false);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    setStatus(null);
+    if (!oldPassword || !newPassword) {
+      setStatus({ kind: 'error', text: t('auth.form.required') });
+      return;
+    }
+    if (!getToken()) {
+      setStatus({ kind: 'error', text: t('auth.errors.unauthorized') });
+      return;
+    }
+    setBusy(true);
+    try {
+      const res = await changePassword(oldPassword, newPassword);
+      // Every older access token stopped working; the answer carries this session's new one.
+      if (res && typeof res.token === 'string' && res.token) setToken(res.token);
+      setStatus({ kind: 'success', text: t('auth.settings.success') });
+      setOldPassword('');
+      setNewPassword('');
+    } catch (err) {
+      setStatus({ kind: 'error', text: errorText(err, t, t('auth.errors.changeFailed')) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="auth-form" onSubmit={onSubmit} aria-label={t('auth.settings.title')}>
+      <h2 className="auth-form__title">{t('auth.settings.title')}</h2>
+      <div className="auth-form__field">
+        <label htmlFor={`${id}-old`}>{t('auth.settings.oldPassword')}</label>
+        <input
+          id={`${id}-old`}
+          name="oldPassword"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={oldPassword}
+          onChange={(e) => setOldPassword(e.target.value)}
+        />
+      </div>
+      <div className="auth-form__field">
+        <label htmlFor={`${id}-new`}>{t('auth.settings.newPassword')}</label>
+        <input
+          id={`${id}-new`}
+          name="newPassword"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={newPassword}
+          onChange={(e) => setNewPassword(e.target.value)}
+        />
+      </div>
+      {status ? (
+        <p className={`auth-form__${status.kind}`} role={status.kind === 'error' ? 'alert' : 'status'}>
+          {status.text}
+        </p>
+      ) : null}
+      <button type="submit" className="btn btn--primary" disabled={busy}>
+        {busy ? t('auth.form.submitting') : t('auth.settings.submit')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,51 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { User } from '../../../lib/auth';
+
+const QUICK_LINKS: ReadonlyArray<{ to: string; key: string }> = [
+  { to: '/chat', key: 'chat' },
+  { to: '/filecloud', key: 'files' },
+  { to: '/blog', key: 'blog' },
+  { to: '/games', key: 'emulator' },
+  { to: '/programs', key: 'programs' },
+  { to: '/alavar', key: 'alavar' },
+];
+
+/** The signed-in overview (spec §2): e-mail, admin badge, online status, logout, quick links. */
+export function ProfileOverview({ user, isAdmin, onLogout }: { user: User; isAdmin: boolean; onLogout: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <section className="profile-section" aria-labelledby="profile-overview-email">
+      <header className="profile-overview__header">
+        <div className="profile-overview__who">
+          <h2 id="profile-overview-email" className="profile-overview__email">
+            {user.email}
+          </h2>
+          <div className="profile-overview__meta">
+            {isAdmin ? <span className="badge badge--admin">{t('auth.overview.adminBadge')}</span> : null}
+            <span className="profile-overview__status">
+              <span className="profile-overview__dot" aria-hidden="true" />
+              {t('auth.overview.online')}
+            </span>
+          </div>
+          {user.name ? <p className="profile-overview__name">{t('auth.overview.welcome', { name: user.name })}</p> : null}
+        </div>
+        <button type="button" className="btn" onClick={onLogout}>
+          {t('logout')}
+        </button>
+      </header>
+      <nav aria-label={t('auth.overview.quickLinks')}>
+        <h3 className="profile-section__subtitle">{t('auth.overview.quickLinks')}</h3>
+        <ul className="profile-overview__links">
+          {QUICK_LINKS.map((l) => (
+            <li key={l.key}>
+              <Link to={l.to} className="profile-overview__link">
+                {t(`auth.overview.${l.key}`)}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </section>
+  );
+}

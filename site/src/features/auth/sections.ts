@@ -1,0 +1,12 @@
+// The profile page's views (spec §2 "Profile page"), chosen with ?section=.
+export const SECTIONS = ['overview', 'messages', 'friends', 'chat', 'admin', 'settings'] as const;
+export type Section = (typeof SECTIONS)[number];
+
+export function parseSection(value: string | null): Section {
+  return SECTIONS.includes(value as Section) ? (value as Section) : 'overview';
+}
+
+/** The link target of a section (the overview is the bare page). */
+export function sectionHref(s: Section): string {
+  return s === 'overview' ? '/profile' : `/profile?section=${s}`;
+}
