@@ -183,5 +183,11 @@ func (s *services) startup(ctx context.Context) error {
 		s.log.Info("removed leftovers of interrupted uploads", slog.Int("files", n))
 	}
 	s.seedBlog(ctx)
+	if s.geo.Available() {
+		info := s.geo.Info()
+		s.log.Info("geoip database", slog.String("source", info.Source), slog.Time("built", info.BuildTime))
+	} else {
+		s.log.Warn("no geoip database: /api/ip answers country Unknown; build with `make build` or set geoip.database")
+	}
 	return nil
 }
