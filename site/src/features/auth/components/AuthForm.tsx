@@ -98,7 +98,7 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
 
   const title = isRegister ? t('auth.form.registerTitle') : t('auth.form.loginTitle');
   return (
-    <form className="auth-form" onSubmit={onSubmit} aria-label={title}>
+    <form className="auth-form" onSubmit={onSubmit} aria-label={title} noValidate>
       <h2 className="auth-form__title">{title}</h2>
       {isRegister ? field('name', t('auth.form.name'), 'text', 'name') : null}
       {field('email', t('auth.form.email'), 'email', isRegister ? 'email' : 'username')}

@@ -46,7 +46,7 @@ export function ChangePasswordForm() {
   };
 
   return (
-    <form className="auth-form" onSubmit={onSubmit} aria-label={t('auth.settings.title')}>
+    <form className="auth-form" onSubmit={onSubmit} aria-label={t('auth.settings.title')} noValidate>
       <h2 className="auth-form__title">{t('auth.settings.title')}</h2>
       <div className="auth-form__field">
         <label htmlFor={`${id}-old`}>{t('auth.settings.oldPassword')}</label>

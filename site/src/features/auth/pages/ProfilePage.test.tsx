@@ -1,0 +1,114 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { initTestI18n, json, renderWithShell, stubFetch } from '../../../test/utils';
+import ProfilePage from './ProfilePage';
+
+beforeAll(async () => {
+  await initTestI18n('uk');
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const USER = { id: 2, email: 'dev@example.com', name: 'Dev', role: 'user' };
+const ADMIN = { id: 1, email: 'boss@example.com', name: 'Boss', role: 'admin' };
+
+function signedIn(user: typeof USER, extra: Parameters<typeof stubFetch>[0] = {}) {
+  localStorage.setItem('token', 'tok');
+  return stubFetch({ 'GET /api/auth/profile': () => json(user), ...extra });
+}
+
+const sectionMenu = () => screen.getByRole('navigation', { name: 'Розділи профілю' });
+const location = () => screen.getByTestId('location').textContent;
+
+describe('ProfilePage for guests', () => {
+  it('shows the section description and the login form; the admin entry is hidden', () => {
+    stubFetch();
+    renderWithShell(<ProfilePage />, { route: '/profile' });
+    expect(screen.getByRole('heading', { level: 1, name: 'Профіль' })).toBeTruthy();
+    expect(screen.getByText('Особистий кабінет: ваш обліковий запис, статус і швидкі посилання.')).toBeTruthy();
+    expect(screen.getByRole('form', { name: 'Вхід' })).toBeTruthy();
+    const items = within(sectionMenu()).getAllByRole('link').map((a) => a.textContent);
+    expect(items).toEqual(['Огляд', 'Повідомлення', 'Друзі', 'Посиденьки', 'Налаштування']);
+  });
+
+  it('?mode=register opens the registration form', () => {
+    stubFetch();
+    renderWithShell(<ProfilePage />, { route: '/profile?mode=register' });
+    expect(screen.getByRole('form', { name: 'Реєстрація' })).toBeTruthy();
+  });
+
+  it('choosing a section shows its description above the form', () => {
+    stubFetch();
+    renderWithShell(<ProfilePage />, { route: '/profile' });
+    fireEvent.click(within(sectionMenu()).getByRole('link', { name: 'Повідомлення' }));
+    expect(location()).toBe('/profile?section=messages');
+    expect(screen.getByText('Особисті повідомлення між користувачами.')).toBeTruthy();
+    expect(screen.getByRole('form', { name: 'Вхід' })).toBeTruthy();
+  });
+});
+
+describe('ProfilePage for signed-in users', () => {
+  it('overview: e-mail, online status, logout and quick links; no admin badge or entry', async () => {
+    signedIn(USER);
+    renderWithShell(<ProfilePage />, { route: '/profile' });
+    expect(await screen.findByRole('heading', { level: 2, name: 'dev@example.com' })).toBeTruthy();
+    expect(screen.getByText('Онлайн')).toBeTruthy();
+    expect(screen.queryByText('Адміністратор')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Вийти' })).toBeTruthy();
+    const links = within(screen.getByRole('navigation', { name: 'Швидкі посилання' })).getAllByRole('link');
+    expect(links.map((a) => a.getAttribute('href'))).toEqual(['/chat', '/filecloud', '/blog', '/games', '/programs', '/alavar']);
+    expect(within(sectionMenu()).queryByRole('link', { name: 'Адмін-панель' })).toBeNull();
+  });
+
+  it('admins get the badge and the admin entry', async () => {
+    signedIn(ADMIN);
+    renderWithShell(<ProfilePage />, { route: '/profile' });
+    expect(await screen.findByText('Адміністратор')).toBeTruthy();
+    expect(within(sectionMenu()).getByRole('link', { name: 'Адмін-панель' }).getAttribute('href')).toBe('/profile?section=admin');
+  });
+
+  it.each(['messages', 'friends'])("%s is 'section in development'", async (section) => {
+    signedIn(USER);
+    renderWithShell(<ProfilePage />, { route: `/profile?section=${section}` });
+    expect(await screen.findByText('Розділ у розробці')).toBeTruthy();
+  });
+
+  it('the chat section is the chat placeholder', async () => {
+    signedIn(USER);
+    renderWithShell(<ProfilePage />, { route: '/profile?section=chat' });
+    expect(await screen.findByRole('heading', { name: 'Чат у розробці' })).toBeTruthy();
+    expect(screen.getByText('система повідомлень')).toBeTruthy();
+    expect(screen.getByText('миттєве надсилання та отримання')).toBeTruthy();
+  });
+
+  it("a non-admin opening the admin panel sees 'Доступ заборонено' and nothing is fetched", async () => {
+    const fetch = signedIn(USER);
+    renderWithShell(<ProfilePage />, { route: '/profile?section=admin' });
+    expect(await screen.findByRole('heading', { name: 'Доступ заборонено' })).toBeTruthy();
+    expect(screen.getByText('Ця сторінка доступна лише адміністраторам.')).toBeTruthy();
+    expect(fetch.mock.calls.some(([url]) => String(url).includes('/admin/users'))).toBe(false);
+  });
+
+  it('an admin sees the user list', async () => {
+    signedIn(ADMIN, { 'GET /api/auth/admin/users': () => json([ADMIN, USER]) });
+    renderWithShell(<ProfilePage />, { route: '/profile?section=admin' });
+    const table = await screen.findByRole('table');
+    expect(within(table).getByText('dev@example.com')).toBeTruthy();
+  });
+
+  it('settings holds the change-password form', async () => {
+    signedIn(USER);
+    renderWithShell(<ProfilePage />, { route: '/profile?section=settings' });
+    expect(await screen.findByRole('form', { name: 'Зміна пароля' })).toBeTruthy();
+  });
+
+  it('logout clears token and user even when the server call fails, and returns to the account page', async () => {
+    signedIn(USER, { 'POST /api/auth/logout': () => new Response('down', { status: 503 }) });
+    renderWithShell(<ProfilePage />, { route: '/profile?section=overview' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Вийти' }));
+    await waitFor(() => expect(screen.getByRole('form', { name: 'Вхід' })).toBeTruthy());
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(location()).toBe('/profile');
+  });
+});
