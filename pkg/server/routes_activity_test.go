@@ -305,3 +305,28 @@ func TestActivityLogMethodAndMount(t *testing.T) {
 		t.Fatalf("without a service: status %d, want 404", resp.StatusCode)
 	}
 }
+
+// Fiber decodes a gzip-encoded body; what counts against the limit is the
+// decoded size, so a small compressed body cannot smuggle a large event.
+func TestActivityLogCompressedBody(t *testing.T) {
+	a := newActivityTestApp(t, 1000, 100)
+	for _, tc := range []struct {
+		name string
+		size int
+		want int
+	}{{"small event", 200, 204}, {"decodes past the limit", 64 << 10, 413}} {
+		t.Run(tc.name, func(t *testing.T) {
+			packed := gz(t, padJSON(t, tc.size))
+			if len(packed) > activity.MaxBodyBytes {
+				t.Fatalf("test body compresses to %d bytes, not under the limit", len(packed))
+			}
+			req := httptest.NewRequest(http.MethodPost, "/api/activity/log", bytes.NewReader(packed))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Content-Encoding", "gzip")
+			resp, body := a.do(t, req)
+			if resp.StatusCode != tc.want {
+				t.Fatalf("status %d, want %d (%s)", resp.StatusCode, tc.want, body)
+			}
+		})
+	}
+}
