@@ -7,7 +7,8 @@ const mainNav = (page: import('@playwright/test').Page) => page.getByRole('navig
 test.describe('shell', () => {
   test('home loads with no console errors', async ({ page, consoleErrors }) => {
     await page.goto('/');
-    await expect(page.getByRole('heading', { level: 1, name: 'DevHub' })).toBeVisible();
+    await expect(page.getByRole('banner').getByRole('link', { name: /DevHub/ })).toHaveAttribute('href', '/');
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
     await expect(page.getByTestId('app-loader')).toHaveCount(0);
     await expect(mainNav(page).getByRole('link', { name: 'Blog' })).toBeVisible();
     await expect(page.getByRole('contentinfo')).toContainText(String(new Date().getFullYear()));
@@ -16,27 +17,23 @@ test.describe('shell', () => {
   });
 
   test('every route of the spec renders inside the shell without console errors', async ({ page, consoleErrors }) => {
-    const routes: Array<[string, string]> = [
-      ['/skills', 'Skills'],
-      ['/tools', 'Development tools'],
-      ['/tools/camera', 'Camera'],
-      ['/tools/microphone', 'Microphone'],
-      ['/tools/ip', 'Your IP'],
-      ['/tools/tone_generator', 'Tone generator'],
-      ['/chat', 'Chat'],
-      ['/games', 'Games'],
-      ['/blog', 'Blog'],
-      ['/filecloud', 'File cloud'],
-      ['/profile', 'Profile'],
-      ['/privacy', 'Privacy policy'],
-      ['/terms', 'Terms of use'],
+    // Pages owned by other areas change their content; the shell only checks that each route
+    // is a real page (a heading, not the not-found page) inside header and footer.
+    const routes = [
+      '/', '/skills', '/tools', '/tools/camera', '/tools/microphone', '/tools/ip', '/tools/tone_generator',
+      '/chat', '/games', '/blog', '/filecloud', '/profile', '/privacy', '/terms',
     ];
-    for (const [path, heading] of routes) {
+    for (const path of routes) {
       await page.goto(path);
-      await expect(page.getByRole('heading', { level: 1 }).first(), path).toContainText(heading);
-      await expect(page.getByRole('banner')).toBeVisible();
-      await expect(page.getByRole('contentinfo')).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1 }).first(), path).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Page not found' }), path).toHaveCount(0);
+      await expect(page.getByRole('banner'), path).toBeVisible();
+      await expect(page.getByRole('contentinfo'), path).toBeVisible();
     }
+    await page.goto('/privacy');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Privacy policy');
+    await page.goto('/terms');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Terms of use');
     await page.waitForLoadState('networkidle');
     expect(consoleErrors).toEqual([]);
   });
@@ -66,7 +63,7 @@ test.describe('shell', () => {
   test('at 800 px the menu button opens the sidebar and an outside click closes it', async ({ page }) => {
     await page.setViewportSize({ width: 800, height: 900 });
     await page.goto('/');
-    await expect(page.getByRole('heading', { level: 1, name: 'DevHub' })).toBeVisible();
+    await expect(page.getByRole('banner').getByRole('link', { name: /DevHub/ })).toBeVisible();
     await expect(mainNav(page)).toBeHidden();
     await expect(page.getByRole('button', { name: /Choose language/ })).toBeVisible();
 
@@ -102,7 +99,8 @@ test.describe('shell', () => {
     await page.goto('/');
     const nav = mainNav(page);
     await nav.getByRole('link', { name: 'Blog' }).click();
-    await expect(page.getByRole('heading', { level: 1, name: 'Blog' })).toBeVisible();
+    await expect(page).toHaveURL(/\/blog$/);
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
 
     const tools = nav.getByRole('button', { name: 'Tools' });
     await tools.click();
@@ -125,7 +123,7 @@ test.describe('shell', () => {
     // an outside click closes it
     await tools.click();
     await expect(menu).toBeVisible();
-    await page.getByRole('heading', { level: 1 }).click();
+    await page.getByRole('contentinfo').click({ position: { x: 5, y: 5 } });
     await expect(menu).toBeHidden();
   });
 
@@ -155,7 +153,7 @@ test.describe('shell', () => {
 
     await page.goto('/');
     await mainNav(page).getByRole('link', { name: 'Files' }).click();
-    await expect(page.getByRole('heading', { level: 1, name: 'File cloud' })).toBeVisible();
+    await expect(page).toHaveURL(/\/filecloud$/);
 
     await expect
       .poll(() => activityEvents('route_change').filter((e) => isOurs(e) && !before.includes(e.id)).length, {
