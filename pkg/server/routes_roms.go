@@ -60,6 +60,7 @@ func (s *Server) mountRoms(app *fiber.App, coresFS fs.FS) error {
 	})
 	app.Get("/emulator.html", s.emulatorPage)
 	app.Get("/emulator", s.emulatorPage)
+	app.Head("/emulator.html", s.emulatorPage)
 
 	app.Options("/romserv/*", corsPreflight)
 	app.Options("/cores/*", corsPreflight)
