@@ -17,6 +17,7 @@ export default defineConfig({
     rollupOptions: {
       input: {
         index: resolve(import.meta.dirname, 'index.html'),
+        emulator: resolve(import.meta.dirname, 'emulator.html'),
       },
     },
   },
@@ -24,6 +25,7 @@ export default defineConfig({
     proxy: {
       '/api': apiTarget,
       '/romserv': apiTarget,
+      '/cores': apiTarget,
       '/healthz': apiTarget,
     },
   },

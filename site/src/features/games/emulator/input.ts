@@ -1,0 +1,147 @@
+// Input for the player: the libretro joypad ids the EmulatorJS cores take through
+// Module._simulate_input(player, id, 0|1) (Nostalgist's own press() has no effect with them),
+// the documented keyboard mapping, the standard Gamepad mapping, and a small state that merges
+// keyboard, touch and gamepad so one source releasing a button does not cancel another.
+
+/** libretro RETRO_DEVICE_ID_JOYPAD_* */
+export const BUTTON = {
+  B: 0,
+  Y: 1,
+  SELECT: 2,
+  START: 3,
+  UP: 4,
+  DOWN: 5,
+  LEFT: 6,
+  RIGHT: 7,
+  A: 8,
+  X: 9,
+  L: 10,
+  R: 11,
+} as const;
+export type ButtonId = (typeof BUTTON)[keyof typeof BUTTON];
+
+/**
+ * Keyboard → joypad, by KeyboardEvent.code (layout-independent). Documented in docs/emulator.md
+ * and in the player's help panel. RetroArch's defaults: X/Z for A/B, S/A for X/Y, Q/W for L/R.
+ */
+export const KEYBOARD: Record<string, ButtonId> = {
+  ArrowUp: BUTTON.UP,
+  ArrowDown: BUTTON.DOWN,
+  ArrowLeft: BUTTON.LEFT,
+  ArrowRight: BUTTON.RIGHT,
+  KeyX: BUTTON.A,
+  KeyZ: BUTTON.B,
+  KeyS: BUTTON.X,
+  KeyA: BUTTON.Y,
+  KeyQ: BUTTON.L,
+  KeyW: BUTTON.R,
+  Enter: BUTTON.START,
+  ShiftRight: BUTTON.SELECT,
+  ShiftLeft: BUTTON.SELECT,
+};
+
+/** Keys for the player's own commands. */
+export const COMMAND_KEYS: Record<string, 'pause' | 'save' | 'load' | 'fullscreen' | 'mute' | 'restart'> = {
+  KeyP: 'pause',
+  F2: 'save',
+  F4: 'load',
+  KeyF: 'fullscreen',
+  KeyM: 'mute',
+  KeyR: 'restart',
+};
+
+/** The rows of the help panel: [keys, what they do]. */
+export const KEY_HELP: Array<[string, string]> = [
+  ['← ↑ → ↓', 'dpad'],
+  ['X', 'A'],
+  ['Z', 'B'],
+  ['S', 'X'],
+  ['A', 'Y'],
+  ['Q / W', 'L / R'],
+  ['Enter', 'Start'],
+  ['Shift', 'Select'],
+  ['P', 'pause'],
+  ['R', 'restart'],
+  ['F2 / F4', 'saveLoad'],
+  ['F', 'fullscreen'],
+  ['M', 'mute'],
+];
+
+/**
+ * W3C "standard" gamepad layout → joypad, Nintendo-style: the bottom face button is B, the
+ * right one A, the left one Y, the top one X.
+ */
+export const GAMEPAD_BUTTONS: Record<number, ButtonId> = {
+  0: BUTTON.B,
+  1: BUTTON.A,
+  2: BUTTON.Y,
+  3: BUTTON.X,
+  4: BUTTON.L,
+  5: BUTTON.R,
+  8: BUTTON.SELECT,
+  9: BUTTON.START,
+  12: BUTTON.UP,
+  13: BUTTON.DOWN,
+  14: BUTTON.LEFT,
+  15: BUTTON.RIGHT,
+};
+
+/** Stick deflection that counts as a D-pad press. */
+export const AXIS_THRESHOLD = 0.5;
+
+/** The D-pad buttons a gamepad's state holds down (buttons and the left stick). */
+export function gamepadButtons(pad: { buttons: ReadonlyArray<{ pressed: boolean }>; axes: ReadonlyArray<number> }): Set<ButtonId> {
+  const held = new Set<ButtonId>();
+  pad.buttons.forEach((b, i) => {
+    const id = GAMEPAD_BUTTONS[i];
+    if (b.pressed && id !== undefined) held.add(id);
+  });
+  const [x = 0, y = 0] = pad.axes;
+  if (x <= -AXIS_THRESHOLD) held.add(BUTTON.LEFT);
+  if (x >= AXIS_THRESHOLD) held.add(BUTTON.RIGHT);
+  if (y <= -AXIS_THRESHOLD) held.add(BUTTON.UP);
+  if (y >= AXIS_THRESHOLD) held.add(BUTTON.DOWN);
+  return held;
+}
+
+/**
+ * Merges input sources: a button is down while any source holds it. send is called only when
+ * a button's merged state changes.
+ */
+export class InputState {
+  private holders = new Map<ButtonId, Set<string>>();
+
+  constructor(private readonly send: (id: ButtonId, down: boolean) => void) {}
+
+  set(source: string, id: ButtonId, down: boolean): void {
+    let set = this.holders.get(id);
+    if (!set) {
+      set = new Set();
+      this.holders.set(id, set);
+    }
+    const before = set.size > 0;
+    if (down) set.add(source);
+    else set.delete(source);
+    const after = set.size > 0;
+    if (before !== after) this.send(id, after);
+  }
+
+  /** Makes source hold exactly the given buttons (gamepad polling). */
+  setAll(source: string, held: Set<ButtonId>): void {
+    for (const id of Object.values(BUTTON)) this.set(source, id, held.has(id));
+  }
+
+  /** Releases everything (the frame lost focus: keyup events will not come). */
+  releaseAll(): void {
+    for (const [id, set] of this.holders) {
+      if (set.size > 0) {
+        set.clear();
+        this.send(id, false);
+      }
+    }
+  }
+
+  isDown(id: ButtonId): boolean {
+    return (this.holders.get(id)?.size ?? 0) > 0;
+  }
+}

@@ -1,0 +1,36 @@
+// The messages between the games page and the player frame. The frame is sandboxed without
+// allow-same-origin, so it has an opaque origin and no IndexedDB of its own: save states live
+// in the games page's IndexedDB and travel over postMessage. Both sides check who sent a
+// message (event.source), never its origin string, which is "null" for the frame.
+
+export const CHANNEL = 'devhub-emulator';
+
+/** Frame → page. */
+export type FromPlayer =
+  | { channel: typeof CHANNEL; type: 'ready' }
+  | { channel: typeof CHANNEL; type: 'started' }
+  | { channel: typeof CHANNEL; type: 'error'; message: string }
+  | { channel: typeof CHANNEL; type: 'save-state'; data: Uint8Array }
+  | { channel: typeof CHANNEL; type: 'load-state' };
+
+/** Page → frame. */
+export type ToPlayer =
+  | { channel: typeof CHANNEL; type: 'state'; data: Uint8Array | null }
+  | { channel: typeof CHANNEL; type: 'state-saved'; ok: boolean }
+  | { channel: typeof CHANNEL; type: 'has-state'; exists: boolean };
+
+export function isMessage<T extends { channel: string; type: string }>(data: unknown): data is T {
+  return (
+    typeof data === 'object' &&
+    data !== null &&
+    (data as { channel?: unknown }).channel === CHANNEL &&
+    typeof (data as { type?: unknown }).type === 'string'
+  );
+}
+
+/** The player accepts only an installed core's name and a ROM from this server's ROM service. */
+export function validParams(coreName: string, url: string): boolean {
+  if (!/^[a-z0-9_]{1,40}$/.test(coreName)) return false;
+  if (!url.startsWith('/romserv/') || url.startsWith('/romserv//') || url.includes('\\')) return false;
+  return !url.split('/').some((seg) => seg === '..' || seg === '.' || /%2e%2e/i.test(seg));
+}
