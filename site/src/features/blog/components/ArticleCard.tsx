@@ -1,0 +1,49 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { ArticleSummary } from '../api';
+import { BLOG_NS } from '../i18n';
+import { ArticleImage } from './ArticleImage';
+import { formatDate } from '../formatDate';
+
+interface Props {
+  article: ArticleSummary;
+  /** Shown only to admins. */
+  onDelete?: (article: ArticleSummary) => void;
+}
+
+export function ArticleCard({ article, onDelete }: Props) {
+  const { t, i18n } = useTranslation(BLOG_NS);
+  const href = `/blog/${article.id}`;
+  return (
+    <article className="blog-card" aria-labelledby={`blog-card-${article.id}`}>
+      <Link to={href} className="blog-card__media" tabIndex={-1} aria-hidden="true">
+        <ArticleImage value={article.image_url} className="blog-card__image" />
+      </Link>
+      <div className="blog-card__body">
+        <p className="blog-card__meta">
+          <span className="blog-card__category">{article.category}</span>
+          <time dateTime={article.createdAt}>{formatDate(article.createdAt, i18n.language)}</time>
+        </p>
+        <h2 className="blog-card__title" id={`blog-card-${article.id}`}>
+          <Link to={href}>{article.name}</Link>
+        </h2>
+        <p className="blog-card__excerpt">{article.excerpt}</p>
+        <div className="blog-card__actions">
+          <Link to={href} className="blog-card__more">
+            {t('readMore')}
+          </Link>
+          {onDelete ? (
+            <button
+              type="button"
+              className="btn btn--ghost blog-card__delete"
+              aria-label={t('deleteArticle', { name: article.name })}
+              onClick={() => onDelete(article)}
+            >
+              {t('delete')}
+            </button>
+          ) : null}
+        </div>
+      </div>
+    </article>
+  );
+}

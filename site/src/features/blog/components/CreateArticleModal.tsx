@@ -1,0 +1,117 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../lib/api';
+import { toast } from '../../../lib/toast';
+import { createArticle, type Article, type NewArticle } from '../api';
+import { BLOG_NS } from '../i18n';
+import { Modal } from './Modal';
+
+type Field = 'name' | 'excerpt' | 'content' | 'category' | 'image_url';
+const REQUIRED: Field[] = ['name', 'excerpt', 'content', 'category'];
+
+interface Props {
+  onClose: () => void;
+  onCreated: (article: Article) => void;
+}
+
+/** The admin's "new article" form (spec §5: name, excerpt, content, category required; image optional). */
+export function CreateArticleModal({ onClose, onCreated }: Props) {
+  const { t } = useTranslation(BLOG_NS);
+  const [values, setValues] = useState<Record<Field, string>>({ name: '', excerpt: '', content: '', category: '', image_url: '' });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [busy, setBusy] = useState(false);
+
+  const set = (f: Field) => (e: { target: { value: string } }) => {
+    setValues((v) => ({ ...v, [f]: e.target.value }));
+    setErrors((er) => ({ ...er, [f]: undefined }));
+  };
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const missing: Partial<Record<Field, string>> = {};
+    for (const f of REQUIRED) if (!values[f].trim()) missing[f] = t('form.required');
+    if (Object.keys(missing).length) {
+      setErrors(missing);
+      return;
+    }
+    const input: NewArticle = {
+      name: values.name.trim(),
+      excerpt: values.excerpt.trim(),
+      content: values.content,
+      category: values.category.trim(),
+      image_url: values.image_url.trim(),
+    };
+    setBusy(true);
+    try {
+      const created = await createArticle(input);
+      toast.success(t('toast.created'));
+      onCreated(created);
+    } catch (err) {
+      toast.error(t('toast.createError'));
+      if (err instanceof ApiError && err.data && typeof err.data === 'object') {
+        const fieldErrors: Partial<Record<Field, string>> = {};
+        for (const [k, v] of Object.entries(err.data)) {
+          const msg = (v as { message?: string } | null)?.message;
+          if ((['name', 'excerpt', 'content', 'category', 'image_url'] as string[]).includes(k) && msg) fieldErrors[k as Field] = msg;
+        }
+        setErrors(fieldErrors);
+      }
+      setBusy(false);
+    }
+  }
+
+  const field = (f: Field, label: string, multiline?: 'short' | 'long', hint?: string) => {
+    const id = `blog-form-${f}`;
+    const errId = `${id}-error`;
+    const hintId = `${id}-hint`;
+    const described = [errors[f] ? errId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined;
+    const common = {
+      id,
+      name: f,
+      value: values[f],
+      onChange: set(f),
+      required: REQUIRED.includes(f),
+      'aria-invalid': errors[f] ? true : undefined,
+      'aria-describedby': described,
+      className: 'blog-form__input',
+    };
+    return (
+      <div className="blog-form__field">
+        <label htmlFor={id} className="blog-form__label">
+          {label}
+        </label>
+        {multiline ? <textarea {...common} rows={multiline === 'long' ? 10 : 3} /> : <input {...common} type="text" />}
+        {hint ? (
+          <small id={hintId} className="blog-form__hint">
+            {hint}
+          </small>
+        ) : null}
+        {errors[f] ? (
+          <small id={errId} className="blog-form__error" role="alert">
+            {errors[f]}
+          </small>
+        ) : null}
+      </div>
+    );
+  };
+
+  return (
+    <Modal title={t('form.title')} onClose={onClose} closeLabel={t('form.close')} className="blog-modal--form">
+      <form className="blog-form" onSubmit={submit} noValidate>
+        {field('name', t('form.name'))}
+        {field('excerpt', t('form.excerpt'), 'short')}
+        {field('content', t('form.content'), 'long')}
+        {field('category', t('form.category'))}
+        {field('image_url', t('form.image'), undefined, t('form.imageHint'))}
+        <div className="blog-modal__actions">
+          <button type="button" className="btn" onClick={onClose}>
+            {t('form.cancel')}
+          </button>
+          <button type="submit" className="btn btn--primary" disabled={busy}>
+            {busy ? t('form.submitting') : t('form.submit')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
