@@ -1,0 +1,158 @@
+import type { Page } from '@playwright/test';
+import { baseURL, cli, cliJson, expect, test } from './fixtures';
+
+// Blog end to end (issue 4): the real binary with content/ imported on its first start, an admin
+// seeded through the CLI (owner socket), the real browser. The interface is switched to Russian,
+// the language in which the spec states the blog's toasts.
+
+const uid = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('preferredLanguage', 'ru'));
+});
+
+/** Creates an admin with the CLI and signs the page in as them through the API. */
+async function signInAsAdmin(page: Page) {
+  const email = `blog-admin-${uid()}@example.com`;
+  const password = `pw-${uid()}-long-enough`;
+  cli(['user', 'create', '--email', email, '--name', 'Blog Admin', '--admin', '--password-stdin'], { input: `${password}\n` });
+  await page.goto('/');
+  const token = await page.evaluate(
+    async ([e, p]) => {
+      const res = await fetch('/api/auth/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: e, password: p }),
+      });
+      if (!res.ok) throw new Error(`login: ${res.status}`);
+      const body = (await res.json()) as { tokens: { accessToken: string } };
+      return body.tokens.accessToken;
+    },
+    [email, password],
+  );
+  await page.evaluate((t) => localStorage.setItem('token', t), token);
+}
+
+const searchBox = (page: Page) => page.getByLabel('Поиск статей');
+
+test('an admin creates an article, finds it, reads it rendered and deletes it', async ({ page, consoleErrors }) => {
+  await signInAsAdmin(page);
+  const word = `зебра${uid()}`;
+  const name = `Проверка блога ${word}`;
+
+  await page.goto('/blog');
+  await expect(page.getByRole('heading', { level: 1, name: 'Блог' })).toBeVisible();
+  await page.getByRole('button', { name: 'Создать статью' }).click();
+  const form = page.getByRole('dialog', { name: 'Новая статья' });
+  await form.getByLabel('Название').fill(name);
+  await form.getByLabel('Краткое описание').fill('Статья из браузерного теста');
+  await form
+    .getByLabel('Текст (Markdown)')
+    .fill(
+      [
+        '## Раздел с кодом',
+        '',
+        `Слово ${word.toUpperCase()} и **жирный** текст.`,
+        '',
+        '```go',
+        'func main() { println("hi") }',
+        '```',
+        '',
+        '[опасная ссылка](javascript:window.__xss=1)',
+        '',
+        '<script>window.__xss = 2</script>',
+        '',
+        '| a | b |',
+        '|---|---|',
+        '| 1 | 2 |',
+      ].join('\n'),
+    );
+  await form.getByLabel('Категория').fill('E2E');
+  await form.getByRole('button', { name: 'Создать' }).click();
+  await expect(page.getByText('Статья успешно создана')).toBeVisible();
+  await expect(form).toBeHidden();
+
+  // The search (debounced) finds it by a word of its text, typed in another letter case.
+  await searchBox(page).fill(word.toUpperCase());
+  const card = page.getByRole('article').filter({ has: page.getByRole('link', { name }) });
+  await expect(card).toHaveCount(1);
+  await expect(page.getByRole('article')).toHaveCount(1);
+  await expect(page.getByText('Статей: 1')).toBeVisible();
+
+  // Open it: the Markdown is rendered on the server, highlighted with classes, and sanitised.
+  await card.getByRole('link', { name }).click();
+  await expect(page).toHaveURL(/\/blog\/\d+$/);
+  const id = page.url().split('/').pop()!;
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  const content = page.locator('.blog-article__content');
+  await expect(content.getByRole('heading', { level: 2, name: 'Раздел с кодом' })).toBeVisible();
+  await expect(content.locator('strong')).toHaveText('жирный');
+  await expect(content.locator('pre.chroma .kd')).toHaveText('func');
+  await expect(content.getByRole('table')).toBeVisible();
+  await expect(content.getByText('опасная ссылка')).toBeVisible();
+  await expect(content.locator('a[href^="javascript" i]')).toHaveCount(0);
+  await expect(content.locator('script')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'E2E' })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+
+  // Back to the list, delete it after confirming.
+  await page.getByRole('link', { name: /Все статьи/ }).click();
+  await expect(page).toHaveURL(/\/blog$/);
+  await searchBox(page).fill(word);
+  await expect(page.getByRole('link', { name })).toBeVisible();
+  await page.getByRole('button', { name: `Удалить статью «${name}»` }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Удалить статью?' });
+  await confirm.getByRole('button', { name: 'Отмена' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(page.getByRole('link', { name })).toBeVisible();
+  await page.getByRole('button', { name: `Удалить статью «${name}»` }).click();
+  await confirm.getByRole('button', { name: 'Удалить' }).click();
+  await expect(page.getByText('Статья успешно удалена')).toBeVisible();
+  await expect(page.getByRole('link', { name })).toHaveCount(0);
+  await expect(page.getByText('Статьи не найдены')).toBeVisible();
+
+  // Gone everywhere: the CLI (through the owner socket) and the article page.
+  expect(cliJson<unknown[]>(['article', 'list', '--search', word])).toEqual([]);
+  await page.goto(`/blog/${id}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Статья не найдена' })).toBeVisible();
+  expect(consoleErrors.filter((e) => !e.includes('404'))).toEqual([]);
+});
+
+test('a guest reads the imported articles but sees no create or delete buttons', async ({ page, consoleErrors }) => {
+  await page.goto('/blog');
+  await expect(page.getByRole('article').first()).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Running devhub — one binary, one data directory' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Создать статью' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Удалить/ })).toHaveCount(0);
+
+  // Cyrillic search regardless of case finds the Ukrainian article; its SVG cover is an <img>.
+  await searchBox(page).fill('ПОШУК');
+  const card = page.getByRole('article').filter({ has: page.getByRole('link', { name: /Блог devhub/ }) });
+  await expect(card).toHaveCount(1);
+  const src = await card.locator('img').getAttribute('src');
+  expect(src?.startsWith('data:image/svg+xml,')).toBe(true);
+  await expect(card.locator('svg')).toHaveCount(0);
+
+  // The category filter.
+  await searchBox(page).fill('');
+  await page.getByLabel('Категория').selectOption({ label: 'Emulator (1)' });
+  await expect(page.getByRole('article')).toHaveCount(1);
+  await expect(page.getByRole('link', { name: /Retro games without a CDN/ })).toBeVisible();
+  expect(consoleErrors).toEqual([]);
+});
+
+test('the feed and the API answer for guests; writes need an admin', async ({ request }) => {
+  const feed = await request.get(`${baseURL}/feed.xml`);
+  expect(feed.status()).toBe(200);
+  expect(feed.headers()['content-type']).toContain('application/atom+xml');
+  expect(await feed.text()).toContain('The devhub CLI and the owner socket');
+
+  const list = await request.get(`${baseURL}/api/api/blog?limit=5&page=1&category=all&search=`);
+  const body = (await list.json()) as { articles: unknown[]; totalCount: number };
+  expect(body.totalCount).toBeGreaterThanOrEqual(5);
+  expect((await request.get(`${baseURL}/api/blog?page=0`)).status()).toBe(400);
+  const create = await request.post(`${baseURL}/api/api/blog`, {
+    data: { name: 'x', excerpt: 'x', content: 'x', category: 'x' },
+  });
+  expect(create.status()).toBe(401);
+});
