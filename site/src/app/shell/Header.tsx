@@ -53,6 +53,8 @@ function ReadyHeader() {
     return () => mq.removeEventListener('change', onChange);
   }, [menuOpen, closeMenu]);
 
+  const onAdminSection = new URLSearchParams(location.search).get('section') === 'admin';
+
   return (
     <header className="site-header">
       <div className="site-header__inner">
@@ -69,12 +71,21 @@ function ReadyHeader() {
         <nav className="site-nav" aria-label={t('mainNavigation')}>
           <ToolsDropdown />
           {MAIN_ITEMS.map((item) => (
-            <NavLink key={item.to} to={item.to} className="nav-link">
+            <NavLink
+              key={item.to}
+              to={item.to}
+              // NavLink ignores the query string: on the admin section only
+              // the admin link is the current one.
+              className={({ isActive }) => (isActive && !onAdminSection ? 'nav-link active' : 'nav-link')}
+            >
               {t(item.labelKey)}
             </NavLink>
           ))}
           {isAdmin ? (
-            <NavLink to={ADMIN_PATH} className="nav-link">
+            <NavLink
+              to={ADMIN_PATH}
+              className={({ isActive }) => (isActive && onAdminSection ? 'nav-link active' : 'nav-link')}
+            >
               {t('admin')}
             </NavLink>
           ) : null}
