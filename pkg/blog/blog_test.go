@@ -390,3 +390,60 @@ func TestSeedOnlyOnce(t *testing.T) {
 		t.Fatalf("missing dir: seeded=%v err=%v", seeded, err)
 	}
 }
+
+// TestConcurrentReadsAndWrites: lists and searches run while articles are
+// created, edited and deleted (run with -race); afterwards the index agrees
+// with a fresh load from the store.
+func TestConcurrentReadsAndWrites(t *testing.T) {
+	s := newTestService(t)
+	s.SetClock(func() time.Time { return time.Now().UTC() })
+	ctx := context.Background()
+	done := make(chan struct{})
+	errs := make(chan error, 4)
+	for r := 0; r < 3; r++ {
+		go func() {
+			for {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				if _, err := s.List(ctx, Query{Search: "стаття", Limit: 10}); err != nil {
+					errs <- err
+					return
+				}
+				s.Categories(ctx)
+			}
+		}()
+	}
+	for i := 0; i < 40; i++ {
+		a := mustCreate(t, s, Input{Name: fmt.Sprintf("Стаття %d", i), Excerpt: "e", Category: fmt.Sprintf("c%d", i%3), Content: "x"})
+		if i%3 == 0 {
+			n := "Змінена стаття"
+			if _, err := s.Update(ctx, a.ID, Patch{Name: &n}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if i%4 == 0 {
+			if err := s.Delete(ctx, a.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	close(done)
+	for r := 0; r < 3; r++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	fresh, err := New(s.st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p1, _ := s.List(ctx, Query{Limit: 50})
+	p2, _ := fresh.List(ctx, Query{Limit: 50})
+	if p1.TotalCount != 30 || fmt.Sprint(p1) != fmt.Sprint(p2) {
+		t.Fatalf("live %d vs reloaded %d articles", p1.TotalCount, p2.TotalCount)
+	}
+}
