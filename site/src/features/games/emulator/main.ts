@@ -5,7 +5,7 @@
 // (input, pause, save and load state) it uses the core's own exports on the Emscripten Module.
 import { Nostalgist } from 'nostalgist';
 import { BUTTON, COMMAND_KEYS, InputState, KEYBOARD, KEY_HELP, gamepadButtons, type ButtonId } from './input';
-import { CHANNEL, isMessage, validParams, type FromPlayer, type ToPlayer } from './protocol';
+import { CHANNEL, isMessage, validParams, type Body, type FromPlayer, type ToPlayer } from './protocol';
 import { strings, type StringKey } from './strings';
 import './emulator.css';
 
@@ -55,9 +55,7 @@ let statusTimer: number | undefined;
 // own origin is opaque).
 const parentOrigin = location.origin && location.origin !== 'null' ? location.origin : '*';
 
-type Outgoing = FromPlayer extends infer M ? (M extends unknown ? Omit<M, 'channel'> : never) : never;
-
-function post(msg: Outgoing): void {
+function post(msg: Body<FromPlayer>): void {
   if (window.parent === window) return;
   window.parent.postMessage({ channel: CHANNEL, ...msg }, parentOrigin);
 }

@@ -19,6 +19,9 @@ export type ToPlayer =
   | { channel: typeof CHANNEL; type: 'state-saved'; ok: boolean }
   | { channel: typeof CHANNEL; type: 'has-state'; exists: boolean };
 
+/** A message without its channel tag, for each member of a union. */
+export type Body<T> = T extends unknown ? Omit<T, 'channel'> : never;
+
 export function isMessage<T extends { channel: string; type: string }>(data: unknown): data is T {
   return (
     typeof data === 'object' &&

@@ -1,8 +1,159 @@
+import { useEffect, useReducer, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Page } from '../../../components/ui/Page';
+import { ApiError } from '../../../lib/api';
+import { fetchConsoles, fetchGames, PAGE_SIZE, type Game } from '../api';
+import { ConnectionError } from '../components/ConnectionError';
+import { ConsoleSelector } from '../components/ConsoleSelector';
+import { DonationBanner } from '../components/DonationBanner';
+import { GameList } from '../components/GameList';
+import { Player } from '../components/Player';
+import { GAMES_NS } from '../i18n';
+import { SIDEBAR_MIN, useIsMobile, useSidebarWidth } from '../sidebar';
+import { gamesReducer, initialGamesState, pageCount } from '../state';
+import '../games.css';
 
-// Route placeholder from the shell: shows the section heading only until this feature is built.
+const SEARCH_DEBOUNCE_MS = 300;
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const id = window.setTimeout(() => setV(value), ms);
+    return () => window.clearTimeout(id);
+  }, [value, ms]);
+  return v;
+}
+
+/** /games: console selector, game list with search and paging, the player, the donation banner. */
 export default function GamesPage() {
-  const { t } = useTranslation();
-  return <Page title={t('games')} />;
+  const { t } = useTranslation(GAMES_NS);
+  const [state, dispatch] = useReducer(gamesReducer, initialGamesState);
+  const mobile = useIsMobile();
+  const sidebar = useSidebarWidth();
+  const [libraryOpen, setLibraryOpen] = useState(true);
+  const [list, setList] = useState<{ games: Game[]; total: number; status: 'loading' | 'ready' | 'error' }>({
+    games: [],
+    total: 0,
+    status: 'loading',
+  });
+  const debounced = useDebounced(state.search, SEARCH_DEBOUNCE_MS);
+  const search = state.search === '' ? '' : debounced;
+
+  useEffect(() => {
+    const ctl = new AbortController();
+    fetchConsoles(ctl.signal)
+      .then((consoles) => dispatch({ type: 'consolesLoaded', consoles }))
+      .catch((err: unknown) => {
+        if (ctl.signal.aborted) return;
+        dispatch({ type: 'consolesFailed', offline: err instanceof ApiError && err.status === 0 });
+      });
+    return () => ctl.abort();
+  }, []);
+
+  const { consoleId, page } = state;
+  useEffect(() => {
+    if (!consoleId) return;
+    const ctl = new AbortController();
+    setList((l) => ({ ...l, status: 'loading' }));
+    fetchGames(consoleId, { page, search }, ctl.signal)
+      .then((res) => setList({ games: res.games, total: res.total, status: 'ready' }))
+      .catch(() => {
+        if (!ctl.signal.aborted) setList({ games: [], total: 0, status: 'error' });
+      });
+    return () => ctl.abort();
+  }, [consoleId, page, search]);
+
+  const selected = state.consoles.find((c) => c.id === state.consoleId) ?? null;
+  const playing = state.game && selected ? state.game : null;
+
+  const chooseGame = (game: Game) => {
+    dispatch({ type: 'selectGame', game });
+    if (mobile) setLibraryOpen(false);
+  };
+  const closeGame = () => {
+    dispatch({ type: 'closeGame' });
+    setLibraryOpen(true);
+  };
+
+  if (state.consolesStatus === 'offline') {
+    return (
+      <Page title={t('title')} className="games-page">
+        <ConnectionError />
+      </Page>
+    );
+  }
+
+  const layoutStyle = { '--games-sidebar': `${sidebar.width}px` } as CSSProperties;
+  return (
+    <Page title={t('title')} lead={t('lead')} className="games-page">
+      <div className={`games-layout${mobile ? ' games-layout--mobile' : ''}`} style={layoutStyle}>
+        {mobile ? (
+          <button
+            type="button"
+            className="btn games-library-toggle"
+            aria-expanded={libraryOpen}
+            aria-controls="games-library"
+            onClick={() => setLibraryOpen((o) => !o)}
+          >
+            {libraryOpen ? t('hideLibrary') : t('showLibrary')}
+          </button>
+        ) : null}
+        <div className="games-sidebar" id="games-library" hidden={mobile && !libraryOpen}>
+          {state.consolesStatus === 'loading' ? (
+            <p className="games-muted" role="status">
+              {t('loadingConsoles')}
+            </p>
+          ) : state.consolesStatus === 'error' ? (
+            <p className="games-error" role="alert">
+              {t('consolesError')}
+            </p>
+          ) : state.consoles.length === 0 ? (
+            <p className="games-muted">{t('noConsoles')}</p>
+          ) : (
+            <>
+              <ConsoleSelector
+                consoles={state.consoles}
+                selectedId={state.consoleId}
+                onSelect={(id) => dispatch({ type: 'selectConsole', id })}
+              />
+              <GameList
+                games={list.games}
+                total={list.total}
+                page={state.page}
+                pages={pageCount(list.total, PAGE_SIZE)}
+                status={list.status}
+                search={state.search}
+                selectedId={state.game?.id ?? null}
+                onSearch={(s) => dispatch({ type: 'setSearch', search: s })}
+                onPage={(p) => dispatch({ type: 'setPage', page: p })}
+                onSelect={chooseGame}
+              />
+            </>
+          )}
+        </div>
+        {!mobile ? (
+          <div
+            className="games-resizer"
+            role="separator"
+            aria-orientation="vertical"
+            aria-label={t('resize')}
+            aria-controls="games-library"
+            aria-valuenow={sidebar.width}
+            aria-valuemin={SIDEBAR_MIN}
+            aria-valuemax={sidebar.max}
+            tabIndex={0}
+            {...sidebar.handleProps}
+          />
+        ) : null}
+        <div className="games-main">
+          {playing && selected ? (
+            <Player game={playing} core={selected.core} onClose={closeGame} />
+          ) : (
+            <p className="games-placeholder">{t('chooseGame')}</p>
+          )}
+          <DonationBanner />
+        </div>
+      </div>
+    </Page>
+  );
 }

@@ -1,0 +1,215 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+// The games page against the real binary with the ROMs this project ships (roms/) and the cores
+// built into it: the first console is selected, search narrows the list, the NES test game runs
+// in the sandboxed player and its canvas shows the ROM's known colours, a held key changes what
+// the ROM draws, a save state survives a reload — and no request leaves 127.0.0.1.
+
+interface Analysis {
+  /** The background colour sampled away from the sprites. */
+  bg: [number, number, number];
+  /** Horizontal centre of the white player sprite, as a fraction of the screen width (-1: none). */
+  playerX: number;
+}
+
+/**
+ * Screenshots the player frame and reads its pixels in the page (the page may draw data: URLs).
+ * Coin Catcher draws a blue background ($11), red while A is held ($16), a white player.
+ */
+async function analyse(page: Page, frame: Locator): Promise<Analysis> {
+  const png = (await frame.screenshot()).toString('base64');
+  return page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.naturalWidth;
+    c.height = img.naturalHeight;
+    const ctx = c.getContext('2d')!;
+    ctx.drawImage(img, 0, 0);
+    const { data, width, height } = ctx.getImageData(0, 0, c.width, c.height);
+    const at = (x: number, y: number) => {
+      const i = (Math.floor(y) * width + Math.floor(x)) * 4;
+      return [data[i], data[i + 1], data[i + 2]] as [number, number, number];
+    };
+    // The game screen is the upper part of the frame; the toolbar sits below it.
+    let sum = 0;
+    let n = 0;
+    for (let y = Math.floor(height * 0.2); y < height * 0.8; y += 2) {
+      for (let x = 0; x < width; x += 2) {
+        const [r, g, b] = at(x, y);
+        if (r > 235 && g > 235 && b > 235) {
+          sum += x;
+          n++;
+        }
+      }
+    }
+    return { bg: at(width * 0.85, height * 0.72), playerX: n > 4 ? sum / n / width : -1 };
+  }, png);
+}
+
+const isBlue = ([r, g, b]: number[]) => b > 150 && b > r + 80;
+const isRed = ([r, g, b]: number[]) => r > 150 && r > b + 80 && r > g + 60;
+
+test.describe('games', () => {
+  test('play the NES game offline: colours, input, save and load state', async ({ page, consoleErrors }) => {
+    test.setTimeout(150_000);
+    const requests: string[] = [];
+    page.on('request', (req) => requests.push(req.url()));
+
+    await page.goto('/games');
+    const consoles = page.getByRole('navigation', { name: 'Consoles' });
+    const nes = consoles.getByRole('button', { name: /NES.*Nintendo Entertainment System/ });
+    await expect(nes).toHaveAttribute('aria-pressed', 'true');
+    await expect(consoles.getByRole('button', { name: /SNES/ })).toHaveAttribute('aria-pressed', 'false');
+
+    // Search narrows the list; choosing a console clears it.
+    const game = page.getByRole('button', { name: 'Play Coin Catcher' });
+    await expect(game).toBeVisible();
+    const search = page.getByRole('searchbox', { name: 'Search games' });
+    await search.fill('zelda');
+    await expect(page.getByText('No games found')).toBeVisible();
+    await expect(game).toHaveCount(0);
+    await search.fill('COIN');
+    await expect(game).toBeVisible();
+    await consoles.getByRole('button', { name: /SNES/ }).click();
+    await expect(search).toHaveValue('');
+    await expect(page.getByRole('button', { name: 'Play Colour Test SNES' })).toBeVisible();
+    await nes.click();
+
+    // The cover comes from the ROM service.
+    await expect(game.locator('img')).toHaveAttribute('src', '/romserv/nes/images/Coin_Catcher.png');
+
+    await game.click();
+    const frame = page.locator('iframe[title="Game: Coin Catcher"]');
+    await expect(frame).toHaveAttribute('sandbox', 'allow-scripts');
+    await expect(frame).toHaveAttribute('src', /^\/emulator\.html\?core=fceumm&gameUrl=%2Fromserv%2Fnes%2FCoin_Catcher\.nes/);
+    const player = page.frameLocator('iframe[title="Game: Coin Catcher"]');
+    const running = async () => {
+      const f = page.frames().find((x) => x.url().includes('/emulator.html'));
+      return f ? f.evaluate(() => (window as unknown as { __devhubEmulator?: { frames(): number } }).__devhubEmulator?.frames() ?? 0) : 0;
+    };
+    await expect.poll(running, { timeout: 60_000 }).toBeGreaterThan(30);
+
+    // The ROM's known colours: blue background, the white player in the middle.
+    await expect.poll(async () => isBlue((await analyse(page, frame)).bg), { timeout: 20_000 }).toBe(true);
+    const start = await analyse(page, frame);
+    expect(start.playerX).toBeGreaterThan(0.4);
+    expect(start.playerX).toBeLessThan(0.6);
+
+    // Holding X (the A button) turns the background red; letting go turns it blue again.
+    await player.locator('canvas').click();
+    await page.keyboard.down('x');
+    await expect.poll(async () => isRed((await analyse(page, frame)).bg), { timeout: 10_000 }).toBe(true);
+    await page.keyboard.up('x');
+    await expect.poll(async () => isBlue((await analyse(page, frame)).bg), { timeout: 10_000 }).toBe(true);
+
+    // Holding → moves the player right.
+    await page.keyboard.down('ArrowRight');
+    await expect.poll(async () => (await analyse(page, frame)).playerX, { timeout: 10_000 }).toBeGreaterThan(0.75);
+    await page.keyboard.up('ArrowRight');
+    const moved = await analyse(page, frame);
+
+    // Save the state (kept in this page's IndexedDB), reload, start again: the player is back in
+    // the middle; load the state: it is where it was saved.
+    await player.getByRole('button', { name: 'Save state' }).click();
+    await expect(player.getByRole('status')).toHaveText('State saved');
+    await page.reload();
+    await page.getByRole('button', { name: 'Play Coin Catcher' }).click();
+    await expect.poll(running, { timeout: 60_000 }).toBeGreaterThan(30);
+    await expect.poll(async () => (await analyse(page, frame)).playerX, { timeout: 20_000 }).toBeLessThan(0.6);
+    const loadButton = player.getByRole('button', { name: 'Load state' });
+    await expect(loadButton).toBeEnabled();
+    await loadButton.click();
+    await expect(player.getByRole('status')).toHaveText('State loaded');
+    await expect
+      .poll(async () => Math.abs((await analyse(page, frame)).playerX - moved.playerX), { timeout: 10_000 })
+      .toBeLessThan(0.02);
+
+    // Nothing left this machine.
+    const outside = requests.filter((u) => {
+      if (u.startsWith('data:') || u.startsWith('blob:')) return false;
+      return new URL(u).hostname !== '127.0.0.1';
+    });
+    expect(outside).toEqual([]);
+    expect(requests.some((u) => u.includes('/cores/fceumm/fceumm_libretro.wasm'))).toBe(true);
+    expect(consoleErrors.filter((e) => !/GL Driver|WebGL/.test(e))).toEqual([]);
+  });
+
+  test('unknown console answers the ROM service error envelope', async ({ request }) => {
+    const res = await request.get('/romserv/consoles/nope/games');
+    expect(res.status()).toBe(404);
+    expect(await res.json()).toEqual({ success: false, error: { message: 'unknown console: nope' } });
+    expect(res.headers()['access-control-allow-origin']).toBe('*');
+  });
+
+  test('the connection error screen offers a retry that reloads the page', async ({ page }) => {
+    await page.route('**/romserv/consoles', (route) => route.abort('connectionrefused'));
+    await page.goto('/games');
+    await expect(page.getByRole('heading', { name: 'Ошибка подключения к серверу' })).toBeVisible();
+    await page.unroute('**/romserv/consoles');
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await expect(page.getByRole('navigation', { name: 'Consoles' }).getByRole('button').first()).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  test('console and game list failures show their fallbacks', async ({ page }) => {
+    await page.route('**/romserv/consoles', (route) => route.fulfill({ status: 500, body: '{}', contentType: 'application/json' }));
+    await page.goto('/games');
+    await expect(page.getByText('Ошибка загрузки консолей')).toBeVisible();
+    await page.unroute('**/romserv/consoles');
+    await page.route('**/romserv/consoles/*/games*', (route) => route.fulfill({ status: 500, body: '{}', contentType: 'application/json' }));
+    await page.reload();
+    await expect(page.getByText('Ошибка загрузки игр')).toBeVisible();
+  });
+
+  test('mobile: the selector closes when a game is chosen', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto('/games');
+    const toggle = page.getByRole('button', { name: 'Hide the list' });
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.getByRole('separator', { name: 'Resize the game list' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Play Coin Catcher' }).click();
+    await expect(page.getByRole('navigation', { name: 'Consoles' })).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Games list' })).toHaveAttribute('aria-expanded', 'false');
+    await expect(page.locator('iframe[title="Game: Coin Catcher"]')).toBeVisible();
+  });
+
+  test('desktop sidebar starts at 300 px and drags between 200 px and 60 % of the window', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/games');
+    const sidebar = page.locator('#games-library');
+    const handle = page.getByRole('separator', { name: 'Resize the game list' });
+    await expect(handle).toHaveAttribute('aria-valuenow', '300');
+    await expect.poll(async () => (await sidebar.boundingBox())?.width).toBe(300);
+    const box = (await handle.boundingBox())!;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + box.width / 2, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 2000, y, { steps: 5 });
+    await page.mouse.up();
+    await expect(handle).toHaveAttribute('aria-valuenow', String(Math.floor(1280 * 0.6)));
+    const box2 = (await handle.boundingBox())!;
+    await page.mouse.move(box2.x + box2.width / 2, y);
+    await page.mouse.down();
+    await page.mouse.move(0, y, { steps: 5 });
+    await page.mouse.up();
+    await expect(handle).toHaveAttribute('aria-valuenow', '200');
+    await expect.poll(async () => (await sidebar.boundingBox())?.width).toBe(200);
+  });
+
+  test('the donation banner shows the configured details and a QR code', async ({ page }) => {
+    await page.route('**/api/site', (route) =>
+      route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify({ contacts: {}, donation: { trc20Wallet: 'TTestWallet0000000000000000000001', cardUAH: '4441 0000 0000 0001', cardUSD: '5375 0000 0000 0002' } }),
+      }),
+    );
+    await page.goto('/games');
+    const banner = page.getByRole('complementary', { name: 'Support the project' });
+    await expect(banner).toContainText('TTestWallet0000000000000000000001');
+    await expect(banner).toContainText('4441 0000 0000 0001');
+    await expect(banner).toContainText('5375 0000 0000 0002');
+    await expect(banner.getByRole('img', { name: 'QR code of the TRC20 wallet' })).toHaveAttribute('src', /^data:image\/png;base64,/);
+  });
+});

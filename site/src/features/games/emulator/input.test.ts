@@ -1,0 +1,67 @@
+import { describe, expect, it, vi } from 'vitest';
+import { BUTTON, gamepadButtons, InputState, KEYBOARD } from './input';
+import { validParams } from './protocol';
+
+describe('InputState', () => {
+  it('holds a button while any source holds it and reports only changes', () => {
+    const send = vi.fn();
+    const s = new InputState(send);
+    s.set('keyboard', BUTTON.A, true);
+    s.set('touch', BUTTON.A, true);
+    s.set('keyboard', BUTTON.A, false);
+    expect(send.mock.calls).toEqual([[BUTTON.A, true]]);
+    expect(s.isDown(BUTTON.A)).toBe(true);
+    s.set('touch', BUTTON.A, false);
+    expect(send.mock.calls).toEqual([
+      [BUTTON.A, true],
+      [BUTTON.A, false],
+    ]);
+  });
+
+  it('releases everything on blur and follows a gamepad snapshot', () => {
+    const send = vi.fn();
+    const s = new InputState(send);
+    s.setAll('pad0', new Set([BUTTON.UP, BUTTON.B]));
+    s.setAll('pad0', new Set([BUTTON.B]));
+    s.releaseAll();
+    expect(send.mock.calls).toEqual([
+      [BUTTON.B, true],
+      [BUTTON.UP, true],
+      [BUTTON.UP, false],
+      [BUTTON.B, false],
+    ]);
+  });
+});
+
+describe('mappings', () => {
+  it('maps the documented keys', () => {
+    expect(KEYBOARD.KeyX).toBe(BUTTON.A);
+    expect(KEYBOARD.KeyZ).toBe(BUTTON.B);
+    expect(KEYBOARD.Enter).toBe(BUTTON.START);
+    expect(KEYBOARD.ArrowRight).toBe(BUTTON.RIGHT);
+  });
+
+  it('reads gamepad buttons and the left stick', () => {
+    const pressed = (ids: number[]) => Array.from({ length: 16 }, (_, i) => ({ pressed: ids.includes(i) }));
+    expect([...gamepadButtons({ buttons: pressed([1, 9]), axes: [0, 0] })].sort()).toEqual([BUTTON.START, BUTTON.A].sort());
+    expect([...gamepadButtons({ buttons: pressed([]), axes: [-0.9, 0.7] })].sort()).toEqual([BUTTON.DOWN, BUTTON.LEFT].sort());
+    expect(gamepadButtons({ buttons: pressed([]), axes: [0.3, -0.2] }).size).toBe(0);
+  });
+});
+
+describe('validParams', () => {
+  it.each([
+    ['fceumm', '/romserv/nes/Coin_Catcher.nes', true],
+    ['genesis_plus_gx', '/romserv/megadrive/%D0%A2%D0%B5%D1%81%D1%82.md', true],
+    ['fceumm', 'https://example.com/rom.nes', false],
+    ['fceumm', '//example.com/rom.nes', false],
+    ['fceumm', '/romserv//example.com/rom.nes', false],
+    ['fceumm', '/romserv/../api/files', false],
+    ['fceumm', '/romserv/%2e%2e/x', false],
+    ['fceumm', '/api/files/1/download', false],
+    ['../x', '/romserv/nes/a.nes', false],
+    ['', '/romserv/nes/a.nes', false],
+  ])('core %s, game %s → %s', (core, url, ok) => {
+    expect(validParams(core, url)).toBe(ok);
+  });
+});

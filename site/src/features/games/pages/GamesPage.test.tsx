@@ -1,0 +1,95 @@
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter } from 'react-router';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { i18n } from '../../../lib/i18n';
+import { resetSiteSettings } from '../../../lib/site';
+import { initTestI18n, json, stubFetch } from '../../../test/utils';
+import GamesPage from './GamesPage';
+
+const consoles = {
+  success: true,
+  data: [
+    { id: 'nes', name: 'Nintendo Entertainment System', shortName: 'NES', core: 'fceumm', stats: { games: 2 } },
+    { id: 'snes', name: 'Super Nintendo', shortName: 'SNES', core: 'snes9x', stats: { games: 1 } },
+  ],
+  meta: { total: 2 },
+};
+
+function games(list: string[], consoleId: string) {
+  return {
+    success: true,
+    data: list.map((name, i) => ({ id: i + 1, name, path: `/${consoleId}/${name}.rom`, console: consoleId, hasImage: false, imagePath: '' })),
+    meta: { total: list.length, page: 1, limit: 100 },
+  };
+}
+
+function renderPage() {
+  return render(
+    <I18nextProvider i18n={i18n}>
+      <MemoryRouter>
+        <GamesPage />
+      </MemoryRouter>
+    </I18nextProvider>,
+  );
+}
+
+describe('GamesPage', () => {
+  beforeAll(async () => {
+    await initTestI18n('en');
+  });
+
+  it('selects the first console, and choosing a console clears the search and the game', { timeout: 15_000 }, async () => {
+    resetSiteSettings();
+    const fetch = stubFetch({
+      '/api/site': () => json({ contacts: {}, donation: {} }),
+      '/romserv/consoles': () => json(consoles),
+      '/romserv/consoles/nes/games': ({ url }) =>
+        json(games(new URL(url, 'http://x').searchParams.get('search') ? ['Coin Catcher'] : ['Coin Catcher', 'Tanks'], 'nes')),
+      '/romserv/consoles/snes/games': () => json(games(['Colour Test'], 'snes')),
+    });
+    renderPage();
+    const nav = await screen.findByRole('navigation', { name: 'Consoles' });
+    await waitFor(() => expect(within(nav).getByRole('button', { name: /^NES/ }).getAttribute('aria-pressed')).toBe('true'));
+    expect(await screen.findByRole('button', { name: 'Play Tanks' })).toBeTruthy();
+
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search games' }), { target: { value: 'coin' } });
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Play Tanks' })).toBeNull());
+    const searched = fetch.mock.calls.map(([u]) => String(u)).find((u) => u.includes('search=coin'));
+    expect(searched).toContain('page=1');
+    expect(searched).toContain('limit=100');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Play Coin Catcher' }));
+    expect((await screen.findByTitle('Game: Coin Catcher')).getAttribute('sandbox')).toBe('allow-scripts');
+
+    fireEvent.click(within(nav).getByRole('button', { name: /^SNES/ }));
+    await waitFor(() => expect(screen.queryByTitle('Game: Coin Catcher')).toBeNull());
+    expect((screen.getByRole('searchbox', { name: 'Search games' }) as HTMLInputElement).value).toBe('');
+    expect(await screen.findByRole('button', { name: 'Play Colour Test' })).toBeTruthy();
+  });
+
+  it('shows the connection error screen when the server cannot be reached', async () => {
+    stubFetch({});
+    const { vi } = await import('vitest');
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+    renderPage();
+    expect(await screen.findByRole('heading', { name: 'Ошибка подключения к серверу' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
+  });
+
+  it('shows the console and games fallbacks', async () => {
+    stubFetch({ '/romserv/consoles': () => json({}, 500) });
+    const first = renderPage();
+    expect(await screen.findByText('Ошибка загрузки консолей')).toBeTruthy();
+    first.unmount();
+    stubFetch({ '/romserv/consoles': () => json(consoles), '/romserv/consoles/nes/games': () => json({}, 500) });
+    renderPage();
+    expect(await screen.findByText('Ошибка загрузки игр')).toBeTruthy();
+    await act(async () => undefined);
+  });
+});
