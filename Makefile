@@ -12,7 +12,7 @@ TAGS        := embedsite embedgeoip
 SITE_STAMP  := site/node_modules/.package-lock.json
 APT_UPDATED := build/.apt-updated
 
-.PHONY: all run build site geoip test test-go test-web e2e bench deps chromium vet clean
+.PHONY: all run build site geoip cores test test-go test-web e2e bench deps chromium vet clean
 
 all: build
 
@@ -21,7 +21,7 @@ run: build
 	./$(BIN) serve --config config.yaml
 
 ## build: the single binary with the site embedded
-build: site geoip
+build: site geoip cores
 	$(GO) build -tags '$(TAGS)' -trimpath -ldflags '-s -w' -o $(BIN) ./cmd/devhub
 
 ## site: the React build (dist/) with precompressed variants
@@ -55,6 +55,12 @@ vet:
 test-go: geoip
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -tags embedgeoip ./pkg/geoip/
+
+## cores: the pinned emulator cores (npm pack @emulatorjs/core-*, unpacked with 7z) → cores/dist,
+## embedded by the embedsite build and served under /cores/ (games area)
+cores:
+	@command -v 7z >/dev/null || { $(MAKE) $(APT_UPDATED) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq p7zip-full; }
+	node scripts/fetch-cores.mjs
 
 ## geoip: the pinned IP-to-country database (npm pack at build time, checksum-verified)
 geoip:

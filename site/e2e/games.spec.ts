@@ -49,7 +49,7 @@ async function analyse(page: Page, frame: Locator): Promise<Analysis> {
   }, png);
 }
 
-const isBlue = ([r, g, b]: number[]) => b > 150 && b > r + 80;
+const isBlue = ([r, , b]: number[]) => b > 150 && b > r + 80;
 const isRed = ([r, g, b]: number[]) => r > 150 && r > b + 80 && r > g + 60;
 
 test.describe('games', () => {
