@@ -9,6 +9,8 @@ import { expect, test } from './fixtures';
 interface Analysis {
   /** The background colour sampled away from the sprites. */
   bg: [number, number, number];
+  /** The colour in the middle of the image. */
+  centre: [number, number, number];
   /** Horizontal centre of the white player sprite, as a fraction of the screen width (-1: none). */
   playerX: number;
 }
@@ -45,7 +47,7 @@ async function analyse(page: Page, frame: Locator): Promise<Analysis> {
         }
       }
     }
-    return { bg: at(width * 0.85, height * 0.72), playerX: n > 4 ? sum / n / width : -1 };
+    return { bg: at(width * 0.85, height * 0.72), centre: at(width / 2, height / 2), playerX: n > 4 ? sum / n / width : -1 };
   }, png);
 }
 
@@ -136,6 +138,29 @@ test.describe('games', () => {
     expect(requests.some((u) => u.includes('/cores/fceumm/fceumm_libretro.wasm'))).toBe(true);
     expect(consoleErrors.filter((e) => !/GL Driver|WebGL/.test(e))).toEqual([]);
   });
+
+  // The other shipped cores run their colour test ROMs (the player page on its own).
+  for (const [core, rom, check] of [
+    ['snes9x', '/romserv/snes/Colour_Test_SNES.sfc', ([r, g, b]: number[]) => r > 200 && g < 60 && b < 60],
+    ['gambatte', '/romserv/gbc/Colour_Test_GBC.gbc', ([r, g, b]: number[]) => g > 150 && g > r + 40 && g > b + 80],
+    ['mgba', '/romserv/gba/Colour_Test_GBA.gba', ([r, g, b]: number[]) => b > 200 && r < 60 && g < 60],
+    ['genesis_plus_gx', '/romserv/megadrive/Colour_Test_MD.md', ([r, g, b]: number[]) => r > 180 && b > 180 && g < 60],
+  ] as const) {
+    test(`${core} shows its test ROM's colour`, async ({ page }) => {
+      test.setTimeout(90_000);
+      const requests: string[] = [];
+      page.on('request', (req) => requests.push(req.url()));
+      await page.goto(`/emulator.html?core=${core}&gameUrl=${encodeURIComponent(rom)}&lang=en`);
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { __devhubEmulator: { frames(): number } }).__devhubEmulator.frames()), {
+          timeout: 60_000,
+        })
+        .toBeGreaterThan(30);
+      const canvas = page.locator('canvas');
+      await expect.poll(async () => check((await analyse(page, canvas)).centre), { timeout: 20_000 }).toBe(true);
+      expect(requests.filter((u) => !u.startsWith('blob:') && !u.startsWith('data:') && new URL(u).hostname !== '127.0.0.1')).toEqual([]);
+    });
+  }
 
   test('unknown console answers the ROM service error envelope', async ({ request }) => {
     const res = await request.get('/romserv/consoles/nope/games');
