@@ -76,6 +76,7 @@ e2e: build chromium
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./pkg/...
 	./scripts/bench-static.sh $(BIN)
+	./scripts/bench-files.sh $(BIN)
 
 clean:
 	rm -rf bin build site/dist

@@ -18,7 +18,9 @@ import (
 	"github.com/devhub/devhub/pkg/store"
 )
 
-func newTestService(t *testing.T, max int64) *Service {
+func newTestService(t *testing.T, max int64) *Service { return newTestServiceTB(t, max) }
+
+func newTestServiceTB(t testing.TB, max int64) *Service {
 	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), time.Second)
 	if err != nil {
