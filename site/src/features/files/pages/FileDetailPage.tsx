@@ -1,8 +1,115 @@
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
 import { Page } from '../../../components/ui/Page';
+import { ApiError } from '../../../lib/api';
+import { downloadFile, getFile, saveBlob, type FileDetail } from '../api';
+import { formatDecimal, type DecimalUnits } from '../format';
+import { FILES_NS } from '../i18n';
+import '../files.css';
 
-// Route placeholder from the shell: shows the section heading only until this feature is built.
+/** The detail page's message for a failed load (spec §8). */
+export function detailErrorKey(err: unknown): { key: string; status?: number } {
+  if (err instanceof ApiError) {
+    if (err.status === 404 || err.status === 400) return { key: 'detail.notFound' };
+    if (err.message === 'Server returned non-JSON response') return { key: 'detail.nonJson' };
+    if (err.status > 0) return { key: 'detail.httpError', status: err.status };
+  }
+  return { key: 'detail.loadFailed' };
+}
+
+/** /filecloud/:fileId (spec §2): name, size, type, upload time, download and back. */
 export default function FileDetailPage() {
-  const { t } = useTranslation();
-  return <Page title={t('fileDetails')} />;
+  const { t, i18n } = useTranslation(FILES_NS);
+  const { fileId = '' } = useParams();
+  const [file, setFile] = useState<FileDetail | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [downloading, setDownloading] = useState(false);
+  const [downloadError, setDownloadError] = useState<string | null>(null);
+
+  useEffect(() => {
+    setFile(null);
+    setError(null);
+    // Ids are positive numbers; anything else cannot name a file.
+    if (!/^[1-9]\d*$/.test(fileId)) {
+      setError(t('detail.notFound'));
+      return;
+    }
+    const ctrl = new AbortController();
+    getFile(fileId, ctrl.signal)
+      .then((f) => {
+        if (ctrl.signal.aborted) return;
+        if (!f || typeof f !== 'object' || typeof f.originalName !== 'string') {
+          setError(t('detail.loadFailed'));
+          return;
+        }
+        setFile(f);
+      })
+      .catch((err: unknown) => {
+        if (ctrl.signal.aborted) return;
+        const { key, status } = detailErrorKey(err);
+        setError(t(key, { status }));
+      });
+    return () => ctrl.abort();
+  }, [fileId, t]);
+
+  const units = t('detail.units', { returnObjects: true }) as DecimalUnits;
+
+  const download = async () => {
+    if (!file) return;
+    setDownloading(true);
+    setDownloadError(null);
+    try {
+      saveBlob(await downloadFile(file.id), file.originalName);
+    } catch {
+      setDownloadError(t('detail.downloadFailed'));
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  return (
+    <Page title={file?.originalName ?? t('detail.title')} className="files-page files-detail">
+      {error ? (
+        <p role="alert" className="files-detail__error">
+          {error}
+        </p>
+      ) : !file ? (
+        <p role="status">{t('detail.loading')}</p>
+      ) : (
+        <>
+          <dl className="files-detail__facts">
+            <dt>{t('detail.name')}</dt>
+            <dd>{file.originalName}</dd>
+            <dt>{t('detail.size')}</dt>
+            <dd data-testid="file-size">
+              {formatDecimal(file.size, units)}
+              {file.size >= 1000 ? ` (${file.size.toLocaleString(i18n.language)} ${units.bytes})` : ''}
+            </dd>
+            <dt>{t('detail.type')}</dt>
+            <dd>{file.mimetype}</dd>
+            <dt>{t('detail.uploaded')}</dt>
+            <dd>
+              <time dateTime={file.uploadedAt}>{new Date(file.uploadedAt).toLocaleString(i18n.language)}</time>
+            </dd>
+          </dl>
+          <div className="files-detail__actions">
+            <button type="button" className="btn btn--primary" onClick={download} disabled={downloading}>
+              {t('detail.download')}
+            </button>
+          </div>
+          {downloadError ? (
+            <p role="alert" className="files-detail__error">
+              {downloadError}
+            </p>
+          ) : null}
+        </>
+      )}
+      <p className="files-detail__back">
+        <Link className="btn" to="/filecloud">
+          {t('detail.back')}
+        </Link>
+      </p>
+    </Page>
+  );
 }

@@ -1,0 +1,220 @@
+// The file cloud's API calls, one per function. JSON calls go through the shared client; the
+// upload uses XMLHttpRequest because only it reports upload progress, and downloads read the
+// response stream themselves to report theirs. The list uses the spec's /api/api/files path.
+import { ApiError, api, getToken, refreshAccessToken } from '../../lib/api';
+
+export type FileType = 'image' | 'video' | 'audio' | 'document' | 'other';
+
+/** A file as the lists show it (spec §3). */
+export interface FileItem {
+  id: number;
+  original_name: string;
+  size: number;
+  mime_type: string;
+  type: FileType;
+  uploaded_at: string;
+  sha256?: string;
+}
+
+export interface FileGroups {
+  images: FileItem[];
+  videos: FileItem[];
+  audio: FileItem[];
+  documents: FileItem[];
+  other: FileItem[];
+}
+
+export const GROUPS = ['images', 'videos', 'audio', 'documents', 'other'] as const;
+export type Group = (typeof GROUPS)[number];
+
+/** The detail page's shape (spec §3). */
+export interface FileDetail {
+  id: number;
+  originalName: string;
+  size: number;
+  mimetype: string;
+  uploadedAt: string;
+  type: FileType;
+  sha256: string;
+}
+
+export const filePaths = {
+  list: '/api/api/files',
+  upload: '/api/files/upload',
+  detail: (id: number | string) => `/api/files/${id}`,
+  download: (id: number | string) => `/api/files/${id}/download`,
+  stream: (id: number | string) => `/api/files/stream/${id}`,
+};
+
+/** GET /api/api/files: every group, missing ones as empty lists. */
+export async function listFiles(signal?: AbortSignal): Promise<FileGroups> {
+  const res = await api.get<Partial<FileGroups> | null>(filePaths.list, { signal });
+  const out = {} as FileGroups;
+  for (const g of GROUPS) out[g] = Array.isArray(res?.[g]) ? (res[g] as FileItem[]) : [];
+  return out;
+}
+
+/** GET /api/files/{id}. */
+export function getFile(id: string | number, signal?: AbortSignal): Promise<FileDetail> {
+  return api.get<FileDetail>(filePaths.detail(id), { signal });
+}
+
+/** DELETE /api/files/{id} (admins; the server checks). */
+export function deleteFile(id: number): Promise<void> {
+  return api.delete<void>(filePaths.detail(id));
+}
+
+export interface UploadProgress {
+  loaded: number;
+  total: number;
+  /** 0–100. */
+  percent: number;
+  /** Bytes per second since the upload started. */
+  speed: number;
+}
+
+/** Why an upload failed, so the uploader can show the spec's texts (§8). */
+export class UploadError extends Error {
+  constructor(
+    readonly kind: 'server' | 'network' | 'parse' | 'aborted',
+    message: string,
+    readonly status = 0,
+  ) {
+    super(message);
+    this.name = 'UploadError';
+  }
+}
+
+export interface UploadHandle {
+  promise: Promise<FileItem[]>;
+  abort: () => void;
+}
+
+function sendUpload(files: File[], onProgress: (p: UploadProgress) => void, token: string | null) {
+  const xhr = new XMLHttpRequest();
+  const promise = new Promise<FileItem[]>((resolve, reject) => {
+    const form = new FormData();
+    for (const f of files) form.append('files', f, f.name);
+    const started = performance.now();
+    xhr.upload.onprogress = (e) => {
+      if (!e.lengthComputable) return;
+      const secs = Math.max((performance.now() - started) / 1000, 0.001);
+      onProgress({
+        loaded: e.loaded,
+        total: e.total,
+        percent: e.total > 0 ? Math.min(100, Math.round((e.loaded / e.total) * 100)) : 0,
+        speed: e.loaded / secs,
+      });
+    };
+    xhr.onerror = () => reject(new UploadError('network', 'Network error occurred'));
+    xhr.onabort = () => reject(new UploadError('aborted', 'Upload aborted'));
+    xhr.onload = () => {
+      let body: unknown = null;
+      let parsed = true;
+      try {
+        body = xhr.responseText ? JSON.parse(xhr.responseText) : null;
+      } catch {
+        parsed = false;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        const list = (body as { files?: unknown } | null)?.files;
+        if (!parsed || !Array.isArray(list)) {
+          reject(new UploadError('parse', 'Error parsing server response', xhr.status));
+          return;
+        }
+        resolve(list as FileItem[]);
+        return;
+      }
+      const message = (body as { message?: unknown } | null)?.message;
+      reject(new UploadError('server', typeof message === 'string' && message ? message : 'Upload failed', xhr.status));
+    };
+    xhr.open('POST', filePaths.upload);
+    xhr.setRequestHeader('Accept', 'application/json');
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    xhr.send(form);
+  });
+  return { xhr, promise };
+}
+
+/**
+ * POST /api/files/upload: multipart with one repeated "files" field, reporting progress and
+ * speed. An expired access token is refreshed once and the upload sent again.
+ */
+export function uploadFiles(files: File[], onProgress: (p: UploadProgress) => void): UploadHandle {
+  let current = sendUpload(files, onProgress, getToken());
+  let aborted = false;
+  const promise = current.promise.catch(async (err: unknown) => {
+    const sent = getToken();
+    if (aborted || !(err instanceof UploadError) || err.status !== 401 || !sent) throw err;
+    const fresh = await refreshAccessToken(sent);
+    if (!fresh) throw err;
+    current = sendUpload(files, onProgress, fresh);
+    return current.promise;
+  });
+  return {
+    promise,
+    abort: () => {
+      aborted = true;
+      current.xhr.abort();
+    },
+  };
+}
+
+export type DownloadProgress = { loaded: number; total: number | null; percent: number };
+
+/**
+ * GET a file's bytes (download or stream route) and report progress from Content-Length while
+ * reading the body. Resolves to a Blob of the file's type.
+ */
+export async function fetchFileBlob(
+  path: string,
+  onProgress?: (p: DownloadProgress) => void,
+  signal?: AbortSignal,
+): Promise<Blob> {
+  const res = await api.get<Response>(path, { responseType: 'response', signal, headers: { Accept: '*/*' } });
+  const type = res.headers.get('content-type') ?? 'application/octet-stream';
+  const lengthHeader = res.headers.get('content-length');
+  const total = lengthHeader !== null && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : null;
+  if (!res.body) {
+    const blob = await res.blob();
+    onProgress?.({ loaded: blob.size, total, percent: 100 });
+    return blob;
+  }
+  const reader = res.body.getReader();
+  const chunks: BlobPart[] = [];
+  let loaded = 0;
+  onProgress?.({ loaded: 0, total, percent: 0 });
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value as Uint8Array<ArrayBuffer>);
+    loaded += value.byteLength;
+    onProgress?.({ loaded, total, percent: total ? Math.min(100, Math.round((loaded / total) * 100)) : 0 });
+  }
+  if (total !== null && loaded !== total) throw new ApiError(res.status, `Incomplete download: ${loaded} of ${total} bytes`);
+  return new Blob(chunks, { type });
+}
+
+/** GET /api/files/{id}/download with progress. */
+export function downloadFile(id: number | string, onProgress?: (p: DownloadProgress) => void, signal?: AbortSignal) {
+  return fetchFileBlob(filePaths.download(id), onProgress, signal);
+}
+
+/** GET /api/files/stream/{id}: the bytes for a preview. */
+export function previewFile(id: number, signal?: AbortSignal) {
+  return fetchFileBlob(filePaths.stream(id), undefined, signal);
+}
+
+/** Hands a Blob to the browser as a download under the file's original name. */
+export function saveBlob(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.rel = 'noopener';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  // Give the browser a moment to start the download before the URL goes away.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,168 @@
+import { act, fireEvent, screen } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { toast } from '../../../lib/toast';
+import { initTestI18n, renderWithShell } from '../../../test/utils';
+import type { FileItem } from '../api';
+import { Uploader, uploaderReducer, type UploaderState } from './Uploader';
+
+vi.mock('../../../lib/toast', () => ({
+  toast: { success: vi.fn(), error: vi.fn(), info: vi.fn(), warning: vi.fn(), show: vi.fn(), dismiss: vi.fn() },
+}));
+
+/** A scriptable XMLHttpRequest: tests drive progress and the answer. */
+class FakeXHR {
+  static last: FakeXHR | null = null;
+  upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = {
+    onprogress: null,
+  };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  onabort: (() => void) | null = null;
+  status = 0;
+  responseText = '';
+  method = '';
+  url = '';
+  headers: Record<string, string> = {};
+  body: FormData | null = null;
+  constructor() {
+    FakeXHR.last = this;
+  }
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = url;
+  }
+  setRequestHeader(k: string, v: string) {
+    this.headers[k] = v;
+  }
+  send(body: FormData) {
+    this.body = body;
+  }
+  abort() {
+    this.onabort?.();
+  }
+  progress(loaded: number, total: number) {
+    this.upload.onprogress?.({ lengthComputable: true, loaded, total });
+  }
+  respond(status: number, text: string) {
+    this.status = status;
+    this.responseText = text;
+    this.onload?.();
+  }
+}
+
+const stored: FileItem = {
+  id: 7,
+  original_name: 'photo.png',
+  size: 3 * 1024 * 1024,
+  mime_type: 'image/png',
+  type: 'image',
+  uploaded_at: '2025-01-01T00:00:00Z',
+};
+
+function file(name: string, size: number, type = 'application/octet-stream'): File {
+  const f = new File(['x'], name, { type });
+  Object.defineProperty(f, 'size', { value: size });
+  return f;
+}
+
+function setup() {
+  vi.stubGlobal('XMLHttpRequest', FakeXHR);
+  const onUploaded = vi.fn();
+  renderWithShell(<Uploader onUploaded={onUploaded} />);
+  const input = screen.getByLabelText('Choose files') as HTMLInputElement;
+  const choose = (...files: File[]) => fireEvent.change(input, { target: { files } });
+  return { onUploaded, input, choose };
+}
+
+beforeAll(async () => {
+  await initTestI18n('en');
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.clearAllMocks();
+});
+
+describe('uploaderReducer', () => {
+  const f = file('a.txt', 10);
+  const idle: UploaderState = { phase: 'idle' };
+  it('goes idle → selected → uploading → done', () => {
+    let s = uploaderReducer(idle, { type: 'select', files: [f] });
+    expect(s).toEqual({ phase: 'selected', files: [f] });
+    s = uploaderReducer(s, { type: 'start' });
+    expect(s.phase).toBe('uploading');
+    s = uploaderReducer(s, { type: 'progress', progress: { loaded: 5, total: 10, percent: 50, speed: 100 } });
+    expect(s).toMatchObject({ phase: 'uploading', progress: { percent: 50 } });
+    s = uploaderReducer(s, { type: 'success', uploaded: [stored] });
+    expect(s).toEqual({ phase: 'done', uploaded: [stored] });
+    expect(uploaderReducer(s, { type: 'reset' })).toEqual(idle);
+  });
+  it('clears the selection after a failure', () => {
+    const up = uploaderReducer({ phase: 'selected', files: [f] }, { type: 'start' });
+    expect(uploaderReducer(up, { type: 'failure' })).toEqual(idle);
+  });
+  it('ignores a new selection while uploading and a start without one', () => {
+    const up: UploaderState = { phase: 'uploading', files: [f], progress: { loaded: 0, total: 0, percent: 0, speed: 0 } };
+    expect(uploaderReducer(up, { type: 'select', files: [] })).toBe(up);
+    expect(uploaderReducer(idle, { type: 'start' })).toBe(idle);
+    expect(uploaderReducer(idle, { type: 'select', files: [] })).toEqual(idle);
+  });
+});
+
+describe('Uploader', () => {
+  it('shows the first file, then percent and speed, then the success panel', async () => {
+    const { onUploaded, choose } = setup();
+    expect((screen.getByRole('button', { name: 'Upload' }) as HTMLButtonElement).disabled).toBe(true);
+    choose(file('photo.png', 3 * 1024 * 1024, 'image/png'), file('b.txt', 10), file('c.txt', 10));
+    expect(screen.getByTestId('upload-selection').textContent).toBe('Selected: photo.png (3.00 MB) and 2 more files');
+
+    const now = vi.spyOn(performance, 'now');
+    now.mockReturnValue(1000);
+    fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    const xhr = FakeXHR.last!;
+    expect(xhr.method).toBe('POST');
+    expect(xhr.url).toBe('/api/files/upload');
+    expect(xhr.body!.getAll('files')).toHaveLength(3);
+    expect((screen.getByRole('button', { name: 'Upload' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByLabelText('Choose files') as HTMLButtonElement).disabled).toBe(true);
+
+    now.mockReturnValue(3000); // 2 s after the start: 2 MiB sent → 1 MiB/s
+    act(() => xhr.progress(2 * 1024 * 1024, 4 * 1024 * 1024));
+    expect(screen.getByTestId('upload-progress').textContent).toBe('50% · 1.00 MB/s');
+    expect(screen.getByRole('progressbar', { name: 'Upload progress' }).getAttribute('value')).toBe('50');
+
+    await act(async () => xhr.respond(201, JSON.stringify({ files: [stored] })));
+    expect(screen.getByText('Uploaded')).toBeTruthy();
+    expect(screen.getByText('photo.png (3.00 MB)')).toBeTruthy();
+    expect(toast.success).toHaveBeenCalledWith('Files uploaded successfully!');
+    expect(onUploaded).toHaveBeenCalledWith([stored]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Upload another' }));
+    expect((screen.getByLabelText('Choose files') as HTMLInputElement).disabled).toBe(false);
+    expect(screen.queryByTestId('upload-selection')).toBeNull();
+  });
+
+  it.each([
+    ['the server message', () => FakeXHR.last!.respond(413, JSON.stringify({ status: 413, message: 'request body too large' })), 'request body too large'],
+    ['Upload failed without a message', () => FakeXHR.last!.respond(500, 'oops'), 'Upload failed'],
+    ['a network error', () => FakeXHR.last!.onerror?.(), 'Network error occurred'],
+    ['an unreadable answer', () => FakeXHR.last!.respond(201, '<html>'), 'Error parsing server response'],
+  ])('shows %s and clears the selection', async (_, fail, message) => {
+    const { onUploaded, choose, input } = setup();
+    choose(file('a.bin', 100));
+    fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await act(async () => fail());
+    expect(toast.error).toHaveBeenCalledWith(message);
+    expect(onUploaded).not.toHaveBeenCalled();
+    expect(screen.queryByTestId('upload-selection')).toBeNull();
+    expect(input.value).toBe('');
+    expect((screen.getByRole('button', { name: 'Upload' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('sends the stored token', () => {
+    localStorage.setItem('token', 'tok-1');
+    const { choose } = setup();
+    choose(file('a.bin', 1));
+    fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    expect(FakeXHR.last!.headers.Authorization).toBe('Bearer tok-1');
+  });
+});
