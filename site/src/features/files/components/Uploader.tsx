@@ -120,9 +120,6 @@ export function Uploader({ onUploaded }: Props) {
       ) : (
         <>
           <div className="files-uploader__pick">
-            <label htmlFor={inputId} className="btn files-uploader__choose">
-              {t('uploader.choose')}
-            </label>
             <input
               ref={inputRef}
               id={inputId}
@@ -132,6 +129,9 @@ export function Uploader({ onUploaded }: Props) {
               disabled={state.phase === 'uploading'}
               onChange={(e) => dispatch({ type: 'select', files: Array.from(e.currentTarget.files ?? []) })}
             />
+            <label htmlFor={inputId} className="btn files-uploader__choose">
+              {t('uploader.choose')}
+            </label>
             <span className="files-uploader__hint">{t('uploader.drop')}</span>
           </div>
           {first ? (
