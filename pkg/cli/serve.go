@@ -14,9 +14,9 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/spf13/cobra"
 
-	"github.com/devhub/devhub/cores"
 	"github.com/devhub/devhub/pkg/server"
 	"github.com/devhub/devhub/site"
+	"github.com/devhub/devhub/site/cores"
 )
 
 // shutdownGrace bounds how long in-flight requests may run after a signal.

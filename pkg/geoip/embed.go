@@ -4,7 +4,7 @@ package geoip
 
 import _ "embed"
 
-// The database fetched by scripts/fetch-geoip.sh (see docs/geoip.md). A build
+// The database fetched by .ci/fetch-geoip.sh (see docs/geoip.md). A build
 // with the embedgeoip tag fails here when the script has not run.
 //
 //go:embed data/geo-whois-asn-country.mmdb

@@ -17,8 +17,8 @@ import (
 )
 
 // coreCatalog is the set of emulator cores this server offers under
-// /cores/: the ones built into the binary (scripts/fetch-cores.mjs →
-// cores/dist, embedded with the embedsite tag) and the ones the owner put in
+// /cores/: the ones built into the binary (site/scripts/fetch-cores.mjs →
+// site/cores/dist, embedded with the embedsite tag) and the ones the owner put in
 // config `emulator.extra_cores_dir` (same layout: <core>/<core>_libretro.js,
 // <core>_libretro.wasm, license.txt; read at start-up, so a restart picks
 // up a new core without rebuilding). An extra core of the same name
@@ -55,7 +55,7 @@ type coreFile struct {
 	contentType string
 }
 
-// coreManifest is cores/dist/<core>/manifest.json as the build step writes it.
+// coreManifest is site/cores/dist/<core>/manifest.json as the build step writes it.
 type coreManifest struct {
 	Name       string            `json:"name"`
 	Version    string            `json:"version"`

@@ -42,12 +42,12 @@ type Services struct {
 	Roms *roms.Service
 	// Auth is the accounts service (/api/auth); nil leaves it unmounted.
 	Auth *auth.Service
-	// Files is the file cloud (/api/files); nil leaves it unmounted.
-	Files *files.Service
 	// Activity is the activity log (POST /api/activity/log).
 	Activity *activity.Service
 	// GeoIP places client addresses (GET /api/ip); nil answers Unknown.
 	GeoIP *geoip.DB
+	// Files is the file cloud (/api/files); nil leaves it unmounted.
+	Files *files.Service
 	// Blog is the blog (/api/blog, /feed.xml); nil leaves it unmounted.
 	Blog *blog.Service
 }
@@ -59,7 +59,7 @@ type Options struct {
 	// Site is the built SPA (site/dist); nil or empty serves a notice.
 	Site   fs.FS
 	Logger *slog.Logger
-	// Cores are the built-in emulator cores (cores/dist); nil serves only
+	// Cores are the built-in emulator cores (site/cores/dist); nil serves only
 	// the ones in config emulator.extra_cores_dir.
 	Cores fs.FS
 
@@ -136,12 +136,12 @@ func New(o Options) (*fiber.App, error) {
 	// routes (feed, /romserv, /cores, emulator page) are registered on app,
 	// before the SPA catch-all below.
 	s.mountSite(api)
-	s.mountActivity(api)
-	s.mountIP(api)
 	if err := s.mountRoms(app, o.Cores); err != nil {
 		return nil, err
 	}
 	s.mountAuth(api)
+	s.mountActivity(api)
+	s.mountIP(api)
 	s.mountFiles(api)
 	s.mountBlog(app, api)
 

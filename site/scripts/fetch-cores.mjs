@@ -9,10 +9,10 @@
 // Nostalgist (see shared/notes/emulator-offline.md: a comment containing
 // import.meta.url and `var <core> = EJS_Runtime;`), and writes the files with
 // precompressed .gz and .br variants plus the core's own licence into
-// cores/dist/<core>/, and a manifest cores/dist/cores.json. The Go binary
-// embeds cores/dist (build tag embedsite) and serves it under /cores/.
+// site/cores/dist/<core>/, and a manifest site/cores/dist/cores.json. The Go binary
+// embeds site/cores/dist (build tag embedsite) and serves it under /cores/.
 //
-// Usage: node scripts/fetch-cores.mjs [--out DIR] [core[@version] ...]
+// Usage: node site/scripts/fetch-cores.mjs [--out DIR] [core[@version] ...]
 //   With no cores named, the default set below. A core already unpacked at
 //   the same version is skipped, so the step is cheap to repeat. --out lets
 //   the owner prepare extra cores for config `emulator.extra_cores_dir`.
@@ -23,7 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 // The default set: one core per console this project ships ROMs for.
 // Versions are pinned; bump them here (and check the e2e test still sees the
@@ -41,14 +41,14 @@ const DEFAULT_CORES = {
 const LAYOUT = 3;
 
 function parseArgs(argv) {
-  let out = path.join(repo, 'cores', 'dist');
+  let out = path.join(repo, 'site', 'cores', 'dist');
   const cores = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--out') {
       out = path.resolve(argv[++i]);
     } else if (a === '-h' || a === '--help') {
-      console.log('usage: node scripts/fetch-cores.mjs [--out DIR] [core[@version] ...]');
+      console.log('usage: node site/scripts/fetch-cores.mjs [--out DIR] [core[@version] ...]');
       process.exit(0);
     } else {
       const [name, version] = a.split('@');

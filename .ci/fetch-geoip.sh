@@ -4,7 +4,7 @@
 # Idempotent: does nothing when the pinned file is already there and intact.
 # Source and licence: docs/geoip.md.
 #
-#   scripts/fetch-geoip.sh            # -> build/geoip/, pkg/geoip/data/
+#   .ci/fetch-geoip.sh            # -> build/geoip/, pkg/geoip/data/
 set -euo pipefail
 
 PKG=@ip-location-db/geo-whois-asn-country-mmdb

@@ -4,8 +4,8 @@
 // (others.go). Everything is assembled here from source, so the library
 // holds no third-party ROM.
 //
-//	go run ./scripts/romgen            # writes into ./roms
-//	go run ./scripts/romgen -out DIR
+//	go run ./cmd/romgen            # writes into ./roms
+//	go run ./cmd/romgen -out DIR
 package main
 
 import (

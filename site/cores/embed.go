@@ -1,7 +1,7 @@
 //go:build embedsite
 
 // Package cores embeds the emulator cores unpacked by the core build step
-// (scripts/fetch-cores.mjs → cores/dist): one folder per libretro core with
+// (site/scripts/fetch-cores.mjs → site/cores/dist): one folder per libretro core with
 // its JS, wasm, precompressed .gz/.br variants and the core's own licence
 // file, plus cores.json. Builds without the `embedsite` tag use
 // embed_none.go and carry no cores, like the site itself.
