@@ -119,7 +119,23 @@ files and ROMs from the terminal — also while the server runs.
 		newRomCmd(env),
 		newActivityCmd(env),
 	)
+	documentCompletion(root)
 	return root
+}
+
+// documentCompletion gives cobra's generated completion commands the same
+// Example section every devhub command has.
+func documentCompletion(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		c.Example = "  source <(devhub completion bash)\n  devhub completion zsh > \"${fpath[1]}/_devhub\""
+		for _, sh := range c.Commands() {
+			sh.Example = "  devhub completion " + sh.Name() + " > devhub-completion." + sh.Name()
+		}
+	}
 }
 
 // configFlags maps config keys to the flags that may override them.
