@@ -73,6 +73,14 @@ func serve(ctx context.Context, env *Env) error {
 	if err := env.openLocal(ctx); err != nil {
 		return err
 	}
+	// Release the store after the HTTP server and the socket have stopped
+	// (deferred calls run in reverse order), so no request sees it closed.
+	defer func() {
+		if env.closeLocal != nil {
+			env.closeLocal()
+			env.closeLocal = nil
+		}
+	}()
 	svc := env.svc
 	if err := svc.startup(ctx); err != nil {
 		return err
