@@ -150,10 +150,29 @@ func New(o Options) (*fiber.App, error) {
 	}
 	// Anything under /api that no route answered is a JSON 404, never the SPA.
 	api.Use(func(c fiber.Ctx) error {
+		if retried, err := retryHeadAsGet(c); retried {
+			return err
+		}
 		return NewError(fiber.StatusNotFound, "no such API endpoint: "+c.Method()+" "+c.Path())
 	})
 	app.Use(s.serveSite)
 	return app, nil
+}
+
+const headRetryKey = "devhub.headRetry"
+
+// retryHeadAsGet routes a HEAD request again as GET. Fiber adds its automatic
+// HEAD routes after every handler registered with Use, so without this the
+// catch-alls would answer HEAD for any GET route with 404 (API) or the SPA
+// page (/romserv, /cores, /feed.xml). The request on the wire is still HEAD,
+// so fasthttp sends the GET handler's headers without its body.
+func retryHeadAsGet(c fiber.Ctx) (bool, error) {
+	if c.Method() != fiber.MethodHead || c.Locals(headRetryKey) != nil {
+		return false, nil
+	}
+	c.Locals(headRetryKey, true)
+	c.Method(fiber.MethodGet)
+	return true, c.RestartRouting()
 }
 
 // Logger is exported for callers that wrap the app (the CLI's serve).

@@ -366,3 +366,53 @@ func TestSiteNotBuilt(t *testing.T) {
 		t.Fatalf("%d %s", resp.StatusCode, body)
 	}
 }
+
+// HEAD answers like GET without a body, for API routes, root-level routes
+// and the SPA alike.
+func TestHeadMirrorsGet(t *testing.T) {
+	ta := newTestApp(t, func(o *Options) {
+		o.testRoutes = func(app *fiber.App) {
+			app.Get("/romserv-like/thing", func(c fiber.Ctx) error { return c.SendString("thing") })
+		}
+	})
+	base := ta.listen(t)
+	for _, tc := range []struct {
+		path       string
+		wantStatus int
+		wantType   string
+	}{
+		{"/api/site", 200, "application/json"},
+		{"/romserv-like/thing", 200, "text/plain"},
+		{"/", 200, "text/html"},
+		{"/assets/index-abc123.js", 200, "text/javascript"},
+		{"/api/nope", 404, "application/json"},
+		{"/assets/missing.js", 404, "application/json"},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			get, err := http.Get(base + tc.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			getBody, _ := io.ReadAll(get.Body)
+			get.Body.Close()
+			head, err := http.Head(base + tc.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			headBody, _ := io.ReadAll(head.Body)
+			head.Body.Close()
+			if head.StatusCode != tc.wantStatus || get.StatusCode != tc.wantStatus {
+				t.Fatalf("HEAD %d, GET %d, want %d", head.StatusCode, get.StatusCode, tc.wantStatus)
+			}
+			if !strings.HasPrefix(head.Header.Get("Content-Type"), tc.wantType) {
+				t.Fatalf("HEAD content-type %q", head.Header.Get("Content-Type"))
+			}
+			if len(headBody) != 0 {
+				t.Fatalf("HEAD sent a body of %d bytes", len(headBody))
+			}
+			if head.ContentLength != int64(len(getBody)) {
+				t.Fatalf("HEAD Content-Length %d, GET body %d", head.ContentLength, len(getBody))
+			}
+		})
+	}
+}

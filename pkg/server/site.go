@@ -98,7 +98,10 @@ func contentTypeOf(p string) string {
 // get HTML), and index.html for every other path so client routes work on
 // reload.
 func (s *Server) serveSite(c fiber.Ctx) error {
-	if c.Method() != fiber.MethodGet && c.Method() != fiber.MethodHead {
+	if retried, err := retryHeadAsGet(c); retried {
+		return err
+	}
+	if c.Method() != fiber.MethodGet {
 		return NewError(fiber.StatusNotFound, "not found")
 	}
 	p := c.Path()
@@ -135,10 +138,6 @@ func (s *Server) sendAsset(c fiber.Ctx, a *asset) error {
 	}
 	if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" && etagMatches(inm, a.etag) {
 		c.Status(fiber.StatusNotModified)
-		return nil
-	}
-	if c.Method() == fiber.MethodHead {
-		h.SetContentLength(len(body))
 		return nil
 	}
 	return c.Send(body)
