@@ -1,16 +1,22 @@
 package server
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/gofiber/fiber/v3"
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/devhub/devhub/pkg/auth"
@@ -23,7 +29,8 @@ const authTestSecret = "0123456789abcdef0123456789abcdef-test"
 
 type authApp struct {
 	*testApp
-	svc *auth.Service
+	svc      *auth.Service
+	services *Services
 }
 
 // newAuthApp builds the app with a real accounts service on a temp store,
@@ -45,17 +52,18 @@ func newAuthApp(t *testing.T, mutate func(*config.Config)) *authApp {
 	if err != nil {
 		t.Fatal(err)
 	}
+	services := &Services{Store: st, Auth: svc, Authenticate: func(_ context.Context, tok string) (*Identity, error) {
+		p, err := svc.Authenticate(tok)
+		if err != nil {
+			return nil, err
+		}
+		return &Identity{ID: p.User.ID, Email: p.User.Email, Name: p.User.Name, Role: p.User.Role}, nil
+	}}
 	ta := newTestApp(t, func(o *Options) {
 		o.Config = cfg
-		o.Services = &Services{Store: st, Auth: svc, Authenticate: func(_ context.Context, tok string) (*Identity, error) {
-			p, err := svc.Authenticate(tok)
-			if err != nil {
-				return nil, err
-			}
-			return &Identity{ID: p.User.ID, Email: p.User.Email, Name: p.User.Name, Role: p.User.Role}, nil
-		}}
+		o.Services = services
 	})
-	return &authApp{testApp: ta, svc: svc}
+	return &authApp{testApp: ta, svc: svc, services: services}
 }
 
 type reqOpt func(*http.Request)
@@ -349,9 +357,11 @@ func TestAuthRejectsBadTokens(t *testing.T) {
 		"other user id":          bearer(forge(t, jwt.SigningMethodHS256, key, with(func(c jwt.MapClaims) { c["sub"] = "999" }))),
 		"wrong key":              bearer(forge(t, jwt.SigningMethodHS256, []byte("another-secret-another-secret-xx"), claims)),
 		"changed signature char": bearer(parts[0] + "." + parts[1] + "." + string(sig)),
-		// The longest run of dots that fits the server's header buffer; a
-		// full MiB is refused before routing (TestAuthHugeBearerHeader).
-		"Bearer + dots filling the header buffer": bearer(strings.Repeat(".", 3900)),
+		// Nearly as many dots as the server's header buffer holds: the
+		// request reaches the handler, and the token parser refuses it on
+		// its length alone. A full MiB never gets that far
+		// (TestAuthHugeBearerHeader).
+		"Bearer + dots filling the header buffer": bearer(strings.Repeat(".", MaxHeaderBytes-512)),
 		"Bearer + 3 dots":                         bearer("..."),
 		"Basic scheme":                            header("Authorization", "Basic "+good),
 		"token without scheme":                    header("Authorization", good),
@@ -362,15 +372,11 @@ func TestAuthRejectsBadTokens(t *testing.T) {
 			if opt != nil {
 				opts = append(opts, opt)
 			}
-			start := time.Now()
 			resp, body := a.call(t, "GET", "/api/auth/profile", nil, opts...)
 			if resp.StatusCode != 401 {
 				t.Fatalf("status %d: %s", resp.StatusCode, body)
 			}
 			apiErr(t, body)
-			if d := time.Since(start); d > 2*time.Second {
-				t.Fatalf("took %s", d)
-			}
 		})
 	}
 	t.Run("?token= is ignored", func(t *testing.T) {
@@ -565,35 +571,145 @@ func TestAuthRefreshCookieSecureOverHTTPS(t *testing.T) {
 	}
 }
 
-// A 1 MiB Authorization header never reaches a handler: the server refuses
-// a header larger than its read buffer at once (431) instead of buffering
-// it, and keeps serving. Raising the buffer to let 1 MiB through would cost
-// that much memory per open connection. The token parser's own fast path
-// for such input is covered in pkg/auth (TestAccessTokenBadInputs).
+// `Authorization: Bearer` + 1 MiB of dots is refused by the HTTP server
+// itself: fasthttp reads headers into a MaxHeaderBytes buffer and answers 431
+// (in the API's JSON error shape) as soon as the buffer is full without the
+// headers having ended. The request never reaches routing, so no token is
+// parsed and no password is hashed — that is what makes the refusal fast
+// (BenchmarkAuthHugeBearerHeader measures it). Why the limit sits at 8 KiB and
+// not at 1 MiB is explained at MaxHeaderBytes.
 func TestAuthHugeBearerHeader(t *testing.T) {
 	a := newAuthApp(t, nil)
+	if _, err := a.svc.CreateUser(auth.NewUser{Email: "boss@example.com", Name: "B", Password: "password1", Role: auth.RoleAdmin}); err != nil {
+		t.Fatal(err)
+	}
+	var tokenChecks atomic.Int64
+	check := a.services.Authenticate
+	a.services.Authenticate = func(ctx context.Context, tok string) (*Identity, error) {
+		tokenChecks.Add(1)
+		return check(ctx, tok)
+	}
 	base := a.listen(t)
-	req, _ := http.NewRequest("GET", base+"/api/auth/profile", nil)
-	req.Header.Set("Authorization", "Bearer "+strings.Repeat(".", 1<<20))
-	start := time.Now()
-	resp, err := http.DefaultClient.Do(req)
-	elapsed := time.Since(start)
-	if err == nil {
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge && resp.StatusCode != http.StatusUnauthorized {
-			t.Fatalf("status %d", resp.StatusCode)
+	addr := strings.TrimPrefix(base, "http://")
+	dots := strings.Repeat(".", 1<<20)
+
+	t.Run("refused once the buffer is full, before the headers end", func(t *testing.T) {
+		// Exactly MaxHeaderBytes of a request whose Authorization header
+		// has not ended, and the connection stays open: the server cannot
+		// be waiting for the rest, and it has read every byte we sent.
+		head := "GET /api/auth/admin/users HTTP/1.1\r\nHost: devhub.test\r\nAuthorization: Bearer "
+		resp, body := rawHTTP(t, addr, head+dots[:MaxHeaderBytes-len(head)])
+		if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge || apiErr(t, body).Status != 431 {
+			t.Fatalf("status %d: %s", resp.StatusCode, body)
 		}
-		t.Logf("1 MiB bearer header: %d in %s", resp.StatusCode, elapsed)
-	} else {
-		// The server may close before the client finished writing.
-		t.Logf("1 MiB bearer header: connection closed after %s (%v)", elapsed, err)
+	})
+	for _, tc := range []struct{ name, head, body string }{
+		{"admin route", "GET /api/auth/admin/users HTTP/1.1\r\n", ""},
+		{"profile", "GET /api/auth/profile HTTP/1.1\r\n", ""},
+		// The right password: had this reached the handler, argon2id would
+		// have run and a session would exist.
+		{"login", "POST /api/auth/login HTTP/1.1\r\nContent-Type: application/json\r\n",
+			`{"email":"boss@example.com","password":"password1"}`},
+	} {
+		t.Run("Bearer + 1 MiB of dots: "+tc.name, func(t *testing.T) {
+			req := tc.head + "Host: devhub.test\r\nAuthorization: Bearer " + dots + "\r\n" +
+				"Content-Length: " + strconv.Itoa(len(tc.body)) + "\r\n\r\n" + tc.body
+			resp, body := rawHTTP(t, addr, req)
+			if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+				t.Fatalf("status %d: %s", resp.StatusCode, body)
+			}
+			if e := apiErr(t, body); e.Status != 431 || e.Message == "" {
+				t.Fatalf("error body %s", body)
+			}
+			if !resp.Close {
+				t.Fatal("the connection should be closed after the refusal")
+			}
+		})
 	}
-	if elapsed > 2*time.Second {
-		t.Fatalf("took %s", elapsed)
+	if n := tokenChecks.Load(); n != 0 {
+		t.Fatalf("a refused request reached the token check %d times", n)
 	}
-	resp, err = http.Get(base + "/api/auth/profile")
-	if err != nil || resp.StatusCode != 401 {
-		t.Fatalf("server after the huge header: %v %v", resp, err)
+	if s, err := a.svc.Sessions("boss@example.com"); err != nil || len(s) != 0 {
+		t.Fatalf("a refused login ran: sessions %v, %v", s, err)
+	}
+	if strings.Contains(a.logs.String(), "/api/auth") {
+		t.Fatalf("a refused request was routed:\n%s", a.logs.String())
+	}
+	// The server keeps serving, and the same routes answer normally.
+	resp, err := http.Get(base + "/api/auth/admin/users")
+	if err != nil {
+		t.Fatal(err)
 	}
 	resp.Body.Close()
+	if resp.StatusCode != 401 || tokenChecks.Load() != 0 {
+		t.Fatalf("server after the huge headers: %d", resp.StatusCode)
+	}
+	req, _ := http.NewRequest("GET", base+"/api/auth/admin/users", nil)
+	req.Header.Set("Authorization", "Bearer "+dots[:MaxHeaderBytes-512])
+	if resp, err = http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 401 || tokenChecks.Load() != 1 {
+		t.Fatalf("a header that fits reaches the check: %d, %d checks", resp.StatusCode, tokenChecks.Load())
+	}
+}
+
+// rawHTTP writes raw to a fresh connection (in the background: the server
+// may answer, and close, before all of it is written) and reads one answer.
+func rawHTTP(t testing.TB, addr, raw string) (*http.Response, []byte) {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// A guard against a hung server, not a speed requirement.
+	conn.SetDeadline(time.Now().Add(30 * time.Second))
+	go conn.Write([]byte(raw)) // its error (reset after the answer) does not matter
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatalf("answer body: %v", err)
+	}
+	return resp, body
+}
+
+// BenchmarkAuthHugeBearerHeader is the cost of refusing `Authorization:
+// Bearer` + 1 MiB of dots over a real loopback connection (dial, write until
+// the server closes, read the 431).
+func BenchmarkAuthHugeBearerHeader(b *testing.B) {
+	st, err := store.Open(filepath.Join(b.TempDir(), "b.db"), time.Second)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	cfg := config.Default()
+	svc, err := auth.New(st, cfg.Auth)
+	if err != nil {
+		b.Fatal(err)
+	}
+	app, err := New(Options{Config: cfg, Services: &Services{Store: st, Auth: svc}, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	go app.Listener(ln, fiber.ListenConfig{DisableStartupMessage: true})
+	b.Cleanup(func() { app.Shutdown() })
+	addr := ln.Addr().String()
+	raw := "GET /api/auth/profile HTTP/1.1\r\nHost: devhub.test\r\nAuthorization: Bearer " + strings.Repeat(".", 1<<20) + "\r\n\r\n"
+	b.ResetTimer()
+	for b.Loop() {
+		resp, _ := rawHTTP(b, addr, raw)
+		if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+			b.Fatalf("status %d", resp.StatusCode)
+		}
+	}
 }

@@ -52,6 +52,21 @@ type Services struct {
 	Blog *blog.Service
 }
 
+// MaxHeaderBytes bounds a request's line and headers together: fasthttp reads
+// them into a per-connection buffer of this size and, once it is full without
+// the headers having ended, refuses the request with 431 and closes the
+// connection, having read no more than this much of it. The request is never
+// routed (Fiber only runs the app-wide middleware on an empty request to
+// render the JSON error), so `Authorization: Bearer` + 1 MiB costs one
+// buffer, never a token parse or a password hash. Fiber's default is
+// 4 KiB; 8 KiB — nginx's and Apache's per-line default — leaves room for a
+// reverse proxy's forwarding headers and for cookies that sibling apps set on
+// a shared parent domain, while the buffer, which stays attached to every open
+// keep-alive connection (StreamRequestBody), costs only 4 KiB more each. Go's
+// net/http would accept 1 MiB of headers; at that size an idle-connection
+// flood would hold a MiB per socket.
+const MaxHeaderBytes = 8 << 10
+
 // Options configure New.
 type Options struct {
 	Config   config.Config
@@ -117,6 +132,7 @@ func New(o Options) (*fiber.App, error) {
 		BodyLimit:                    o.Config.Server.BodyLimit,
 		StreamRequestBody:            true,
 		DisablePreParseMultipartForm: true,
+		ReadBufferSize:               MaxHeaderBytes,
 	})
 
 	app.Use(recoverer.New(recoverer.Config{
