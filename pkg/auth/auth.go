@@ -49,10 +49,18 @@ var (
 	ErrTokenReused = errors.New("refresh token reuse detected; all sessions were ended")
 )
 
-// ThrottledError is returned when too many logins failed recently.
-type ThrottledError struct{ RetryAfter time.Duration }
+// ThrottledError is returned when too many logins failed recently
+// (What == ThrottledLogin) or too many registrations came from one network
+// (What == ThrottledRegister).
+type ThrottledError struct {
+	RetryAfter time.Duration
+	What       string
+}
 
 func (e *ThrottledError) Error() string {
+	if e.What == ThrottledRegister {
+		return fmt.Sprintf("too many registrations from this network; try again in %d s", RetryAfterSeconds(e.RetryAfter))
+	}
 	return fmt.Sprintf("too many failed login attempts; try again in %d s", RetryAfterSeconds(e.RetryAfter))
 }
 
@@ -123,6 +131,8 @@ type Service struct {
 	params     HashParams
 	now        func() time.Time
 	throttle   *limiter
+	// registrations counts registration attempts per client network.
+	registrations *limiter
 	// hashSlots bounds concurrent argon2 runs: each one holds Memory KiB,
 	// so a burst of logins must queue instead of exhausting RAM.
 	hashSlots chan struct{}
@@ -142,12 +152,13 @@ func New(st *store.Store, cfg config.Auth, opts ...Option) (*Service, error) {
 		return nil, err
 	}
 	s := &Service{
-		st:         st,
-		accessTTL:  cfg.AccessTTL,
-		refreshTTL: cfg.RefreshTTL,
-		params:     DefaultHashParams,
-		now:        time.Now,
-		throttle:   newLimiter(LoginMaxFailures, LoginWindow),
+		st:            st,
+		accessTTL:     cfg.AccessTTL,
+		refreshTTL:    cfg.RefreshTTL,
+		params:        DefaultHashParams,
+		now:           time.Now,
+		throttle:      newLimiter(LoginMaxFailures, LoginWindow),
+		registrations: newLimiter(RegisterMaxPerWindow, RegisterWindow),
 	}
 	if s.accessTTL <= 0 {
 		s.accessTTL = 15 * time.Minute

@@ -267,6 +267,141 @@ func TestLoginThrottling(t *testing.T) {
 	})
 }
 
+// A burst of parallel wrong guesses cannot slip past the count: attempts
+// are counted before the hash runs, so exactly LoginMaxFailures of them are
+// checked and the rest are refused unhashed.
+func TestLoginThrottleHoldsUnderParallelBurst(t *testing.T) {
+	for name, email := range map[string]func(i int) string{
+		"one account":   func(int) string { return "victim@example.com" },
+		"many accounts": func(i int) string { return "user" + strconv.Itoa(i) + "@example.com" },
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, _ := newTestService(t)
+			register(t, s, "victim@example.com", "password1")
+			const burst = 40
+			var wg sync.WaitGroup
+			errs := make([]error, burst)
+			for i := range burst {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_, errs[i] = s.Login(email(i), "wrong-pass", client)
+				}()
+			}
+			wg.Wait()
+			wrong, throttled := 0, 0
+			for _, err := range errs {
+				var te *ThrottledError
+				switch {
+				case errors.Is(err, ErrInvalidCredentials):
+					wrong++
+				case errors.As(err, &te) && te.What == ThrottledLogin:
+					throttled++
+				default:
+					t.Fatalf("unexpected %v", err)
+				}
+			}
+			if wrong != LoginMaxFailures || throttled != burst-LoginMaxFailures {
+				t.Fatalf("%d guesses checked, %d throttled; want %d checked", wrong, throttled, LoginMaxFailures)
+			}
+		})
+	}
+}
+
+// Successful sign-ins do not use up the address's budget: many people
+// behind one address sign in all day.
+func TestSuccessfulLoginsAreNotThrottled(t *testing.T) {
+	s, _ := newTestService(t)
+	for i := range 3 * LoginMaxFailures {
+		email := "u" + strconv.Itoa(i) + "@example.com"
+		if _, err := s.CreateUser(NewUser{Email: email, Name: "U", Password: "password1"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Login(email, "password1", client); err != nil {
+			t.Fatalf("login %d: %v", i+1, err)
+		}
+	}
+	// A wrong guess after them is still only the first failure.
+	if _, err := s.Login("u0@example.com", "wrong-pass", client); !errors.Is(err, ErrInvalidCredentials) {
+		t.Fatalf("first failure: %v", err)
+	}
+}
+
+func TestRegisterThrottling(t *testing.T) {
+	reg := func(s *Service, email string, c Client) error {
+		_, err := s.Register(RegisterInput{Name: "N", Email: email, Password: "password1", ConfirmPassword: "password1"}, c)
+		return err
+	}
+	t.Run("per network, a taken e-mail counts, an invalid form does not", func(t *testing.T) {
+		s, clk := newTestService(t)
+		for i := range RegisterMaxPerWindow - 1 {
+			if err := reg(s, "r"+strconv.Itoa(i)+"@example.com", client); err != nil {
+				t.Fatalf("registration %d: %v", i+1, err)
+			}
+		}
+		if err := reg(s, "r0@example.com", client); !errors.Is(err, store.ErrConflict) {
+			t.Fatalf("taken e-mail: %v", err)
+		}
+		for range 3 * RegisterMaxPerWindow {
+			_, err := s.Register(RegisterInput{Name: "N", Email: "x@example.com", Password: "password1", ConfirmPassword: "password2"}, client)
+			if fieldCode(t, err, "confirmPassword") != "mismatch" {
+				t.Fatalf("invalid form: %v", err)
+			}
+		}
+		err := reg(s, "one-more@example.com", client)
+		var te *ThrottledError
+		if !errors.As(err, &te) || te.What != ThrottledRegister || te.RetryAfter <= 0 || te.RetryAfter > RegisterWindow {
+			t.Fatalf("registration %d = %v, want throttled", RegisterMaxPerWindow+1, err)
+		}
+		if !strings.Contains(te.Error(), "registrations") {
+			t.Fatalf("message %q", te.Error())
+		}
+		if _, err := s.UserByEmail("one-more@example.com"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatal("the throttled registration stored an account")
+		}
+		// Other networks register; logins from the throttled one still work.
+		if err := reg(s, "elsewhere@example.com", Client{IP: netip.MustParseAddr("198.51.100.7")}); err != nil {
+			t.Fatalf("another address: %v", err)
+		}
+		if _, err := s.Login("r0@example.com", "password1", client); err != nil {
+			t.Fatalf("login from the throttled address: %v", err)
+		}
+		clk.Add(te.RetryAfter)
+		if err := reg(s, "one-more@example.com", client); err != nil {
+			t.Fatalf("after Retry-After: %v", err)
+		}
+	})
+	t.Run("IPv6 counts per /64", func(t *testing.T) {
+		s, _ := newTestService(t)
+		for i := range RegisterMaxPerWindow {
+			c := Client{IP: netip.MustParseAddr("2001:db8:1:2::" + strconv.Itoa(i+1))}
+			if err := reg(s, "v"+strconv.Itoa(i)+"@example.com", c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var te *ThrottledError
+		if err := reg(s, "w@example.com", Client{IP: netip.MustParseAddr("2001:db8:1:2:ffff::1")}); !errors.As(err, &te) {
+			t.Fatalf("same /64: %v", err)
+		}
+	})
+	t.Run("a parallel burst registers no more than the budget", func(t *testing.T) {
+		s, _ := newTestService(t)
+		const burst = 30
+		var wg sync.WaitGroup
+		for i := range burst {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				reg(s, "b"+strconv.Itoa(i)+"@example.com", client)
+			}()
+		}
+		wg.Wait()
+		if users, _ := s.Users(); len(users) != RegisterMaxPerWindow {
+			t.Fatalf("%d accounts registered by one burst", len(users))
+		}
+	})
+}
+
 func TestAccessTokenBadInputs(t *testing.T) {
 	s, clk := newTestService(t)
 	res := register(t, s, "tok@example.com", "password1")

@@ -78,7 +78,8 @@ type RegisterInput struct {
 }
 
 // Register creates an ordinary account (never an admin, whatever the
-// request says) and signs it in.
+// request says) and signs it in. Valid forms are throttled per client
+// network (RegisterMaxPerWindow per RegisterWindow).
 func (s *Service) Register(in RegisterInput, c Client) (*AuthResult, error) {
 	var v store.Validator
 	name, email := strings.TrimSpace(in.Name), NormalizeEmail(in.Email)
@@ -93,6 +94,9 @@ func (s *Service) Register(in RegisterInput, c Client) (*AuthResult, error) {
 	}
 	if err := v.Err(); err != nil {
 		return nil, err
+	}
+	if wait := s.registrations.take(s.now(), networkKey(c.IP)); wait > 0 {
+		return nil, &ThrottledError{RetryAfter: wait, What: ThrottledRegister}
 	}
 	u, err := s.CreateUser(NewUser{Email: email, Name: name, Password: in.Password, Role: RoleUser})
 	if err != nil {
@@ -116,13 +120,14 @@ func (s *Service) Login(email, password string, c Client) (*AuthResult, error) {
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	acct, network := accountKey(email), networkKey(c.IP)
-	if wait := s.throttle.wait(s.now(), acct, network); wait > 0 {
-		return nil, &ThrottledError{RetryAfter: wait}
+	// The attempt is counted as failed before the hash runs and given back
+	// on success (see limiter).
+	acct, network, at := accountKey(email), networkKey(c.IP), s.now()
+	if wait := s.throttle.take(at, acct, network); wait > 0 {
+		return nil, &ThrottledError{RetryAfter: wait, What: ThrottledLogin}
 	}
 	if len(password) > MaxPasswordBytes {
-		// Cannot match any stored password; still counts as a failure.
-		s.throttle.fail(s.now(), acct, network)
+		// Cannot match any stored password; counts as a failure.
 		return nil, ErrInvalidCredentials
 	}
 
@@ -140,10 +145,10 @@ func (s *Service) Login(email, password string, c Client) (*AuthResult, error) {
 	}
 	ok, rehash, err := s.verify(password, hash)
 	if err != nil || !ok || rec == nil {
-		s.throttle.fail(s.now(), acct, network)
 		return nil, ErrInvalidCredentials
 	}
 	s.throttle.reset(acct)
+	s.throttle.release(at, network)
 	if rehash {
 		if h, err := s.hash(password); err == nil {
 			_ = s.st.Update(func(tx *bolt.Tx) error {
@@ -314,9 +319,9 @@ func (s *Service) ChangePassword(p *Principal, oldPassword, newPassword string, 
 	if err := v.Err(); err != nil {
 		return "", err
 	}
-	acct, network := accountKey(p.User.Email), networkKey(c.IP)
-	if wait := s.throttle.wait(s.now(), acct, network); wait > 0 {
-		return "", &ThrottledError{RetryAfter: wait}
+	acct, network, at := accountKey(p.User.Email), networkKey(c.IP), s.now()
+	if wait := s.throttle.take(at, acct, network); wait > 0 {
+		return "", &ThrottledError{RetryAfter: wait, What: ThrottledLogin}
 	}
 	var rec *userRecord
 	if err := s.st.View(func(tx *bolt.Tx) error {
@@ -331,9 +336,9 @@ func (s *Service) ChangePassword(p *Principal, oldPassword, newPassword string, 
 		ok, _, _ = s.verify(oldPassword, rec.PasswordHash)
 	}
 	if !ok {
-		s.throttle.fail(s.now(), acct, network)
 		return "", store.Invalid("oldPassword", "wrong_password", "current password is incorrect")
 	}
+	s.throttle.release(at, acct, network)
 	hash, err := s.hash(newPassword)
 	if err != nil {
 		return "", err

@@ -312,6 +312,51 @@ func TestAuthLoginThrottle(t *testing.T) {
 	})
 }
 
+// Registration is throttled per client network: every accepted form costs
+// an argon2id hash, so a guest cannot make the server hash in a loop.
+func TestAuthRegisterThrottle(t *testing.T) {
+	regBody := func(i int) map[string]string {
+		email := "reg" + strconv.Itoa(i) + "@example.com"
+		return map[string]string{"name": "R", "email": email, "password": "password1", "confirmPassword": "password1"}
+	}
+	t.Run("the next registration is 429 with Retry-After; a forged X-Forwarded-For does not help", func(t *testing.T) {
+		a := newAuthApp(t, nil)
+		for i := 1; i <= auth.RegisterMaxPerWindow; i++ {
+			xff := header("X-Forwarded-For", "203.0.113."+strconv.Itoa(i))
+			if st := a.status(t, "POST", "/api/auth/register", regBody(i), xff); st != 201 {
+				t.Fatalf("registration %d: %d", i, st)
+			}
+		}
+		resp, body := a.call(t, "POST", "/api/auth/register", regBody(99), header("X-Forwarded-For", "198.51.100.1"))
+		ra, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+		if resp.StatusCode != 429 || ra < 1 || ra > int(auth.RegisterWindow/time.Second) {
+			t.Fatalf("registration %d: %d Retry-After=%q %s", auth.RegisterMaxPerWindow+1, resp.StatusCode, resp.Header.Get("Retry-After"), body)
+		}
+		if e := apiErr(t, body); !strings.Contains(e.Message, "registrations") {
+			t.Fatalf("message %q", e.Message)
+		}
+		if _, err := a.svc.UserByEmail("reg99@example.com"); err == nil {
+			t.Fatal("a throttled registration created an account")
+		}
+		// Signing in is a different budget.
+		if resp, _ := a.login(t, "reg1@example.com", "password1"); resp.StatusCode != 200 {
+			t.Fatalf("login after the registration limit: %d", resp.StatusCode)
+		}
+	})
+	t.Run("behind a trusted proxy, clients are counted apart", func(t *testing.T) {
+		a := newAuthApp(t, func(c *config.Config) { c.Server.TrustedProxies = []string{"0.0.0.0/32"} })
+		for i := 1; i <= auth.RegisterMaxPerWindow; i++ {
+			a.status(t, "POST", "/api/auth/register", regBody(i), header("X-Forwarded-For", "203.0.113.5"))
+		}
+		if st := a.status(t, "POST", "/api/auth/register", regBody(50), header("X-Forwarded-For", "1.2.3.4, 203.0.113.5")); st != 429 {
+			t.Fatalf("prepended address escaped the count: %d", st)
+		}
+		if st := a.status(t, "POST", "/api/auth/register", regBody(51), header("X-Forwarded-For", "203.0.113.6")); st != 201 {
+			t.Fatalf("another client behind the proxy was throttled: %d", st)
+		}
+	})
+}
+
 func forge(t *testing.T, m jwt.SigningMethod, key any, claims jwt.MapClaims) string {
 	t.Helper()
 	tok, err := jwt.NewWithClaims(m, claims).SignedString(key)

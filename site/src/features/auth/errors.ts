@@ -26,10 +26,23 @@ function retryAfterSeconds(err: ApiError): number | null {
 /**
  * The one-line error for a form: throttling, then the first field error, then a taken e-mail,
  * then the server's own message, else the fallback (spec §8: "… or the server message").
+ * `throttled` says which limit a 429 means: failed sign-ins (a minute, told in seconds) or
+ * registrations from the visitor's network (minutes).
  */
-export function errorText(err: unknown, t: TFunction, fallback: string): string {
+export function errorText(
+  err: unknown,
+  t: TFunction,
+  fallback: string,
+  throttled: 'login' | 'register' = 'login',
+): string {
   if (!(err instanceof ApiError) || err.status === 0) return fallback;
-  if (err.status === 429) return t('auth.errors.throttled', { seconds: retryAfterSeconds(err) ?? 60 });
+  if (err.status === 429) {
+    if (throttled === 'register') {
+      const seconds = retryAfterSeconds(err) ?? 600;
+      return t('auth.errors.registerThrottled', { minutes: Math.max(1, Math.ceil(seconds / 60)) });
+    }
+    return t('auth.errors.throttled', { seconds: retryAfterSeconds(err) ?? 60 });
+  }
   const fields = Object.values(fieldErrors(err, t));
   if (fields.length > 0) return fields[0];
   if (err.status === 409) return t('auth.errors.emailTaken');

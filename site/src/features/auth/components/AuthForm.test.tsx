@@ -76,6 +76,12 @@ describe('AuthForm — registration', () => {
     ['a server message', () => json({ status: 400, message: 'Registration is closed', data: {} }, 400), 'Registration is closed'],
     ['a taken e-mail', () => json({ status: 409, message: 'an account with e-mail x already exists', data: {} }, 409), 'Обліковий запис з такою електронною поштою вже існує'],
     [
+      'the registration limit',
+      () =>
+        json({ status: 429, message: 'too many registrations from this network; try again in 541 s', data: {} }, 429),
+      'Забагато реєстрацій з вашої мережі. Спробуйте через 10 хв.',
+    ],
+    [
       'a field error',
       () => json({ status: 400, message: 'validation failed', data: { password: { code: 'too_short', message: 'short' } } }, 400),
       'Пароль має містити щонайменше 8 символів',

@@ -61,7 +61,7 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
     } catch (err) {
       if (isRegister) {
         setFields(fieldErrors(err, t));
-        setError(errorText(err, t, t('auth.errors.registerFailed')));
+        setError(errorText(err, t, t('auth.errors.registerFailed'), 'register'));
       } else {
         setError(
           err instanceof ApiError && err.status === 429
