@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
@@ -61,7 +62,7 @@ func (s *Server) mountFiles(api fiber.Router) {
 			g.Head(path, h)
 		}
 		get("/", s.listFiles)
-		g.Post("/upload", closeUnlessCreated, s.requireUser, s.uploadFiles)
+		g.Post("/upload", finishRefusedUpload, s.requireUser, s.uploadFiles)
 		get("/stream/:id", s.streamFile)
 		get("/:id/download", s.downloadFile)
 		get("/:id", s.fileDetail)
@@ -159,16 +160,45 @@ func (s *Server) deleteFile(c fiber.Ctx) error {
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
-// closeUnlessCreated closes the connection after a failed upload: its body
-// may be unread (refused by size or auth before reading), and the rest of
-// it must not be taken for the next request on a kept-alive connection.
-func closeUnlessCreated(c fiber.Ctx) error {
+// refusedUploadDrainTime bounds how long the rest of a refused upload's
+// body is read and thrown away (nginx's lingering_time is the same 30 s).
+// A variable only so that a test can shorten it.
+var refusedUploadDrainTime = 30 * time.Second
+
+// finishRefusedUpload deals with the unread body of an upload that was
+// refused (too large, not signed in, token expired, malformed) and closes
+// the connection afterwards, so the rest of it is never taken for the next
+// request. Browsers send the whole body before they read the answer: had
+// the server closed with bytes still unread, the kernel would reset the
+// connection and the page would see "Network error occurred" instead of
+// the 413 or 401 (and could not refresh an expired token and try again).
+// So the rest of the body is read and discarded first — for at most 30 s,
+// without touching the disk — and only a body still arriving after that is
+// cut off.
+func finishRefusedUpload(c fiber.Ctx) error {
 	err := c.Next()
-	if err != nil || c.Response().StatusCode() != fiber.StatusCreated {
-		c.Response().SetConnectionClose()
+	if err == nil && c.Response().StatusCode() == fiber.StatusCreated {
+		return nil
 	}
+	c.Response().SetConnectionClose()
+	req := c.Request()
+	if !req.IsBodyStream() {
+		return err
+	}
+	if conn := c.RequestCtx().Conn(); conn != nil {
+		conn.SetReadDeadline(time.Now().Add(refusedUploadDrainTime))
+	}
+	bp := drainBufPool.Get().(*[]byte)
+	io.CopyBuffer(io.Discard, onlyReader{req.BodyStream()}, *bp)
+	drainBufPool.Put(bp)
 	return err
 }
+
+var drainBufPool = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
+
+// onlyReader hides every method but Read, so io.CopyBuffer uses the given
+// buffer instead of a WriterTo that might allocate its own.
+type onlyReader struct{ io.Reader }
 
 func (s *Server) uploadFiles(c fiber.Ctx) error {
 	svc := s.svc.Files
@@ -266,6 +296,11 @@ func (s *Server) streamFile(c fiber.Ctx) error { return s.sendUserFile(c, true) 
 // stays flat for any size. inlineIfSafe lets allow-listed types display in
 // the browser (the stream route); everything else is an attachment.
 func (s *Server) sendUserFile(c fiber.Ctx, inlineIfSafe bool) error {
+	h := &c.Response().Header
+	// Set first, so that errors on these routes (400, 404, 416) carry them too.
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", userFileCSP)
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
 	id, err := fileIDParam(c)
 	if err != nil {
 		return err
@@ -286,10 +321,6 @@ func (s *Server) sendUserFile(c fiber.Ctx, inlineIfSafe bool) error {
 		}
 	}()
 
-	h := &c.Response().Header
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Security-Policy", userFileCSP)
-	h.Set("Cross-Origin-Resource-Policy", "same-origin")
 	h.Set(fiber.HeaderAcceptRanges, "bytes")
 	etag := `"` + f.SHA256 + `"`
 	h.Set(fiber.HeaderETag, etag)

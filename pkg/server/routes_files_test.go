@@ -308,6 +308,7 @@ func TestFileRange(t *testing.T) {
 				if got := resp.Header.Get("Content-Range"); got != c.contentRange {
 					t.Fatalf("%s: Content-Range %q, want %q", path, got, c.contentRange)
 				}
+				assertUserFileHeaders(t, resp)
 				if c.status == 416 {
 					continue
 				}
@@ -317,7 +318,6 @@ func TestFileRange(t *testing.T) {
 				if resp.Header.Get("Content-Length") != strconv.Itoa(c.to-c.from) {
 					t.Fatalf("%s: Content-Length %q", path, resp.Header.Get("Content-Length"))
 				}
-				assertUserFileHeaders(t, resp)
 			}
 		})
 	}
@@ -529,6 +529,12 @@ func TestUploadHostileNames(t *testing.T) {
 			`attachment; filename="` + strings.Repeat("x", 251) + `.txt"; filename*=UTF-8''` + strings.Repeat("x", 251) + ".txt"},
 		{"CRLF header injection", "name=\"files\"; filename*=UTF-8''a%0D%0ASet-Cookie%3A%20x%3D1%22.txt", "aSet-Cookie: x=1\".txt",
 			`attachment; filename="aSet-Cookie: x=1.txt"; filename*=UTF-8''aSet-Cookie%3A%20x%3D1%22.txt`},
+		// The same name written raw into the part header ends the header line:
+		// the part no longer parses as a file, so nothing is stored.
+		{"raw CRLF in the part header", "name=\"files\"; filename=\"a\r\nSet-Cookie: x=1\".txt\"", "", ""},
+		// What browsers send for that name: CR, LF and quote percent-escaped.
+		{"CRLF as browsers escape it", `name="files"; filename="a%0D%0ASet-Cookie: x=1%22.txt"`, "a%0D%0ASet-Cookie: x=1%22.txt",
+			`attachment; filename="a_0D_0ASet-Cookie: x=1_22.txt"; filename*=UTF-8''a%250D%250ASet-Cookie%3A%20x%3D1%2522.txt`},
 		{"non-ASCII", "name=\"files\"; filename*=UTF-8''%D0%B7%D0%B2%D1%96%D1%82%20%E2%84%961.pdf", "звіт №1.pdf",
 			`attachment; filename="____ _1.pdf"; filename*=UTF-8''%D0%B7%D0%B2%D1%96%D1%82%20%E2%84%961.pdf`},
 		{"quotes and backslash", `name="files"; filename="a\"b.txt"`, `a"b.txt`, `attachment; filename="ab.txt"; filename*=UTF-8''a%22b.txt`},
@@ -670,6 +676,8 @@ func TestFileBadIDs(t *testing.T) {
 		"/api/files/1.0",
 		"/api/files/99999999999999999999999",
 		"/api/files/stream/" + secret,
+		"/api/files/999/download",
+		"/api/files/stream/999",
 	}
 	for _, p := range paths {
 		t.Run(p, func(t *testing.T) {
@@ -682,6 +690,10 @@ func TestFileBadIDs(t *testing.T) {
 			}
 			if !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 				t.Fatalf("not a JSON error: %q", resp.Header.Get("Content-Type"))
+			}
+			if (strings.Contains(p, "/download") || strings.Contains(p, "/stream/")) && !bytes.Contains(body, []byte("no such API endpoint")) {
+				// Errors of the user-file routes carry the same guard headers.
+				assertUserFileHeaders(t, resp)
 			}
 		})
 	}
@@ -726,6 +738,209 @@ func TestContentDisposition(t *testing.T) {
 	for _, c := range cases {
 		if got := contentDisposition(c.kind, c.name); got != c.want {
 			t.Errorf("contentDisposition(%q)\n got %s\nwant %s", c.name, got, c.want)
+		}
+	}
+}
+
+// TestRefusedUploadAnswerReachesSender plays a browser: it sends the whole
+// body before reading the answer. A refused upload (over the limit, or no
+// valid token) must still reach it as a JSON 413/401, not as a reset
+// connection that the page would report as "Network error occurred" (and
+// that would keep it from refreshing an expired token and trying again).
+func TestRefusedUploadAnswerReachesSender(t *testing.T) {
+	const limit = 1 << 20
+	fa := newFilesTestApp(t, limit)
+	base := fa.listen(t)
+	over := multipartBody(filePart("big.bin", randomBytes(8<<20)))
+	under := multipartBody(filePart("small.bin", randomBytes(4<<10)))
+	cases := []struct {
+		name    string
+		token   string
+		body    []byte
+		chunked bool
+		status  int
+	}{
+		{"over the limit, announced", userToken, over, false, 413},
+		{"over the limit, chunked", userToken, over, true, 413},
+		{"anonymous", "", over, false, 401},
+		{"expired token", "expired", under, false, 401},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for i := 0; i < 5; i++ {
+				status, body := sendWholeThenRead(t, base, c.token, c.body, c.chunked)
+				if status != c.status {
+					t.Fatalf("try %d: status %d, want %d (%s)", i, status, c.status, body)
+				}
+				var e APIError
+				if json.Unmarshal([]byte(body), &e) != nil || e.Status != c.status {
+					t.Fatalf("try %d: not the error shape: %q", i, body)
+				}
+			}
+			fa.assertNothingKept(t)
+		})
+	}
+}
+
+// sendWholeThenRead posts an upload over a raw connection, writing every
+// byte of the body before reading the answer, and returns the status and
+// body of the answer.
+func sendWholeThenRead(t *testing.T, base, token string, body []byte, chunked bool) (int, string) {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(20 * time.Second))
+	var head strings.Builder
+	head.WriteString("POST /api/files/upload HTTP/1.1\r\nHost: test\r\n")
+	head.WriteString("Content-Type: multipart/form-data; boundary=" + testBoundary + "\r\n")
+	if token != "" {
+		head.WriteString("Authorization: Bearer " + token + "\r\n")
+	}
+	if chunked {
+		head.WriteString("Transfer-Encoding: chunked\r\n\r\n")
+	} else {
+		head.WriteString("Content-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n")
+	}
+	if _, err := io.WriteString(conn, head.String()); err != nil {
+		t.Fatalf("write head: %v", err)
+	}
+	for off := 0; off < len(body); off += 64 << 10 {
+		chunk := body[off:min(off+64<<10, len(body))]
+		var err error
+		if chunked {
+			_, err = fmt.Fprintf(conn, "%x\r\n%s\r\n", len(chunk), chunk)
+		} else {
+			_, err = conn.Write(chunk)
+		}
+		if err != nil {
+			t.Fatalf("write body at %d: %v", off, err)
+		}
+	}
+	if chunked {
+		if _, err := io.WriteString(conn, "0\r\n\r\n"); err != nil {
+			t.Fatalf("write last chunk: %v", err)
+		}
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("read answer: %v", err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("read answer body: %v", err)
+	}
+	return resp.StatusCode, string(b)
+}
+
+// TestRefusedUploadDrainIsBounded: a refused body that keeps coming is not
+// read for ever; the connection is closed once the drain time is up.
+func TestRefusedUploadDrainIsBounded(t *testing.T) {
+	old := refusedUploadDrainTime
+	refusedUploadDrainTime = 200 * time.Millisecond
+	t.Cleanup(func() { refusedUploadDrainTime = old })
+	fa := newFilesTestApp(t, 1<<20)
+	base := fa.listen(t)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /api/files/upload HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=%s\r\n"+
+		"Content-Length: %d\r\n\r\n", testBoundary, 1<<40)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		// A client that never stops sending.
+		chunk := make([]byte, 1024)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if _, err := conn.Write(chunk); err != nil {
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err == nil {
+		// The answer may arrive before the reset; the connection must end after it.
+		if resp.StatusCode != 401 {
+			t.Fatalf("status %d", resp.StatusCode)
+		}
+		_, err = io.Copy(io.Discard, conn)
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		t.Fatal("the server kept reading a refused body past the drain time")
+	}
+	fa.assertNothingKept(t)
+}
+
+// TestFileHead: HEAD on every file route answers like GET without a body.
+// Fiber only adds automatic HEAD routes after all others, behind the /api
+// catch-all, so they are registered explicitly.
+func TestFileHead(t *testing.T) {
+	fa := newFilesTestApp(t, 1<<20)
+	data := append(append([]byte{}, testMP4...), randomBytes(5000)...)
+	up := fa.upload(t, filePart("clip.mp4", data))[0]
+	size := strconv.Itoa(len(data))
+	cases := []struct {
+		path, rng    string
+		status       int
+		length       string
+		contentRange string
+		disposition  string
+	}{
+		{"/api/files/%d/download", "", 200, size, "", "attachment"},
+		{"/api/api/files/%d/download", "", 200, size, "", "attachment"},
+		{"/api/files/stream/%d", "", 200, size, "", "inline"},
+		{"/api/api/files/stream/%d", "", 200, size, "", "inline"},
+		{"/api/files/stream/%d", "bytes=0-", 206, size, "bytes 0-" + strconv.Itoa(len(data)-1) + "/" + size, "inline"},
+		{"/api/files/%d/download", "bytes=100-199", 206, "100", "bytes 100-199/" + size, "attachment"},
+		{"/api/files/%d/download", "bytes=" + size + "-", 416, "", "bytes */" + size, ""},
+	}
+	for _, c := range cases {
+		path := fmt.Sprintf(c.path, up.ID)
+		t.Run(path+" "+c.rng, func(t *testing.T) {
+			req := httptest.NewRequest(http.MethodHead, path, nil)
+			if c.rng != "" {
+				req.Header.Set("Range", c.rng)
+			}
+			resp, body := fa.do(t, req)
+			if resp.StatusCode != c.status || len(body) != 0 {
+				t.Fatalf("status %d with %d body bytes, want %d and none", resp.StatusCode, len(body), c.status)
+			}
+			if c.length != "" && resp.Header.Get("Content-Length") != c.length {
+				t.Fatalf("Content-Length %q, want %s", resp.Header.Get("Content-Length"), c.length)
+			}
+			if resp.Header.Get("Content-Range") != c.contentRange {
+				t.Fatalf("Content-Range %q, want %q", resp.Header.Get("Content-Range"), c.contentRange)
+			}
+			if c.disposition != "" && !strings.HasPrefix(resp.Header.Get("Content-Disposition"), c.disposition+";") {
+				t.Fatalf("Content-Disposition %q", resp.Header.Get("Content-Disposition"))
+			}
+			assertUserFileHeaders(t, resp)
+		})
+	}
+	for path, want := range map[string]int{
+		"/api/files":                        200,
+		"/api/api/files":                    200,
+		fmt.Sprintf("/api/files/%d", up.ID): 200,
+		"/api/files/999":                    404,
+		"/api/files/999/download":           404,
+		"/api/files/stream/abc":             400,
+	} {
+		resp, body := fa.do(t, httptest.NewRequest(http.MethodHead, path, nil))
+		if resp.StatusCode != want || len(body) != 0 {
+			t.Fatalf("HEAD %s: %d with %d body bytes, want %d", path, resp.StatusCode, len(body), want)
 		}
 	}
 }
