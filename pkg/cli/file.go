@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -369,8 +370,9 @@ type progress struct {
 }
 
 func newProgress(w io.Writer, label string, total int64) *progress {
-	if len(label) > 30 {
-		label = label[:27] + "..."
+	// Cut by characters, not bytes: a Cyrillic name must not end in half a letter.
+	if r := []rune(label); len(r) > 30 {
+		label = string(r[:27]) + "..."
 	}
 	return &progress{w: w, label: label, total: total, start: time.Now()}
 }
@@ -405,7 +407,9 @@ func (p *progress) draw() {
 	frac = min(frac, 1)
 	filled := int(frac * width)
 	speed := float64(p.sent) / max(time.Since(p.start).Seconds(), 1e-3)
-	fmt.Fprintf(p.w, "\r%-30s [%s%s] %3.0f%%  %s / %s  %s/s ", p.label,
+	// Padded by characters (fmt's %-30s counts bytes).
+	label := p.label + strings.Repeat(" ", max(0, 30-utf8.RuneCountInString(p.label)))
+	fmt.Fprintf(p.w, "\r%s [%s%s] %3.0f%%  %s / %s  %s/s ", label,
 		strings.Repeat("#", filled), strings.Repeat(".", width-filled), frac*100,
 		humanBytes(p.sent), humanBytes(p.total), humanBytes(int64(speed)))
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/devhub/devhub/pkg/store"
 )
@@ -305,5 +306,45 @@ func TestServeStartupSweepsUploads(t *testing.T) {
 			names = append(names, e.Name())
 		}
 		t.Fatalf("after start-up: %v", names)
+	}
+}
+
+func TestProgressLabelKeepsWholeCharacters(t *testing.T) {
+	var out bytes.Buffer
+	p := newProgress(&out, strings.Repeat("звіт", 10)+".pdf", 10)
+	p.add(10)
+	p.done(true)
+	if !utf8.ValidString(out.String()) {
+		t.Fatalf("progress line is not valid UTF-8: %q", out.String())
+	}
+	if !strings.Contains(out.String(), strings.Repeat("звіт", 6)+"зві...") {
+		t.Fatalf("label not cut to 27 characters: %q", out.String())
+	}
+}
+
+// TestFileCommandsFailFastOnLockedStore: while a process that does not
+// answer on the owner socket holds the store, every file command says so
+// within seconds instead of hanging.
+func TestFileCommandsFailFastOnLockedStore(t *testing.T) {
+	ti := newTestInstance(t)
+	st, err := store.Open(filepath.Join(ti.dataDir, "devhub.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	cwd := t.TempDir()
+	writeFile(t, filepath.Join(cwd, "a.txt"), []byte("a"))
+	for _, args := range [][]string{{"file", "list"}, {"file", "add", "a.txt"}, {"file", "get", "1"}, {"file", "rm", "1"}} {
+		start := time.Now()
+		_, stderr, code := runFileCmd(t, cwd, false, args...)
+		if code == 0 || !strings.Contains(stderr, "in use") {
+			t.Fatalf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Fatalf("%v took %s", args, d)
+		}
+	}
+	if entries, _ := os.ReadDir(filepath.Join(filepath.Dir(ti.dataDir), "uploads")); len(entries) != 0 {
+		t.Fatalf("uploads dir holds %d entries", len(entries))
 	}
 }
