@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v3"
 
@@ -42,6 +43,9 @@ const (
 		"img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self' blob: data:; font-src 'self'; " +
 		"worker-src 'self' blob:; frame-src 'none'; object-src 'none'; base-uri 'self'; form-action 'none'; " +
 		"frame-ancestors 'self'"
+	// maxRomSearch bounds the games search text, in characters (not bytes:
+	// Cyrillic letters take two bytes each).
+	maxRomSearch = 200
 )
 
 func (s *Server) mountRoms(app *fiber.App, coresFS fs.FS) error {
@@ -138,8 +142,8 @@ func (s *Server) romGames(c fiber.Ctx) error {
 		}
 		*p.dst = n
 	}
-	if len(q.Search) > 200 {
-		return romservError(c, http.StatusBadRequest, "search must be at most 200 characters")
+	if utf8.RuneCountInString(q.Search) > maxRomSearch {
+		return romservError(c, http.StatusBadRequest, fmt.Sprintf("search must be at most %d characters", maxRomSearch))
 	}
 	id := c.Params("id")
 	page, err := s.svc.Roms.Games(id, q)
@@ -147,7 +151,9 @@ func (s *Server) romGames(c fiber.Ctx) error {
 		if errors.Is(err, store.ErrNotFound) {
 			return romservError(c, http.StatusNotFound, "unknown console: "+id)
 		}
-		return err
+		// The ROM service answers every error in its own envelope.
+		s.log.Error("romserv games", "console", id, "err", err)
+		return romservError(c, http.StatusInternalServerError, "internal error")
 	}
 	c.Set(fiber.HeaderAccessControlAllowOrigin, "*")
 	c.Set(fiber.HeaderCacheControl, cacheNoCache)
@@ -165,6 +171,7 @@ func (s *Server) romGames(c fiber.Ctx) error {
 // also refuses symbolic links that lead outside roms/.
 func (s *Server) romFile(c fiber.Ctx, rawPath string) error {
 	if c.Method() != fiber.MethodGet && c.Method() != fiber.MethodHead {
+		c.Set(fiber.HeaderAllow, "GET, HEAD, OPTIONS")
 		return romservError(c, http.StatusMethodNotAllowed, "method not allowed")
 	}
 	rel, err := url.PathUnescape(strings.TrimPrefix(rawPath, "/"))

@@ -2,6 +2,8 @@ package server
 
 import (
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -46,7 +48,8 @@ func BenchmarkRomservGames20k(b *testing.B) {
 	}
 	cfg := config.Default()
 	cfg.Storage.RomsDir = root
-	app, err := New(Options{Config: cfg, Services: &Services{Roms: svc}})
+	// A request log line per call would drown the figures.
+	app, err := New(Options{Config: cfg, Services: &Services{Roms: svc}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		b.Fatal(err)
 	}

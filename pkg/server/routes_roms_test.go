@@ -257,42 +257,119 @@ func TestRomservFiles(t *testing.T) {
 	}
 }
 
+// TestRomservTraversal sends every traversal form the issue lists, as raw
+// request lines (no client-side cleaning), at a roms/ directory with a secret
+// file beside it and symlinks that lead to it. Each is refused with its exact
+// status and the ROM service's own error envelope, and nothing leaks.
 func TestRomservTraversal(t *testing.T) {
 	f := newRomsFixture(t, nil)
 	base := f.ta.listen(t)
+	const notFound = `{"error":{"message":"not found"},"success":false}`
+	const invalid = `{"error":{"message":"invalid path"},"success":false}`
 	tests := []struct {
 		name, target string
+		status       int
+		body         string
 	}{
-		{"dot dot", "/romserv/../secret.txt"},
-		{"dot dot deeper", "/romserv/nes/../../secret.txt"},
-		{"encoded dots", "/romserv/%2e%2e/secret.txt"},
-		{"encoded dots upper", "/romserv/nes/%2E%2E/%2E%2E/secret.txt"},
-		{"encoded slash and dots", "/romserv/nes%2f..%2f..%2fsecret.txt"},
-		{"encoded backslash", "/romserv/nes/..%5c..%5csecret.txt"},
-		{"raw backslash", "/romserv/nes/..\\..\\secret.txt"},
-		{"double-encoded backslash", "/romserv/nes/..%255c..%255csecret.txt"},
-		{"double-encoded dots", "/romserv/%252e%252e/secret.txt"},
-		{"absolute path", "/romserv//etc/passwd"},
-		{"encoded absolute path", "/romserv/%2fetc%2fpasswd"},
-		{"NUL", "/romserv/nes/Super_Game.nes%00.png"},
-		{"symlink to a file outside", "/romserv/nes/escape.nes"},
-		{"symlinked directory outside", "/romserv/up/secret.txt"},
-		{"hidden file", "/romserv/nes/.hidden.nes"},
-		{"directory", "/romserv/nes"},
-		{"missing", "/romserv/nes/nope.nes"},
-		{"bare prefix", "/romserv/"},
-		{"bad escape", "/romserv/nes/%zz"},
+		{"dot dot", "/romserv/../secret.txt", 404, notFound},
+		{"dot dot deeper", "/romserv/nes/../../secret.txt", 404, notFound},
+		{"dot dot to another rom", "/romserv/snes/../nes/Super_Game.nes", 404, notFound},
+		{"single dot", "/romserv/./nes/Super_Game.nes", 404, notFound},
+		{"encoded dots", "/romserv/%2e%2e/secret.txt", 404, notFound},
+		{"encoded dots upper", "/romserv/nes/%2E%2E/%2E%2E/secret.txt", 404, notFound},
+		{"half-encoded dots", "/romserv/nes/.%2e/.%2e/secret.txt", 404, notFound},
+		{"encoded slash and dots", "/romserv/nes%2f..%2f..%2fsecret.txt", 404, notFound},
+		{"encoded backslash", "/romserv/nes/..%5c..%5csecret.txt", 400, invalid},
+		{"encoded backslash upper", "/romserv/nes/..%5C..%5Csecret.txt", 400, invalid},
+		{"raw backslash", "/romserv/nes/..\\..\\secret.txt", 400, invalid},
+		{"double-encoded backslash", "/romserv/nes/..%255c..%255csecret.txt", 404, notFound},
+		{"double-encoded dots", "/romserv/%252e%252e/secret.txt", 404, notFound},
+		{"double-encoded slash", "/romserv/nes%252f..%252f..%252fsecret.txt", 404, notFound},
+		{"absolute path", "/romserv//etc/passwd", 404, notFound},
+		{"absolute path to the secret", "/romserv/" + filepath.ToSlash(filepath.Dir(f.root)) + "/secret.txt", 404, notFound},
+		{"encoded absolute path", "/romserv/%2fetc%2fpasswd", 404, notFound},
+		{"NUL", "/romserv/nes/Super_Game.nes%00.png", 400, invalid},
+		{"NUL alone", "/romserv/%00", 400, invalid},
+		{"symlink to a file outside", "/romserv/nes/escape.nes", 404, notFound},
+		{"symlinked directory outside", "/romserv/up/secret.txt", 404, notFound},
+		{"hidden file", "/romserv/nes/.hidden.nes", 404, notFound},
+		{"directory", "/romserv/nes", 404, notFound},
+		{"missing", "/romserv/nes/nope.nes", 404, notFound},
+		{"bare prefix", "/romserv/", 404, notFound},
+		{"bare service", "/romserv", 404, notFound},
+		{"bad escape", "/romserv/nes/%zz", 400, invalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			resp, body := romRawGet(t, base, tt.target)
-			if resp.StatusCode != 404 && resp.StatusCode != 400 {
-				t.Fatalf("%s → %d, want 404 or 400 (%q)", tt.target, resp.StatusCode, body)
-			}
-			if strings.Contains(body, "TOP SECRET") || strings.Contains(body, "root:") {
+			if strings.Contains(body, "TOP SECRET") || strings.Contains(body, "root:") || strings.Contains(body, "NES\x1aROM") {
 				t.Fatalf("%s leaked a file: %q", tt.target, body)
 			}
+			if resp.StatusCode != tt.status || body != tt.body {
+				t.Fatalf("%s → %d %s, want %d %s", tt.target, resp.StatusCode, body, tt.status, tt.body)
+			}
+			if resp.Header.Get("Access-Control-Allow-Origin") != "*" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+				t.Errorf("headers %v", resp.Header)
+			}
 		})
+	}
+}
+
+// The ROM service's own envelope, byte for byte, for its error answers.
+func TestRomservErrorEnvelopes(t *testing.T) {
+	f := newRomsFixture(t, nil)
+	long := strings.Repeat("я", 201)
+	tests := []struct {
+		name, method, target string
+		status               int
+		body                 string
+		allow                string
+	}{
+		{"unknown console", "GET", "/romserv/consoles/psx/games", 404, `{"error":{"message":"unknown console: psx"},"success":false}`, ""},
+		{"unknown route below the service", "GET", "/romserv/consoles/nes", 404, `{"error":{"message":"not found"},"success":false}`, ""},
+		{"page zero", "GET", "/romserv/consoles/nes/games?page=0", 400, `{"error":{"message":"page must be a positive integer"},"success":false}`, ""},
+		{"negative limit", "GET", "/romserv/consoles/nes/games?limit=-5", 400, `{"error":{"message":"limit must be a positive integer"},"success":false}`, ""},
+		{"search too long", "GET", "/romserv/consoles/nes/games?search=" + url.QueryEscape(long), 400, `{"error":{"message":"search must be at most 200 characters"},"success":false}`, ""},
+		{"POST to the list", "POST", "/romserv/consoles", 405, `{"error":{"message":"method not allowed"},"success":false}`, "GET, HEAD, OPTIONS"},
+		{"DELETE a ROM", "DELETE", "/romserv/nes/Super_Game.nes", 405, `{"error":{"message":"method not allowed"},"success":false}`, "GET, HEAD, OPTIONS"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, body := f.ta.do(t, httptest.NewRequest(tt.method, tt.target, nil))
+			if resp.StatusCode != tt.status || string(body) != tt.body {
+				t.Fatalf("%d %s, want %d %s", resp.StatusCode, body, tt.status, tt.body)
+			}
+			if resp.Header.Get("Allow") != tt.allow || resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+				t.Errorf("headers %v", resp.Header)
+			}
+		})
+	}
+	// 200 characters of Cyrillic (400 bytes) is still a valid search.
+	if resp, env := f.get(t, "/romserv/consoles/nes/games?search="+url.QueryEscape(long[:400])); resp.StatusCode != 200 || !env.Success {
+		t.Errorf("200-character search: %d %+v", resp.StatusCode, env)
+	}
+	// The service is unavailable (no library): still its own envelope.
+	ta := newTestApp(t, nil)
+	resp, body := ta.do(t, httptest.NewRequest(http.MethodGet, "/romserv/consoles", nil))
+	if resp.StatusCode != 503 || string(body) != `{"error":{"message":"the ROM library is not available"},"success":false}` {
+		t.Errorf("no library: %d %s", resp.StatusCode, body)
+	}
+}
+
+// The sandboxed player fetches ROMs cross-origin (its origin is opaque):
+// preflight and HEAD answer with CORS too.
+func TestRomservCORSPreflightAndHead(t *testing.T) {
+	f := newRomsFixture(t, nil)
+	req := httptest.NewRequest(http.MethodOptions, "/romserv/nes/Super_Game.nes", nil)
+	req.Header.Set("Origin", "null")
+	req.Header.Set("Access-Control-Request-Method", "GET")
+	resp, _ := f.ta.do(t, req)
+	if resp.StatusCode != 204 || resp.Header.Get("Access-Control-Allow-Origin") != "*" || !strings.Contains(resp.Header.Get("Access-Control-Allow-Methods"), "GET") {
+		t.Errorf("preflight: %d %v", resp.StatusCode, resp.Header)
+	}
+	resp, body := f.ta.do(t, httptest.NewRequest(http.MethodHead, "/romserv/nes/Super_Game.nes", nil))
+	if resp.StatusCode != 200 || len(body) != 0 || resp.Header.Get("Content-Length") != "7" || resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+		t.Errorf("HEAD: %d %q %v", resp.StatusCode, body, resp.Header)
 	}
 }
 
