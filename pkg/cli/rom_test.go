@@ -1,13 +1,18 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/devhub/devhub/pkg/roms"
+	"github.com/devhub/devhub/pkg/store"
 )
 
 func romTestFile(t *testing.T, dir, rel, content string) string {
@@ -110,4 +115,86 @@ func TestRomCommands(t *testing.T) {
 func itoa(n uint64) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// TestRomCommandsThroughRunningServer runs every rom command while a server
+// holds the store: they run inside it over the owner socket, and the
+// server's own library (what /romserv answers from) sees the changes at once.
+func TestRomCommandsThroughRunningServer(t *testing.T) {
+	ti := newTestInstance(t)
+	romsDir := os.Getenv("DEVHUB_STORAGE_ROMS_DIR")
+	romTestFile(t, romsDir, "nes/Alpha.nes", "a")
+	cfg, err := loadConfig("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	st, err := store.Open(cfg.DBPath(), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := newServices(context.Background(), cfg, st, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	sock, err := listenOwnerSocket(cfg, svc, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sock.Close()
+
+	out, errOut, code := ti.run("", "rom", "scan")
+	if code != 0 || !strings.Contains(out, "1 games (1 added") {
+		t.Fatalf("scan through the socket: %d %q %q", code, out, errOut)
+	}
+	// A relative FILE is resolved against the caller's directory, not the server's.
+	cwd := t.TempDir()
+	romTestFile(t, cwd, "Марио.nes", "m")
+	romTestFile(t, cwd, "cover.webp", "w")
+	var outb, errb strings.Builder
+	env := &Env{In: strings.NewReader(""), Out: &outb, Err: &errb, Cwd: cwd, log: log}
+	if code := run(context.Background(), env, []string{"rom", "add", "Марио.nes", "--console", "famicom", "--image", "cover.webp", "--json"}); code != 0 {
+		t.Fatalf("add through the socket: %d %q", code, errb.String())
+	}
+	var added roms.Game
+	if err := json.Unmarshal([]byte(outb.String()), &added); err != nil {
+		t.Fatalf("%v in %q", err, outb.String())
+	}
+	page, err := svc.roms.Games("nes", roms.Query{Search: "МАРИО"})
+	if err != nil || page.Total != 1 || page.Games[0].ID != added.ID || page.Games[0].ImagePath != "/nes/images/Марио.webp" {
+		t.Fatalf("the server does not see the added ROM: %+v %v", page, err)
+	}
+	out, _, code = ti.run("", "rom", "list", "--console", "nes", "--json")
+	var games []roms.Game
+	if code != 0 || json.Unmarshal([]byte(out), &games) != nil || len(games) != 2 {
+		t.Fatalf("list through the socket: %d %q", code, out)
+	}
+	out, _, code = ti.run("", "rom", "consoles")
+	if code != 0 || !strings.Contains(out, "fceumm") || !strings.Contains(out, "2") {
+		t.Fatalf("consoles through the socket: %d %q", code, out)
+	}
+	// Bad input answers on stderr with a non-zero exit, as when run locally.
+	for _, bad := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"rom", "rm", "12345"}, "no ROM with id 12345"},
+		{[]string{"rom", "add", filepath.Join(cwd, "Марио.nes"), "--console", "nes"}, "already in the library"},
+		{[]string{"rom", "add", filepath.Join(cwd, "missing.nes"), "--console", "nes"}, "cannot read"},
+		{[]string{"rom", "list", "--console", "psx"}, `no console "psx"`},
+	} {
+		if _, errOut, code := ti.run("", bad.args...); code == 0 || !strings.Contains(errOut, bad.msg) {
+			t.Errorf("%v through the socket: %d %q, want %q", bad.args, code, errOut, bad.msg)
+		}
+	}
+	if _, errOut, code := ti.run("", "rom", "rm", itoa(added.ID)); code != 0 {
+		t.Fatalf("rm through the socket: %q", errOut)
+	}
+	if _, err := svc.roms.Get(added.ID); err == nil {
+		t.Fatal("the server still lists the removed ROM")
+	}
+	if _, err := os.Stat(filepath.Join(romsDir, "nes", "Марио.nes")); !os.IsNotExist(err) {
+		t.Fatalf("ROM file still there: %v", err)
+	}
 }
