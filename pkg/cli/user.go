@@ -2,7 +2,9 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -45,7 +47,7 @@ not a terminal, the first line of stdin is the password.`,
   devhub user sessions revoke me@example.com`,
 		SilenceUsage: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			if err := promptPasswordFirst(env, cmd); err != nil {
+			if err := promptPasswordFirst(env, cmd, args); err != nil {
 				return err
 			}
 			// A PersistentPreRunE here replaces the root's; run it too
@@ -77,13 +79,34 @@ func needsPassword(cmd *cobra.Command) *cobra.Command {
 
 // promptPasswordFirst asks for the password on the caller's terminal when
 // cmd needs one and the caller did not choose --password-stdin, and feeds
-// the answer to the command as its stdin.
-func promptPasswordFirst(env *Env, cmd *cobra.Command) error {
+// the answer to the command as its stdin. It does not ask when the command
+// is bound to end without using the password: `create` for an e-mail that
+// already has an account (an error, or nothing to do with --if-not-exists)
+// or without --email/--name, and `passwd` for an unknown e-mail; the
+// command then runs and says so.
+func promptPasswordFirst(env *Env, cmd *cobra.Command, args []string) error {
 	if cmd.Annotations[annotationPassword] == "" || env.remote || !env.InTTY {
 		return nil
 	}
 	if f := cmd.Flags().Lookup("password-stdin"); f != nil && f.Changed {
 		return nil
+	}
+	switch cmd.Name() {
+	case "create":
+		email, _ := cmd.Flags().GetString("email")
+		name, _ := cmd.Flags().GetString("name")
+		if email == "" || name == "" {
+			return nil
+		}
+		if exists, known := accountExists(env, cmd, email); known && exists {
+			return nil
+		}
+	case "passwd":
+		if len(args) == 1 {
+			if exists, known := accountExists(env, cmd, args[0]); known && !exists {
+				return nil
+			}
+		}
 	}
 	pw, err := promptPassword(env, "Password: ")
 	if err != nil {
@@ -99,6 +122,37 @@ func promptPasswordFirst(env *Env, cmd *cobra.Command) error {
 	env.In = strings.NewReader(pw + "\n")
 	env.InTTY = false
 	return nil
+}
+
+// accountExists asks the store whether email has an account, the way any
+// command would reach it (inside a running server over the owner socket,
+// else directly), by running `user list --json`. known is false when that
+// could not be told; the command itself then reports the problem.
+func accountExists(env *Env, cmd *cobra.Command, email string) (exists, known bool) {
+	configFile := ""
+	if f := cmd.Root().PersistentFlags().Lookup("config"); f != nil {
+		configFile = f.Value.String()
+	}
+	cfg, err := loadConfig(configFile, configFlags(cmd))
+	if err != nil {
+		return false, false
+	}
+	var out bytes.Buffer
+	probe := &Env{In: strings.NewReader(""), Out: &out, Err: io.Discard, Cwd: env.Cwd, cfg: cfg, loaded: true, log: env.log}
+	if run(cmd.Context(), probe, []string{"user", "list", "--json"}) != 0 {
+		return false, false
+	}
+	var users []auth.User
+	if err := json.Unmarshal(out.Bytes(), &users); err != nil {
+		return false, false
+	}
+	want := auth.NormalizeEmail(email)
+	for _, u := range users {
+		if u.Email == want {
+			return true, true
+		}
+	}
+	return false, true
 }
 
 // promptPassword reads a line from the terminal without echo. Tests replace it.

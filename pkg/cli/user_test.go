@@ -263,8 +263,46 @@ func TestUserPromptsOnTerminal(t *testing.T) {
 		t.Fatalf("list prompted: %v", err)
 	}
 	svc, done := openAccounts(t)
-	defer done()
 	if _, err := svc.Login("t@example.com", "password3", testClient); err != nil {
+		t.Fatal(err)
+	}
+	done()
+
+	// No prompt when the command will not use the password: it says why
+	// at once instead of after the owner typed a password twice.
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		wantErr string // "" = exit 0
+		wantOut string
+	}{
+		{"create --if-not-exists, account exists", []string{"user", "create", "--email", "T@example.com", "--name", "T", "--if-not-exists"}, "", "already exists"},
+		{"create, account exists", []string{"user", "create", "--email", "t@example.com", "--name", "T"}, "t@example.com already exists", ""},
+		{"create without --name", []string{"user", "create", "--email", "new@example.com"}, "--email and --name are required", ""},
+		{"passwd, unknown e-mail", []string{"user", "passwd", "ghost@example.com"}, "ghost@example.com", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := len(prompts)
+			out, _, err := userCLI(t, "", true, tc.args...)
+			if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
+				t.Fatalf("err %v, want %q", err, tc.wantErr)
+			}
+			if !strings.Contains(out, tc.wantOut) {
+				t.Fatalf("out %q, want %q", out, tc.wantOut)
+			}
+			if len(prompts) != before {
+				t.Fatalf("prompted %q", prompts[before:])
+			}
+		})
+	}
+	// --if-not-exists for a new account still prompts, and creates it.
+	answers = []string{"password4", "password4"}
+	if _, _, err := userCLI(t, "", true, "user", "create", "--email", "n@example.com", "--name", "N", "--if-not-exists"); err != nil || len(prompts) != 6 {
+		t.Fatalf("create --if-not-exists, new account: %v, prompts %d", err, len(prompts))
+	}
+	svc, done = openAccounts(t)
+	defer done()
+	if _, err := svc.Login("n@example.com", "password4", testClient); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -312,6 +350,11 @@ func TestUserThroughRunningServer(t *testing.T) {
 	}
 	if users := listUsers(t); len(users) != 2 {
 		t.Fatalf("users %+v", users)
+	}
+	// Re-seeding on a terminal: the running server is asked first, no prompt.
+	promptPassword = func(*Env, string) (string, error) { return "", errors.New("prompted for an existing account") }
+	if out, stderr, err := userCLI(t, "", true, "user", "create", "--email", "tty@example.com", "--name", "Tty", "--if-not-exists"); err != nil || !strings.Contains(out, "already exists") {
+		t.Fatalf("create --if-not-exists through the socket: %v %q %s", err, out, stderr)
 	}
 	// The running server's own service sees them at once.
 	res, err := svc.auth.Login("tty@example.com", "password2", testClient)
