@@ -34,7 +34,8 @@ describe('AdminPanel', () => {
   it.each([
     ['an error answer', () => json({ status: 403, message: 'administrator rights required', data: {} }, 403), 'Помилка отримання списку користувачів'],
     ['a non-array answer', () => json({ users: [] }), 'Не вдалося завантажити список користувачів: неправильний формат даних.'],
-    ['a non-JSON answer', () => new Response('<html>', { status: 200, headers: { 'Content-Type': 'text/html' } }), 'Помилка отримання списку користувачів'],
+    ['a server error', () => new Response('boom', { status: 500 }), 'Помилка отримання списку користувачів'],
+    ['a non-JSON answer', () => new Response('<html>', { status: 200, headers: { 'Content-Type': 'text/html' } }), 'Не вдалося завантажити список користувачів.'],
   ])('shows the spec text for %s', async (_n, answer, text) => {
     stubFetch({ '/api/auth/admin/users': answer });
     renderWithShell(<AdminPanel />);

@@ -20,8 +20,9 @@ export function AdminPanel() {
       })
       .catch((err: unknown) => {
         if (!alive) return;
-        // An answer with an error status is a failed fetch; anything else (network, parsing) is generic.
-        const fetchFailed = err instanceof ApiError && err.status > 0;
+        // The server answering with an error status is a failed fetch; anything else — no answer
+        // at all, or a 2xx that is not JSON (a proxy's page) — gets the generic text.
+        const fetchFailed = err instanceof ApiError && err.status >= 400;
         setState({ kind: 'error', text: t(fetchFailed ? 'auth.errors.usersFetch' : 'auth.errors.usersGeneric') });
       });
     return () => {

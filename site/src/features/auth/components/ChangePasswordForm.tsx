@@ -9,7 +9,9 @@ type Status = { kind: 'error' | 'success'; text: string } | null;
 /**
  * The settings view's change-password form (spec §2, §5, §8): both fields required;
  * 'Не авторизовано' without a token; the server's message or 'Помилка зміни пароля' on failure;
- * 'Пароль успішно змінено' on success, and the form clears.
+ * 'Пароль успішно змінено' on success, and the form clears. On success the server's message is
+ * its one fixed English API text, so the interface says it in its own language instead; a
+ * failure can be anything, so a message the interface has no text for is shown as sent.
  */
 export function ChangePasswordForm() {
   const { t } = useTranslation();
