@@ -206,7 +206,7 @@ func (s *Server) uploadFiles(c fiber.Ctx) error {
 	req := c.Request()
 	// An announced length over the limit is refused before reading a byte.
 	if n := req.Header.ContentLength(); n > 0 && int64(n) > limit {
-		return NewError(fiber.StatusRequestEntityTooLarge, "upload larger than the limit of "+strconv.FormatInt(limit, 10)+" bytes")
+		return tooLarge(limit)
 	}
 	mt, params, err := mime.ParseMediaType(c.Get(fiber.HeaderContentType))
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
@@ -230,7 +230,7 @@ func (s *Server) uploadFiles(c fiber.Ctx) error {
 	switch {
 	case err == nil:
 	case capped.over || errors.Is(err, files.ErrTooLarge):
-		return NewError(fiber.StatusRequestEntityTooLarge, "upload larger than the limit of "+strconv.FormatInt(limit, 10)+" bytes")
+		return tooLarge(limit)
 	case errors.Is(err, files.ErrNoFiles):
 		return NewError(fiber.StatusBadRequest, "no files in the upload: send one or more \"files\" fields")
 	case errors.As(err, &merr):
@@ -244,6 +244,28 @@ func (s *Server) uploadFiles(c fiber.Ctx) error {
 			slog.Int64("size", f.Size), slog.String("by", id.Email))
 	}
 	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"files": listItems(saved, true)})
+}
+
+// tooLarge is the 413 of an upload over files.max_upload_bytes, naming the
+// limit the way people think of it and exactly.
+func tooLarge(limit int64) error {
+	exact := strconv.FormatInt(limit, 10) + " bytes"
+	if limit >= 1024 {
+		exact = binarySize(limit) + " (" + exact + ")"
+	}
+	return NewError(fiber.StatusRequestEntityTooLarge, "upload larger than the limit of "+exact)
+}
+
+// binarySize writes n in the largest binary unit it fills, e.g. "4 GiB" or
+// "1.5 MiB".
+func binarySize(n int64) string {
+	units := []string{"bytes", "KiB", "MiB", "GiB", "TiB"}
+	v, i := float64(n), 0
+	for v >= 1024 && i < len(units)-1 {
+		v /= 1024
+		i++
+	}
+	return strings.TrimSuffix(strconv.FormatFloat(v, 'f', 1, 64), ".0") + " " + units[i]
 }
 
 // capReader fails once more than left bytes are read.
