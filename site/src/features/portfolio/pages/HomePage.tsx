@@ -1,8 +1,73 @@
 import { useTranslation } from 'react-i18next';
-import { Page } from '../../../components/ui/Page';
+import { Link } from 'react-router';
+import { usePageTitle } from '../../../lib/usePageTitle';
+import { HomeIcon } from '../home/HomeIcon';
+import { HOME_ROUTES, type HomeRoute } from '../home/homeRoutes';
+import { HOME_NS } from '../home/i18n';
+import '../home/home.css';
 
-// Route placeholder from the shell: shows the section heading only until this feature is built.
+/**
+ * The home page (portfolio spec §2 "Home page"): a hero with title, intro and the
+ * still-under-construction note, then one card per section and the catch-all card.
+ *
+ * No language selector here, although the spec lists one for this page: the shell's selector in
+ * the header is the site's single source of truth for the language (see ../home/i18n.ts).
+ */
 export default function HomePage() {
-  const { t } = useTranslation();
-  return <Page title={t('brand')} lead={t('subtitle')} />;
+  const { t } = useTranslation(HOME_NS);
+  usePageTitle(t('documentTitle'));
+  return (
+    <div className="home">
+      <section className="home-hero" aria-labelledby="page-title">
+        <h1 id="page-title" className="home-hero__title">
+          {t('title')}
+        </h1>
+        <p className="home-hero__intro">{t('intro')}</p>
+        <p className="home-hero__notice">
+          <HomeIcon name="construction" />
+          <span>{t('construction')}</span>
+        </p>
+      </section>
+      <section aria-labelledby="home-sections">
+        <h2 id="home-sections" className="visually-hidden">
+          {t('sections')}
+        </h2>
+        <ul className="home-cards">
+          {HOME_ROUTES.map((route) => (
+            <HomeCard key={route.path} route={route} />
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+function HomeCard({ route }: { route: HomeRoute }) {
+  const { t } = useTranslation(HOME_NS);
+  const id = `home-card-${route.iconKey}`;
+  return (
+    <li className={route.soon ? 'home-card home-card--soon' : 'home-card'}>
+      <span className="home-card__icon">
+        <HomeIcon name={route.iconKey} />
+      </span>
+      {/* The title is not a heading: the cards are a list of links, and the catch-all card's
+          title must not read as the not-found page's own heading. The link covers the whole
+          card (::after); its name is the title, the rest of the card describes it. */}
+      <p className="home-card__title">
+        <Link className="home-card__link" to={route.to} aria-describedby={id}>
+          {t(route.titleKey)}
+        </Link>
+      </p>
+      <p className="home-card__text" id={id}>
+        {t(route.descriptionKey)}
+        {route.soon ? (
+          <>
+            {' '}
+            <span className="home-card__badge">{t('soon')}</span>
+          </>
+        ) : null}
+      </p>
+      <code className="home-card__path">{route.path === '*' ? `* — ${t('anyPath')}` : route.path}</code>
+    </li>
+  );
 }
