@@ -44,20 +44,32 @@ export function AdminPanel() {
       {state.kind === 'ready' && state.users.length === 0 ? <p>{t('auth.admin.empty')}</p> : null}
       {state.kind === 'ready' && state.users.length > 0 ? (
         <div className="admin-users">
-          <table className="admin-users__table">
-            <thead>
-              <tr>
-                <th scope="col">{t('auth.admin.email')}</th>
-                <th scope="col">{t('auth.admin.name')}</th>
-                <th scope="col">{t('auth.admin.role')}</th>
+          {/* Explicit roles: on a phone the CSS lays rows out as cards, and a table whose display
+              changed may lose its semantics in some browsers. */}
+          <table className="admin-users__table" role="table">
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">
+                  {t('auth.admin.email')}
+                </th>
+                <th scope="col" role="columnheader">
+                  {t('auth.admin.name')}
+                </th>
+                <th scope="col" role="columnheader">
+                  {t('auth.admin.role')}
+                </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {state.users.map((u) => (
-                <tr key={u.id}>
-                  <td>{u.email}</td>
-                  <td>{u.name ?? ''}</td>
-                  <td>
+                <tr key={u.id} role="row">
+                  <td className="admin-users__email" role="cell">
+                    {u.email}
+                  </td>
+                  <td className="admin-users__name" role="cell">
+                    {u.name ?? ''}
+                  </td>
+                  <td role="cell">
                     <span className={u.role === 'admin' ? 'badge badge--admin' : 'badge'}>
                       {u.role === 'admin' ? t('auth.admin.roleAdmin') : t('auth.admin.roleUser')}
                     </span>
