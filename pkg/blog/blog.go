@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -196,7 +197,7 @@ func (s *Service) All(_ context.Context, category, search string) []Summary {
 }
 
 func categoryKey(c string) string {
-	f := Fold(c)
+	f := Fold(strings.TrimSpace(c))
 	if f == CategoryAll {
 		return ""
 	}

@@ -140,6 +140,7 @@ func TestCategoryFilterAndCounts(t *testing.T) {
 		{"ALL", []string{"four", "three", "two", "one"}},
 		{"Go", []string{"three", "one"}},
 		{"GO", []string{"three", "one"}},
+		{" go ", []string{"three", "one"}},
 		{"Guides", []string{"two"}},
 		{"НОВИНИ", []string{"four"}},
 		{"nothing", []string{}},

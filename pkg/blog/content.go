@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,9 +30,13 @@ import (
 //	category: Guides
 //	image: /images/run.png      (optional)
 //	date: 2025-01-31T10:00:00Z  (optional; the article's creation time)
+//	updated: 2025-02-03T08:00:00Z (optional; the last edit, needs date)
 //	slug: running-devhub        (optional; defaults to the file name)
 //	---
 //	# Markdown body …
+//
+// Export writes updated only for an article edited after its creation, so
+// that export → import gives back every stored field but the id.
 
 // FrontMatter is the YAML header of a content file.
 type FrontMatter struct {
@@ -39,7 +45,38 @@ type FrontMatter struct {
 	Category string `yaml:"category"`
 	Image    string `yaml:"image,omitempty"`
 	Date     string `yaml:"date,omitempty"`
+	Updated  string `yaml:"updated,omitempty"`
 	Slug     string `yaml:"slug,omitempty"`
+}
+
+// frontMatterKeys are the keys a header may hold, in the order a writer
+// fills them (and error messages list them).
+var frontMatterKeys = []string{"name", "excerpt", "category", "image", "date", "updated", "slug"}
+
+func (fm *FrontMatter) field(key string) *string {
+	switch key {
+	case "name":
+		return &fm.Name
+	case "excerpt":
+		return &fm.Excerpt
+	case "category":
+		return &fm.Category
+	case "image":
+		return &fm.Image
+	case "date":
+		return &fm.Date
+	case "updated":
+		return &fm.Updated
+	case "slug":
+		return &fm.Slug
+	}
+	return nil
+}
+
+// Stamps are the optional times of a content file; zero when not given.
+type Stamps struct {
+	Created time.Time // front matter "date"
+	Updated time.Time // front matter "updated"
 }
 
 // ImportResult counts what an import did.
@@ -66,15 +103,97 @@ func (e *FileError) Error() string {
 var errNoDir = errors.New("content directory does not exist")
 
 type parsedFile struct {
-	file string
-	in   Input
-	date time.Time // zero when the front matter has none
+	file   string
+	in     Input
+	stamps Stamps
+}
+
+// yamlLineRe finds the line numbers in yaml's messages, which count from
+// the first line after the opening "---".
+var yamlLineRe = regexp.MustCompile(`\bline (\d+)\b`)
+
+// fileLines rewrites yaml's header line numbers as line numbers of the file.
+func fileLines(msg string) string {
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	return yamlLineRe.ReplaceAllStringFunc(msg, func(m string) string {
+		n, _ := strconv.Atoi(yamlLineRe.FindStringSubmatch(m)[1])
+		return "line " + strconv.Itoa(n+1)
+	})
+}
+
+var headerKeyRe = regexp.MustCompile(`^([a-z]+)\s*:`)
+
+// syntaxErrorKey names the key on the header line a YAML syntax error
+// points at, when that line starts with one.
+func syntaxErrorKey(header, msg string) string {
+	m := yamlLineRe.FindStringSubmatch(msg)
+	if m == nil {
+		return ""
+	}
+	n, _ := strconv.Atoi(m[1])
+	lines := strings.Split(header, "\n")
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	if k := headerKeyRe.FindStringSubmatch(lines[n-1]); k != nil && slices.Contains(frontMatterKeys, k[1]) {
+		return k[1]
+	}
+	return ""
+}
+
+// decodeFrontMatter reads the header into fm. It walks the YAML tree itself
+// rather than decoding into the struct, so that every mistake names its key
+// and file line: an unknown or repeated key, or a list or map where a text
+// belongs.
+func decodeFrontMatter(header string, fm *FrontMatter) (field, msg string) {
+	var root yaml.Node
+	if err := yaml.Unmarshal([]byte(header), &root); err != nil {
+		msg := "bad front matter: " + fileLines(err.Error())
+		if strings.Contains(msg, "mapping values are not allowed") {
+			msg += ` (quote a value that holds ": ")`
+		}
+		return syntaxErrorKey(header, err.Error()), msg
+	}
+	if root.Kind == 0 || len(root.Content) == 0 { // an empty header
+		return "", ""
+	}
+	doc := root.Content[0]
+	if doc.Kind == yaml.ScalarNode && doc.Tag == "!!null" {
+		return "", ""
+	}
+	if doc.Kind != yaml.MappingNode {
+		return "", fmt.Sprintf("bad front matter: line %d: expected \"key: value\" lines (%s)", doc.Line+1, strings.Join(frontMatterKeys, ", "))
+	}
+	seen := map[string]int{}
+	for i := 0; i+1 < len(doc.Content); i += 2 {
+		k, v := doc.Content[i], doc.Content[i+1]
+		key, line := k.Value, k.Line+1
+		dst := fm.field(key)
+		if dst == nil || k.Kind != yaml.ScalarNode {
+			return key, fmt.Sprintf("line %d: unknown field; the fields are %s", line, strings.Join(frontMatterKeys, ", "))
+		}
+		if prev, dup := seen[key]; dup {
+			return key, fmt.Sprintf("line %d: given twice (first on line %d)", line, prev)
+		}
+		seen[key] = line
+		if v.Kind == yaml.AliasNode && v.Alias != nil {
+			v = v.Alias
+		}
+		if v.Kind != yaml.ScalarNode {
+			return key, fmt.Sprintf("line %d: must be a single text value, not a list or a map (quote it if it holds a colon or starts with [ or {)", line)
+		}
+		if v.Tag == "!!null" {
+			continue
+		}
+		*dst = v.Value
+	}
+	return "", ""
 }
 
 // ParseContentFile reads one content file. name is used in error messages.
-func ParseContentFile(name string, raw []byte) (Input, time.Time, error) {
-	fail := func(field, format string, a ...any) (Input, time.Time, error) {
-		return Input{}, time.Time{}, &FileError{File: name, Field: field, Msg: fmt.Sprintf(format, a...)}
+func ParseContentFile(name string, raw []byte) (Input, Stamps, error) {
+	fail := func(field, format string, a ...any) (Input, Stamps, error) {
+		return Input{}, Stamps{}, &FileError{File: name, Field: field, Msg: fmt.Sprintf(format, a...)}
 	}
 	raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
 	text := strings.ReplaceAll(string(raw), "\r\n", "\n")
@@ -94,10 +213,8 @@ func ParseContentFile(name string, raw []byte) (Input, time.Time, error) {
 		return fail("", "front matter is not closed by a --- line")
 	}
 	var fm FrontMatter
-	dec := yaml.NewDecoder(strings.NewReader(header))
-	dec.KnownFields(true)
-	if err := dec.Decode(&fm); err != nil && !errors.Is(err, io.EOF) { // io.EOF: empty header
-		return fail("", "bad front matter: %v", err)
+	if field, msg := decodeFrontMatter(header, &fm); msg != "" {
+		return fail(field, "%s", msg)
 	}
 	in := Input{Slug: fm.Slug, Name: fm.Name, Excerpt: fm.Excerpt, Category: fm.Category, ImageURL: fm.Image, Content: body}
 	if in.Slug == "" {
@@ -112,6 +229,7 @@ func ParseContentFile(name string, raw []byte) (Input, time.Time, error) {
 			switch field {
 			case "image_url":
 				field = "image"
+				msg = strings.Replace(msg, "image_url", "image", 1)
 			case "content":
 				msg = "the Markdown body after the front matter " + strings.TrimPrefix(msg, "content ")
 			case "slug":
@@ -121,17 +239,29 @@ func ParseContentFile(name string, raw []byte) (Input, time.Time, error) {
 			}
 			return fail(field, "%s", msg)
 		}
-		return Input{}, time.Time{}, err
+		return Input{}, Stamps{}, err
 	}
-	var date time.Time
-	if fm.Date != "" {
-		d, err := parseDate(fm.Date)
-		if err != nil {
-			return fail("date", "%q is not a date (use 2006-01-02 or RFC 3339)", fm.Date)
+	var st Stamps
+	for _, d := range []struct {
+		field, val string
+		dst        *time.Time
+	}{{"date", fm.Date, &st.Created}, {"updated", fm.Updated, &st.Updated}} {
+		if d.val == "" {
+			continue
 		}
-		date = d
+		t, err := parseDate(d.val)
+		if err != nil {
+			return fail(d.field, "%q is not a date (use 2006-01-02 or RFC 3339)", d.val)
+		}
+		*d.dst = t
 	}
-	return in, date, nil
+	switch {
+	case !st.Updated.IsZero() && st.Created.IsZero():
+		return fail("updated", "needs date (the creation time) as well")
+	case !st.Updated.IsZero() && st.Updated.Before(st.Created):
+		return fail("updated", "is before date")
+	}
+	return in, st, nil
 }
 
 func firstField(v *store.ValidationError) string {
@@ -178,7 +308,7 @@ func (s *Service) Import(_ context.Context, dir string) (ImportResult, error) {
 		if err != nil {
 			return res, &FileError{File: path, Msg: err.Error()}
 		}
-		in, date, err := ParseContentFile(path, raw)
+		in, stamps, err := ParseContentFile(path, raw)
 		if err != nil {
 			return res, err
 		}
@@ -186,7 +316,7 @@ func (s *Service) Import(_ context.Context, dir string) (ImportResult, error) {
 			return res, &FileError{File: path, Field: "slug", Msg: fmt.Sprintf("%q is also the slug of %s", in.Slug, other)}
 		}
 		bySlug[in.Slug] = path
-		files = append(files, parsedFile{file: path, in: in, date: date})
+		files = append(files, parsedFile{file: path, in: in, stamps: stamps})
 	}
 
 	s.mu.Lock()
@@ -202,8 +332,11 @@ func (s *Service) Import(_ context.Context, dir string) (ImportResult, error) {
 			if id == nil {
 				a := &Article{Slug: in.Slug, Name: in.Name, Excerpt: in.Excerpt, Content: in.Content,
 					Category: in.Category, ImageURL: in.ImageURL, CreatedAt: now, UpdatedAt: now}
-				if !f.date.IsZero() {
-					a.CreatedAt, a.UpdatedAt = f.date, f.date
+				if !f.stamps.Created.IsZero() {
+					a.CreatedAt, a.UpdatedAt = f.stamps.Created, f.stamps.Created
+				}
+				if !f.stamps.Updated.IsZero() {
+					a.UpdatedAt = f.stamps.Updated
 				}
 				if err := s.insertTx(tx, a, false); err != nil {
 					return fmt.Errorf("%s: %w", f.file, err)
@@ -219,14 +352,22 @@ func (s *Service) Import(_ context.Context, dir string) (ImportResult, error) {
 			next := old
 			next.Name, next.Excerpt, next.Content, next.Category, next.ImageURL =
 				in.Name, in.Excerpt, in.Content, in.Category, in.ImageURL
-			if !f.date.IsZero() {
-				next.CreatedAt = f.date
+			if !f.stamps.Created.IsZero() {
+				next.CreatedAt = f.stamps.Created
+			}
+			edited := !sameArticle(&next, &old)
+			switch {
+			// A file's own "updated" is kept, unless the file was edited by
+			// hand and still carries the stamp of the version it came from.
+			case !f.stamps.Updated.IsZero() && !(edited && f.stamps.Updated.Equal(old.UpdatedAt)):
+				next.UpdatedAt = f.stamps.Updated
+			case edited:
+				next.UpdatedAt = now
 			}
 			if sameArticle(&next, &old) {
 				res.Unchanged++
 				continue
 			}
-			next.UpdatedAt = now
 			if err := s.replaceTx(tx, &old, &next); err != nil {
 				return fmt.Errorf("%s: %w", f.file, err)
 			}
@@ -249,6 +390,9 @@ func (s *Service) Import(_ context.Context, dir string) (ImportResult, error) {
 func FormatContentFile(a *Article) ([]byte, error) {
 	fm := FrontMatter{Name: a.Name, Excerpt: a.Excerpt, Category: a.Category, Image: a.ImageURL,
 		Date: a.CreatedAt.UTC().Format(time.RFC3339Nano), Slug: a.Slug}
+	if !a.UpdatedAt.Equal(a.CreatedAt) {
+		fm.Updated = a.UpdatedAt.UTC().Format(time.RFC3339Nano)
+	}
 	var buf bytes.Buffer
 	buf.WriteString("---\n")
 	enc := yaml.NewEncoder(&buf)

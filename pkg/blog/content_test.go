@@ -32,7 +32,7 @@ date: 2025-02-03
 ` + "```sh\nmake build\n```\n"
 
 func TestParseContentFile(t *testing.T) {
-	in, date, err := ParseContentFile("content/running-devhub.md", []byte(goodFile))
+	in, stamps, err := ParseContentFile("content/running-devhub.md", []byte(goodFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,8 +41,12 @@ func TestParseContentFile(t *testing.T) {
 		!strings.HasSuffix(in.Content, "```") {
 		t.Fatalf("parsed %+v", in)
 	}
-	if !date.Equal(time.Date(2025, 2, 3, 0, 0, 0, 0, time.UTC)) {
-		t.Fatalf("date = %v", date)
+	if !stamps.Created.Equal(time.Date(2025, 2, 3, 0, 0, 0, 0, time.UTC)) || !stamps.Updated.IsZero() {
+		t.Fatalf("stamps = %+v", stamps)
+	}
+	_, stamps, err = ParseContentFile("x.md", []byte(strings.Replace(goodFile, "date: 2025-02-03", "date: 2025-02-03\nupdated: 2025-02-04T10:00:00+02:00", 1)))
+	if err != nil || !stamps.Updated.Equal(time.Date(2025, 2, 4, 8, 0, 0, 0, time.UTC)) {
+		t.Fatalf("updated: %+v %v", stamps, err)
 	}
 }
 
@@ -52,14 +56,25 @@ func TestParseContentFileErrors(t *testing.T) {
 	}{
 		{"no front matter", "# Just markdown\n", "", "front matter"},
 		{"not closed", "---\nname: x\n", "", "not closed"},
-		{"bad yaml", "---\nname: [x\n---\nbody\n", "", "bad front matter"},
-		{"unknown key", "---\nname: x\ntitle: y\n---\nbody\n", "", "title"},
+		{"bad yaml", "---\nname: [x\n---\nbody\n", "name", "bad front matter: line 2:"},
+		{"unquoted colon", "---\nname: n\nexcerpt: One binary: build, serve\ncategory: c\n---\nbody\n", "excerpt", `line 3: mapping values are not allowed in this context (quote a value that holds ": ")`},
+		{"bad yaml indentation", "---\nname: x\n  excerpt: y\n---\nbody\n", "", "line 3"},
+		{"unknown key", "---\nname: x\ntitle: y\n---\nbody\n", "title", "line 3: unknown field; the fields are name, excerpt, category, image, date, updated, slug"},
+		{"list instead of text", "---\nname:\n  - a\nexcerpt: e\ncategory: c\n---\nbody\n", "name", "line 2: must be a single text value"},
+		{"map instead of text", "---\nname: n\nexcerpt: e\ncategory: {a: b}\n---\nbody\n", "category", "line 4: must be a single text value"},
+		{"key twice", "---\nname: n\nexcerpt: e\ncategory: c\nname: m\n---\nbody\n", "name", "line 5: given twice (first on line 2)"},
+		{"not a mapping", "---\n- a\n- b\n---\nbody\n", "", "key: value"},
+		{"empty header", "---\n---\nbody\n", "name", "required"},
+		{"null name", "---\nname: ~\nexcerpt: e\ncategory: c\n---\nbody\n", "name", "required"},
 		{"missing name", "---\nexcerpt: e\ncategory: c\n---\nbody\n", "name", "required"},
 		{"missing excerpt", "---\nname: n\ncategory: c\n---\nbody\n", "excerpt", "required"},
 		{"missing category", "---\nname: n\nexcerpt: e\n---\nbody\n", "category", "required"},
 		{"empty body", "---\nname: n\nexcerpt: e\ncategory: c\n---\n\n", "content", "Markdown body"},
-		{"bad image", "---\nname: n\nexcerpt: e\ncategory: c\nimage: javascript:alert(1)\n---\nbody\n", "image", "image_url"},
+		{"bad image", "---\nname: n\nexcerpt: e\ncategory: c\nimage: javascript:alert(1)\n---\nbody\n", "image", "image must be an http(s) URL"},
 		{"bad date", "---\nname: n\nexcerpt: e\ncategory: c\ndate: yesterday\n---\nbody\n", "date", "not a date"},
+		{"bad updated", "---\nname: n\nexcerpt: e\ncategory: c\ndate: 2025-01-01\nupdated: soon\n---\nbody\n", "updated", "not a date"},
+		{"updated without date", "---\nname: n\nexcerpt: e\ncategory: c\nupdated: 2025-01-01\n---\nbody\n", "updated", "needs date"},
+		{"updated before date", "---\nname: n\nexcerpt: e\ncategory: c\ndate: 2025-01-02\nupdated: 2025-01-01\n---\nbody\n", "updated", "before date"},
 		{"bad slug", "---\nname: n\nexcerpt: e\ncategory: c\nslug: Not A Slug\n---\nbody\n", "slug", "slug"},
 	}
 	for _, tt := range tests {
@@ -153,6 +168,11 @@ func TestExportImportRoundTrip(t *testing.T) {
 	for _, in := range inputs {
 		mustCreate(t, s, in)
 	}
+	// An edited article carries its own last-edit time through the round trip.
+	edited := "Edited later"
+	if _, err := s.Update(ctx, 2, Patch{Content: &edited}); err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	n, err := s.Export(ctx, dir)
 	if err != nil || n != len(inputs) {
@@ -182,6 +202,46 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if res, err := s.Import(ctx, dir); err != nil || res.Unchanged != len(inputs) {
 		t.Fatalf("re-import into source: %+v %v", res, err)
 	}
+	// Only the edited article's file says "updated".
+	for _, e := range mustReadDir(t, dir) {
+		raw, _ := os.ReadFile(filepath.Join(dir, e))
+		if got, want := strings.Contains(string(raw), "\nupdated: "), e == "українська-назва.md"; got != want {
+			t.Errorf("%s: has updated = %v, want %v:\n%s", e, got, want, raw)
+		}
+	}
+}
+
+// TestImportUpdatedStamp: an exported file edited by hand (its "updated"
+// still the exported one) counts as a new edit; a file that states a new
+// "updated" keeps it.
+func TestImportUpdatedStamp(t *testing.T) {
+	s := newTestService(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	writeFile(t, dir, "a.md", "---\nname: A\nexcerpt: e\ncategory: c\ndate: 2024-05-01\nupdated: 2024-06-01\n---\nbody\n")
+	if res, err := s.Import(ctx, dir); err != nil || res.Created != 1 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	a, _ := s.GetBySlug(ctx, "a")
+	if !a.CreatedAt.Equal(time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)) || !a.UpdatedAt.Equal(time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Fatalf("times %v %v", a.CreatedAt, a.UpdatedAt)
+	}
+	writeFile(t, dir, "a.md", "---\nname: A\nexcerpt: e\ncategory: c\ndate: 2024-05-01\nupdated: 2024-06-01\n---\nnew body\n")
+	if res, err := s.Import(ctx, dir); err != nil || res.Updated != 1 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	a, _ = s.GetBySlug(ctx, "a")
+	if a.Content != "new body" || !a.UpdatedAt.After(time.Date(2024, 12, 31, 0, 0, 0, 0, time.UTC)) {
+		t.Fatalf("hand edit kept the old stamp: %+v", a)
+	}
+	writeFile(t, dir, "a.md", "---\nname: A\nexcerpt: e\ncategory: c\ndate: 2024-05-01\nupdated: 2024-07-01\n---\nnewer body\n")
+	if res, err := s.Import(ctx, dir); err != nil || res.Updated != 1 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	a, _ = s.GetBySlug(ctx, "a")
+	if a.Content != "newer body" || !a.UpdatedAt.Equal(time.Date(2024, 7, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Fatalf("stated stamp not kept: %+v", a)
+	}
 }
 
 func mustReadDir(t *testing.T, dir string) []string {
@@ -210,7 +270,7 @@ func dump(t *testing.T, s *Service) string {
 	return b.String()
 }
 
-// dumpContent prints the fields a content file carries (not id/updatedAt).
+// dumpContent prints the fields a content file carries: all but the id.
 func dumpContent(t *testing.T, s *Service) string {
 	var rows []string
 	for _, sum := range s.All(context.Background(), "", "") {
@@ -218,7 +278,8 @@ func dumpContent(t *testing.T, s *Service) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows = append(rows, fmt.Sprintf("%q %q %q %q %q %q %s", a.Slug, a.Name, a.Excerpt, a.Category, a.ImageURL, a.Content, a.CreatedAt.Format(time.RFC3339Nano)))
+		rows = append(rows, fmt.Sprintf("%q %q %q %q %q %q %s %s", a.Slug, a.Name, a.Excerpt, a.Category, a.ImageURL, a.Content,
+			a.CreatedAt.Format(time.RFC3339Nano), a.UpdatedAt.Format(time.RFC3339Nano)))
 	}
 	sort.Strings(rows)
 	return strings.Join(rows, "\n")
