@@ -292,6 +292,59 @@ func TestBlogCreateValidation(t *testing.T) {
 	}
 }
 
+// TestBlogXSSThroughAPI: each of the issue's XSS cases, created through the
+// API and read back as content_html, carries no element or URL that runs
+// script, while the visible text stays.
+func TestBlogXSSThroughAPI(t *testing.T) {
+	ta := newBlogTestApp(t, nil)
+	tests := []struct{ name, md, keep string }{
+		{"script", "<script>alert(1)</script>\n\nafter", "after"},
+		{"img onerror", `<img src=x onerror="alert(1)"> after`, "after"},
+		{"javascript link", "[x](javascript:alert(1))", ">x<"},
+		{"mixed case scheme", "[x](JaVaScRiPt:alert(1))", ">x<"},
+		{"leading space", "[x]( javascript:alert(1))", ">x<"},
+		{"leading spaces in angle brackets", "[x](<   javascript:alert(1)>)", ">x<"},
+		{"vbscript", "[x](vbscript:msgbox(1))", ">x<"},
+		{"data html", "[x](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)", ">x<"},
+		{"data svg image", "![pic](data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+)", "pic"},
+		{"raw anchor", `<a href="javascript:alert(1)">x</a>`, "x"},
+		{"raw svg", `<svg onload="alert(1)"></svg> after`, "after"},
+		{"autolink", "<JAVASCRIPT:alert(1)>", "JAVASCRIPT:alert(1)"},
+		{"reference", "[x][r]\n\n[r]: javascript:alert(1)", ">x<"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raw, _ := json.Marshal(map[string]string{"name": fmt.Sprintf("x%d", i), "excerpt": "e", "category": "c", "content": tt.md})
+			code, body := ta.do(t, "POST", "/api/api/blog", blogAdminToken, string(raw))
+			if code != 201 {
+				t.Fatalf("create: %d %s", code, body)
+			}
+			var created blog.Article
+			json.Unmarshal([]byte(body), &created)
+			code, body = ta.do(t, "GET", fmt.Sprintf("/api/blog/%d", created.ID), "", "")
+			var got struct {
+				Content     string `json:"content"`
+				ContentHTML string `json:"content_html"`
+			}
+			if err := json.Unmarshal([]byte(body), &got); err != nil || code != 200 {
+				t.Fatalf("get: %d %s", code, body)
+			}
+			if got.Content != tt.md {
+				t.Errorf("stored Markdown changed: %q", got.Content)
+			}
+			lower := strings.ToLower(got.ContentHTML)
+			for _, bad := range []string{"<script", "<img src=\"x", "onerror", "onload", "<svg", "<a href=\"javascript", "javascript:alert(1)\"", "vbscript:", "data:text/html", "svg+xml"} {
+				if strings.Contains(lower, bad) {
+					t.Errorf("content_html holds %q: %s", bad, got.ContentHTML)
+				}
+			}
+			if !strings.Contains(got.ContentHTML, tt.keep) {
+				t.Errorf("content_html lost %q: %s", tt.keep, got.ContentHTML)
+			}
+		})
+	}
+}
+
 // TestBlogSVGImageOnlyAsDataURL: SVG markup with an onload handler is stored
 // as given in image_url (the SPA turns it into a data: URL for an <img>),
 // and nothing the server renders ever carries it as markup.
