@@ -469,6 +469,68 @@ func TestAccessTokenBadInputs(t *testing.T) {
 	}
 }
 
+// Access tokens carry exp, iat, sub and a unique jti, signed with HS256, and
+// live auth.access_ttl; refresh sessions live auth.refresh_ttl.
+func TestTokenClaimsAndConfiguredLifetimes(t *testing.T) {
+	clk := &clock{now: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)}
+	cfg := config.Default().Auth
+	cfg.AccessTTL, cfg.RefreshTTL = 5*time.Minute, 48*time.Hour
+	s, err := New(openStore(t), cfg, WithHashParams(cheapParams), WithClock(clk.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := register(t, s, "claims@example.com", "password1")
+	b, err := s.Login("claims@example.com", "password1", client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Tokens.ExpiresIn != 300 {
+		t.Fatalf("expiresIn %d, want 300", a.Tokens.ExpiresIn)
+	}
+	var claims jwt.MapClaims
+	tok, _, err := jwt.NewParser().ParseUnverified(a.Tokens.AccessToken, &claims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tok.Header["alg"] != "HS256" {
+		t.Fatalf("alg %v", tok.Header["alg"])
+	}
+	want := map[string]any{
+		"sub": strconv.FormatUint(a.User.ID, 10),
+		"iat": float64(clk.Now().Unix()),
+		"exp": float64(clk.Now().Add(5 * time.Minute).Unix()),
+	}
+	for k, v := range want {
+		if claims[k] != v {
+			t.Errorf("claim %s = %v, want %v", k, claims[k], v)
+		}
+	}
+	var other jwt.MapClaims
+	jwt.NewParser().ParseUnverified(b.Tokens.AccessToken, &other)
+	if jti, _ := claims["jti"].(string); len(jti) < 16 || jti == other["jti"] {
+		t.Errorf("jti %q / %q: want long and unique", claims["jti"], other["jti"])
+	}
+	sessions, _ := s.Sessions("claims@example.com")
+	if len(sessions) != 2 || !sessions[0].ExpiresAt.Equal(clk.Now().Add(48*time.Hour)) {
+		t.Fatalf("sessions %+v", sessions)
+	}
+	clk.Add(5*time.Minute - time.Second)
+	if _, err := s.Authenticate(a.Tokens.AccessToken); err != nil {
+		t.Fatalf("token within its lifetime: %v", err)
+	}
+	clk.Add(2 * time.Second)
+	if _, err := s.Authenticate(a.Tokens.AccessToken); !errors.Is(err, ErrInvalidToken) {
+		t.Fatalf("token past access_ttl: %v", err)
+	}
+	if _, err := s.Refresh(b.Tokens.RefreshToken, client); err != nil {
+		t.Fatalf("refresh within refresh_ttl: %v", err)
+	}
+	clk.Add(48 * time.Hour)
+	if _, err := s.Refresh(a.Tokens.RefreshToken, client); !errors.Is(err, ErrInvalidToken) {
+		t.Fatalf("refresh past refresh_ttl: %v", err)
+	}
+}
+
 func TestRefreshRotatesAndDetectsReuse(t *testing.T) {
 	s, _ := newTestService(t)
 	first := register(t, s, "r@example.com", "password1")

@@ -163,7 +163,8 @@ func TestAuthRegister(t *testing.T) {
 		t.Fatalf("answer leaks the hash: %s", body)
 	}
 	c := cookieOf(resp, refreshCookie)
-	if c == nil || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/api/auth" || c.Secure || c.Value != out.Tokens.RefreshToken {
+	if c == nil || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/api/auth" || c.Secure || c.Value != out.Tokens.RefreshToken ||
+		c.MaxAge != int(config.Default().Auth.RefreshTTL/time.Second) {
 		t.Fatalf("refresh cookie %+v", c)
 	}
 

@@ -114,6 +114,14 @@ test('an admin created with `devhub user create --admin` sees the user list', as
   const table = page.getByRole('table');
   await expect(table.getByRole('row').filter({ hasText: admin })).toContainText('адміністратор');
   await expect(table.getByRole('row').filter({ hasText: plain })).toContainText('користувач');
+
+  // On a phone the rows are laid out as cards and are still a table's rows and cells.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const card = table.getByRole('row').filter({ hasText: admin });
+  await expect(card.getByRole('cell', { name: admin })).toBeVisible();
+  await expect(card.getByRole('cell', { name: 'адміністратор' })).toBeVisible();
+  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(scrollWidth).toBeLessThanOrEqual(390);
 });
 
 test("a plain user sees 'Доступ заборонено' on the admin panel", async ({ page }) => {
