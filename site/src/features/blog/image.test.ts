@@ -8,6 +8,8 @@ describe('articleImageSrc (spec §3 display rule)', () => {
     ['/images/a.png', '/images/a.png'],
     ['data:image/png;base64,iVBORw0KGgo=', 'data:image/png;base64,iVBORw0KGgo='],
     ['  /trimmed.png  ', '/trimmed.png'],
+    ['HTTPS://EXAMPLE.COM/A.PNG', 'HTTPS://EXAMPLE.COM/A.PNG'],
+    ['DATA:IMAGE/PNG;base64,iVBORw0KGgo=', 'DATA:IMAGE/PNG;base64,iVBORw0KGgo='],
   ])('shows %s', (value, src) => {
     expect(articleImageSrc(value)).toBe(src);
   });

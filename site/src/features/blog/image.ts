@@ -14,6 +14,8 @@ export function articleImageSrc(value: string | null | undefined): string | null
   const v = (value ?? '').trim();
   if (!v) return null;
   if (isInlineSvg(v)) return `data:image/svg+xml,${encodeURIComponent(v)}`;
-  if (v.startsWith('http') || v.startsWith('data:image') || v.startsWith('/')) return v;
+  // Schemes are case-insensitive: HTTPS://… and DATA:IMAGE/… are the same URLs (and the server accepts them).
+  const lower = v.slice(0, 10).toLowerCase();
+  if (lower.startsWith('http') || lower.startsWith('data:image') || v.startsWith('/')) return v;
   return null;
 }

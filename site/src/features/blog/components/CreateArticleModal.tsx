@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api';
 import { toast } from '../../../lib/toast';
@@ -7,6 +7,7 @@ import { BLOG_NS } from '../i18n';
 import { Modal } from './Modal';
 
 type Field = 'name' | 'excerpt' | 'content' | 'category' | 'image_url';
+const FIELDS: Field[] = ['name', 'excerpt', 'content', 'category', 'image_url'];
 const REQUIRED: Field[] = ['name', 'excerpt', 'content', 'category'];
 
 interface Props {
@@ -20,6 +21,23 @@ export function CreateArticleModal({ onClose, onCreated }: Props) {
   const [values, setValues] = useState<Record<Field, string>>({ name: '', excerpt: '', content: '', category: '', image_url: '' });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [busy, setBusy] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  // Typed text is not thrown away by a stray click beside the dialog.
+  const dirty = FIELDS.some((f) => values[f].trim() !== '');
+
+  /** Moves the focus to the first field with an error, so keyboard and screen-reader users land on it. */
+  const focusFirstError = (errs: Partial<Record<Field, string>>) => {
+    const first = FIELDS.find((f) => errs[f]);
+    if (first) requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus());
+  };
+
+  /** The server's field error in the reader's language when its code is a known one. */
+  const fieldMessage = (f: Field, code: string | undefined, message: string) => {
+    if (code === 'required') return t('form.required');
+    if (code === 'too_long') return t('form.tooLong');
+    if (code === 'invalid' && f === 'image_url') return t('form.imageInvalid');
+    return message;
+  };
 
   const set = (f: Field) => (e: { target: { value: string } }) => {
     setValues((v) => ({ ...v, [f]: e.target.value }));
@@ -32,6 +50,7 @@ export function CreateArticleModal({ onClose, onCreated }: Props) {
     for (const f of REQUIRED) if (!values[f].trim()) missing[f] = t('form.required');
     if (Object.keys(missing).length) {
       setErrors(missing);
+      focusFirstError(missing);
       return;
     }
     const input: NewArticle = {
@@ -51,10 +70,11 @@ export function CreateArticleModal({ onClose, onCreated }: Props) {
       if (err instanceof ApiError && err.data && typeof err.data === 'object') {
         const fieldErrors: Partial<Record<Field, string>> = {};
         for (const [k, v] of Object.entries(err.data)) {
-          const msg = (v as { message?: string } | null)?.message;
-          if ((['name', 'excerpt', 'content', 'category', 'image_url'] as string[]).includes(k) && msg) fieldErrors[k as Field] = msg;
+          const { code, message } = (v ?? {}) as { code?: string; message?: string };
+          if ((FIELDS as string[]).includes(k) && message) fieldErrors[k as Field] = fieldMessage(k as Field, code, message);
         }
         setErrors(fieldErrors);
+        focusFirstError(fieldErrors);
       }
       setBusy(false);
     }
@@ -96,8 +116,14 @@ export function CreateArticleModal({ onClose, onCreated }: Props) {
   };
 
   return (
-    <Modal title={t('form.title')} onClose={onClose} closeLabel={t('form.close')} className="blog-modal--form">
-      <form className="blog-form" onSubmit={submit} noValidate>
+    <Modal
+      title={t('form.title')}
+      onClose={onClose}
+      closeLabel={t('form.close')}
+      className="blog-modal--form"
+      closeOnBackdrop={!dirty}
+    >
+      <form ref={formRef} className="blog-form" onSubmit={submit} noValidate>
         {field('name', t('form.name'))}
         {field('excerpt', t('form.excerpt'), 'short')}
         {field('content', t('form.content'), 'long')}

@@ -8,16 +8,18 @@ interface Props {
   role?: 'dialog' | 'alertdialog';
   closeLabel?: string;
   className?: string;
+  /** Whether a click on the backdrop closes the dialog (default true); Escape and the buttons always do. */
+  closeOnBackdrop?: boolean;
 }
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
  * A modal dialog: focus moves into it (the element marked data-autofocus, else the first
- * form field, else the first button), Tab stays inside, Escape or a click on the backdrop closes it, and focus returns to
- * where it was.
+ * form field, else the first button), Tab stays inside, Escape or a click on the backdrop (unless
+ * closeOnBackdrop is false) closes it, and focus returns to where it was.
  */
-export function Modal({ title, onClose, children, role = 'dialog', closeLabel, className }: Props) {
+export function Modal({ title, onClose, children, role = 'dialog', closeLabel, className, closeOnBackdrop = true }: Props) {
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
   const close = useRef(onClose);
@@ -60,7 +62,7 @@ export function Modal({ title, onClose, children, role = 'dialog', closeLabel, c
     <div
       className="blog-modal__backdrop"
       onMouseDown={(e) => {
-        if (e.target === e.currentTarget) onClose();
+        if (closeOnBackdrop && e.target === e.currentTarget) onClose();
       }}
     >
       <div

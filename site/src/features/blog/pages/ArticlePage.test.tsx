@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { initTestI18n, json, renderWithShell, stubFetch } from '../../../test/utils';
 import ArticlePage from './ArticlePage';
@@ -35,7 +35,9 @@ describe('ArticlePage', () => {
     expect(screen.getByText(/2025/)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Guides' })).toBeTruthy();
     expect(screen.getByRole('link', { name: /Усі статті/ }).getAttribute('href')).toBe('/blog');
-    expect(document.title).toContain('Запуск devhub');
+    // The title is set by an effect that may run just after the content is on screen.
+    await waitFor(() => expect(document.title).toContain('Запуск devhub'));
+    expect(document.head.querySelector('link[rel="alternate"][type="application/atom+xml"]')?.getAttribute('href')).toBe('/feed.xml');
   });
 
   it('shows the not-found state for an unknown id', async () => {

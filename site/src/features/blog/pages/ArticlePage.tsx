@@ -8,6 +8,7 @@ import { ArticleImage } from '../components/ArticleImage';
 import { formatDate } from '../formatDate';
 import { BLOG_NS } from '../i18n';
 import { articleImageSrc } from '../image';
+import { useFeedLink } from '../useFeedLink';
 import '../blog.css';
 import '../chroma.css';
 
@@ -22,6 +23,7 @@ export default function ArticlePage() {
   const { t, i18n } = useTranslation(BLOG_NS);
   const { id = '' } = useParams();
   const [state, setState] = useState<State>({ kind: 'loading' });
+  useFeedLink(t('feedTitle'));
 
   useEffect(() => {
     const ctrl = new AbortController();

@@ -241,8 +241,50 @@ describe('BlogPage', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Создать' }));
     await flush();
     expect(toast.error).toHaveBeenCalledWith('Ошибка при создании статьи');
-    expect(within(dialog).getByText('bad image')).toBeTruthy();
+    // A known code is said in the reader's language; the field gets the focus.
+    const image = within(dialog).getByLabelText('URL изображения (необязательно)');
+    expect(within(dialog).getByText(/Нужен http\(s\)-адрес/)).toBeTruthy();
+    expect(image.getAttribute('aria-invalid')).toBe('true');
+    await flush(20);
+    expect(document.activeElement).toBe(image);
     expect(screen.getByRole('dialog')).toBeTruthy();
+
+    // An unknown code keeps the server's own message.
+    fetch.mockImplementationOnce(async () =>
+      json({ status: 400, message: 'validation failed', data: { name: { code: 'odd', message: 'server says no' } } }, 400),
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Создать' }));
+    await flush();
+    expect(within(dialog).getByText('server says no')).toBeTruthy();
+  });
+
+  it('keeps typed text when the backdrop is clicked, and focuses the first missing field', async () => {
+    localStorage.setItem('token', 'admin-token');
+    fakeBlog({ profile: admin });
+    renderWithShell(<BlogPage />, { route: '/blog' });
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Создать статью' }));
+    const backdrop = () => screen.getByRole('dialog').parentElement!;
+    fireEvent.change(screen.getByLabelText('Название'), { target: { value: 'Черновик' } });
+    fireEvent.mouseDown(backdrop());
+    expect(screen.getByRole('dialog')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Создать' }));
+    await flush(20);
+    expect(document.activeElement).toBe(screen.getByLabelText('Краткое описание'));
+    fireEvent.change(screen.getByLabelText('Название'), { target: { value: '' } });
+    fireEvent.mouseDown(backdrop());
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('links the Atom feed in the page and in the document head', async () => {
+    fakeBlog();
+    const { unmount } = renderWithShell(<BlogPage />, { route: '/blog' });
+    await flush();
+    expect(screen.getByRole('link', { name: 'Лента Atom' }).getAttribute('href')).toBe('/feed.xml');
+    const head = () => document.head.querySelectorAll('link[rel="alternate"][type="application/atom+xml"]');
+    expect(head()).toHaveLength(1);
+    unmount();
+    expect(head()).toHaveLength(0);
   });
 
   it('toasts the spec text when the list cannot be loaded', async () => {

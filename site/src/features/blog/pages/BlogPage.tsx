@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { Page } from '../../../components/ui/Page';
@@ -12,6 +12,7 @@ import { Pagination } from '../components/Pagination';
 import { BLOG_NS } from '../i18n';
 import { pageCount } from '../pagination';
 import { useDebouncedValue } from '../useDebouncedValue';
+import { FEED_URL, useFeedLink } from '../useFeedLink';
 import '../blog.css';
 
 /** The page the reader chose, remembered together with the search and category it was for. */
@@ -37,7 +38,14 @@ export default function BlogPage() {
   const [choice, setChoice] = useState<PageChoice>({ page: 1, search: '', category: startCategory });
   // A new search or category starts at page 1 without an extra request for the old page.
   const page = choice.search === debouncedSearch && choice.category === category ? choice.page : 1;
-  const setPage = (p: number) => setChoice({ page: p, search: debouncedSearch, category });
+  const toolbarRef = useRef<HTMLDivElement>(null);
+  const setPage = (p: number) => {
+    setChoice({ page: p, search: debouncedSearch, category });
+    // The pager sits below the list: bring the top of the new page into view.
+    const bar = toolbarRef.current;
+    if (bar && bar.getBoundingClientRect().top < 0) bar.scrollIntoView?.({ block: 'start' });
+  };
+  useFeedLink(t('feedTitle'));
 
   const [list, setList] = useState<ArticleList | null>(null);
   const [loading, setLoading] = useState(true);
@@ -104,7 +112,7 @@ export default function BlogPage() {
 
   return (
     <Page title={t('title')} lead={t('lead')} className="blog">
-      <div className="blog__toolbar">
+      <div className="blog__toolbar" ref={toolbarRef}>
         <div className="blog__search">
           <label htmlFor="blog-search" className="blog__label">
             {t('searchLabel')}
@@ -151,7 +159,12 @@ export default function BlogPage() {
           </p>
         ) : (
           <>
-            <p className="blog__count">{t('total', { count: list?.totalCount ?? 0 })}</p>
+            <div className="blog__meta">
+              <p className="blog__count">{t('total', { count: list?.totalCount ?? 0 })}</p>
+              <a className="blog__feed" href={FEED_URL} type="application/atom+xml" title={t('feedTitle')}>
+                {t('feed')}
+              </a>
+            </div>
             <div className="blog__list">
               {articles.map((a) => (
                 <ArticleCard key={a.id} article={a} onDelete={isAdmin ? setToDelete : undefined} />
