@@ -138,8 +138,23 @@ test('a user uploads three files with progress, finds them by type, previews, do
   const img = dialog.getByRole('img', { name: files.image.name });
   await expect(img).toHaveAttribute('src', /^blob:/);
   await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBe(2);
+  // Closing revokes the object URL: a fresh image can load it before, and not after.
+  const objectUrl = (await img.getAttribute('src'))!;
+  const loads = (u: string) =>
+    page.evaluate(
+      (src) =>
+        new Promise<boolean>((resolve) => {
+          const probe = new Image();
+          probe.onload = () => resolve(true);
+          probe.onerror = () => resolve(false);
+          probe.src = src;
+        }),
+      u,
+    );
+  expect(await loads(objectUrl)).toBe(true);
   await dialog.getByRole('button', { name: 'Close preview' }).click();
   await expect(dialog).toHaveCount(0);
+  expect(await loads(objectUrl)).toBe(false);
 
   // A download completes with the original name and the same bytes; its status then clears.
   await tab('Documents').click();
@@ -174,8 +189,9 @@ test('a user uploads three files with progress, finds them by type, previews, do
   const listed = cliJson<Array<{ original_name: string; sha256: string; type: string }>>(['file', 'list']);
   const mine = listed.filter((f) => f.original_name.includes(tag));
   expect(mine.map((f) => f.type).sort()).toEqual(['audio', 'document', 'image']);
-  // The only error the browser logs is the 404 of the unknown id, which the page expected.
-  expect(consoleErrors.filter((e) => !e.includes('/api/files/987654321'))).toEqual([]);
+  // The only errors the browser logs are the 404 of the unknown id, which the page expected, and
+  // the probe of the revoked object URL.
+  expect(consoleErrors.filter((e) => !e.includes('/api/files/987654321') && !e.includes(objectUrl))).toEqual([]);
 });
 
 test('an admin deletes a file after confirming; cancelling keeps it', async ({ page, consoleErrors }) => {
@@ -229,5 +245,63 @@ test('a guest browses and downloads but gets a sign-in prompt instead of the upl
   expect(stream.headers()['content-disposition']).toMatch(/^inline;/);
   expect(stream.headers()['x-content-type-options']).toBe('nosniff');
   expect(stream.headers()['content-security-policy']).toBe("default-src 'none'; media-src 'self'; style-src 'unsafe-inline'; sandbox");
+  expect(consoleErrors).toEqual([]);
+});
+
+test('a video previews from the stream URL, which answers the player’s range requests', async ({ page, consoleErrors }) => {
+  await signIn(page, 'user');
+  await page.goto('/filecloud');
+  // A short WebM recorded in the page itself (no binary fixture, no outside tool).
+  const webm = Buffer.from(
+    await page.evaluate(async () => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 160;
+      canvas.height = 120;
+      const ctx = canvas.getContext('2d')!;
+      const rec = new MediaRecorder(canvas.captureStream(25), { mimeType: 'video/webm' });
+      const parts: Blob[] = [];
+      rec.ondataavailable = (e) => parts.push(e.data);
+      const stopped = new Promise((r) => (rec.onstop = r));
+      rec.start();
+      const t0 = performance.now();
+      await new Promise<void>((done) => {
+        const frame = () => {
+          const t = performance.now() - t0;
+          ctx.fillStyle = `hsl(${Math.round(t / 4)}, 80%, 50%)`;
+          ctx.fillRect(0, 0, 160, 120);
+          if (t < 1000) requestAnimationFrame(frame);
+          else done();
+        };
+        frame();
+      });
+      rec.stop();
+      await stopped;
+      const bytes = new Uint8Array(await new Blob(parts).arrayBuffer());
+      let bin = '';
+      for (const b of bytes) bin += String.fromCharCode(b);
+      return btoa(bin);
+    }),
+    'base64',
+  );
+  const name = `clip-${uid()}.webm`;
+  await page.getByLabel('Choose files').setInputFiles({ name, mimeType: 'video/webm', buffer: webm });
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(page.getByText('Files uploaded successfully!')).toBeVisible();
+  // The page switches to the tab of what was uploaded.
+  await expect(page.getByRole('tab', { name: /^Videos/ })).toHaveAttribute('aria-selected', 'true');
+
+  const ranged: number[] = [];
+  page.on('response', (r) => {
+    if (r.url().includes('/api/files/stream/') && r.request().headers()['range']) ranged.push(r.status());
+  });
+  await row(page, name).getByRole('button', { name: 'Preview', exact: true }).click();
+  const video = page.getByRole('dialog', { name: `Preview: ${name}` }).locator('video');
+  await expect(video).toHaveAttribute('src', /^\/api\/files\/stream\/\d+$/);
+  // The player loads the video's metadata from the stream route with Range requests (206).
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState >= 1 && v.videoWidth)).toBe(160);
+  expect(ranged.length).toBeGreaterThan(0);
+  expect(ranged.every((s) => s === 206)).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
   expect(consoleErrors).toEqual([]);
 });

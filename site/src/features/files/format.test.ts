@@ -25,11 +25,18 @@ describe('formatBinary / formatSpeed (uploader)', () => {
     [1536, '1.50 KB'],
     [5 * 1024 * 1024, '5.00 MB'],
     [3 * 1024 ** 3, '3.00 GB'],
+    [1024 * 1024 - 1, '1.00 MB'],
+    [1024 * 1024 - 6000, '1018.14 KB'],
   ])('%d bytes → %s', (bytes, want) => {
     expect(formatBinary(bytes)).toBe(want);
   });
   it('adds /s to speeds', () => {
     expect(formatSpeed(2.5 * 1024 * 1024)).toBe('2.50 MB/s');
+  });
+  it('takes translated units', () => {
+    const uk = ['Б', 'КБ', 'МБ', 'ГБ', 'ТБ'] as const;
+    expect(formatBinary(512, uk)).toBe('512 Б');
+    expect(formatSpeed(1536, uk, '/с')).toBe('1.50 КБ/с');
   });
 });
 
@@ -39,7 +46,9 @@ describe('formatDecimal (detail page)', () => {
     [999, '999 байт'],
     [1000, '1.00 КБ'],
     [1500, '1.50 КБ'],
-    [999_999, '1000.00 КБ'],
+    [999_999, '1.00 МБ'],
+    [999_994, '999.99 КБ'],
+    [999_995_000, '1.00 ГБ'],
     [1_000_000, '1.00 МБ'],
     [2_345_678, '2.35 МБ'],
     [1_000_000_000, '1.00 ГБ'],

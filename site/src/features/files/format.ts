@@ -8,22 +8,32 @@ export function formatMB(bytes: number, unit = 'MB'): string {
   return `${(Math.max(0, bytes) / MiB).toFixed(2)} ${unit}`;
 }
 
-const BINARY_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
+/** Uploader units (binary steps of 1024); the page passes translated ones. */
+export type BinaryUnits = readonly [string, string, string, string, string];
+export const BINARY_UNITS: BinaryUnits = ['B', 'KB', 'MB', 'GB', 'TB'];
 
-/** Uploader sizes in binary steps of 1024: "512 B", "1.50 KB", "3.20 MB". */
-export function formatBinary(bytes: number): string {
+/**
+ * Scales bytes by step through units, two decimals above the first unit. A value that rounds up
+ * to a whole step moves to the next unit, so 999 999 bytes read "1.00 MB", never "1000.00 KB".
+ */
+function scale(bytes: number, step: number, units: readonly string[]): string {
   let v = Math.max(0, bytes);
   let i = 0;
-  while (v >= 1024 && i < BINARY_UNITS.length - 1) {
-    v /= 1024;
+  while (i < units.length - 1 && (i === 0 ? v >= step : Number(v.toFixed(2)) >= step)) {
+    v /= step;
     i++;
   }
-  return i === 0 ? `${Math.round(v)} ${BINARY_UNITS[i]}` : `${v.toFixed(2)} ${BINARY_UNITS[i]}`;
+  return i === 0 ? `${Math.round(v)} ${units[0]}` : `${v.toFixed(2)} ${units[i]}`;
 }
 
-/** Upload speed in binary units per second. */
-export function formatSpeed(bytesPerSecond: number): string {
-  return `${formatBinary(bytesPerSecond)}/s`;
+/** Uploader sizes in binary steps of 1024: "512 B", "1.50 KB", "3.20 MB". */
+export function formatBinary(bytes: number, units: BinaryUnits = BINARY_UNITS): string {
+  return scale(bytes, 1024, units);
+}
+
+/** Upload speed in binary units per second ("/s" or its translation). */
+export function formatSpeed(bytesPerSecond: number, units: BinaryUnits = BINARY_UNITS, perSecond = '/s'): string {
+  return `${formatBinary(bytesPerSecond, units)}${perSecond}`;
 }
 
 export interface DecimalUnits {
@@ -37,9 +47,5 @@ export const UK_DECIMAL_UNITS: DecimalUnits = { bytes: 'байт', kb: 'КБ', m
 
 /** Detail-page size: bytes below 1000, then КБ/МБ/ГБ in steps of 1000, two decimals. */
 export function formatDecimal(bytes: number, units: DecimalUnits = UK_DECIMAL_UNITS): string {
-  const b = Math.max(0, bytes);
-  if (b < 1e3) return `${b} ${units.bytes}`;
-  if (b < 1e6) return `${(b / 1e3).toFixed(2)} ${units.kb}`;
-  if (b < 1e9) return `${(b / 1e6).toFixed(2)} ${units.mb}`;
-  return `${(b / 1e9).toFixed(2)} ${units.gb}`;
+  return scale(bytes, 1000, [units.bytes, units.kb, units.mb, units.gb]);
 }

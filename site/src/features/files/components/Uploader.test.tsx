@@ -158,6 +158,25 @@ describe('Uploader', () => {
     expect((screen.getByRole('button', { name: 'Upload' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
+  it('speaks Ukrainian units in Ukrainian', async () => {
+    await initTestI18n('uk');
+    try {
+      vi.stubGlobal('XMLHttpRequest', FakeXHR);
+      renderWithShell(<Uploader onUploaded={vi.fn()} />);
+      const input = screen.getByLabelText('Обрати файли');
+      fireEvent.change(input, { target: { files: [file('звіт.pdf', 1536)] } });
+      expect(screen.getByTestId('upload-selection').textContent).toBe('Обрано: звіт.pdf (1.50 КБ)');
+      const now = vi.spyOn(performance, 'now');
+      now.mockReturnValue(1000);
+      fireEvent.click(screen.getByRole('button', { name: 'Завантажити' }));
+      now.mockReturnValue(2000);
+      act(() => FakeXHR.last!.progress(512, 1536));
+      expect(screen.getByTestId('upload-progress').textContent).toBe('33% · 512 Б/с');
+    } finally {
+      await initTestI18n('en');
+    }
+  });
+
   it('sends the stored token', () => {
     localStorage.setItem('token', 'tok-1');
     const { choose } = setup();

@@ -2,7 +2,7 @@ import { useEffect, useId, useReducer, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../../lib/toast';
 import { type FileItem, type UploadHandle, type UploadProgress, UploadError, uploadFiles } from '../api';
-import { formatBinary, formatSpeed } from '../format';
+import { BINARY_UNITS, type BinaryUnits, formatBinary, formatSpeed } from '../format';
 import { FILES_NS } from '../i18n';
 
 /** The uploader's states (spec §4): idle, selected, uploading with progress and speed, done. */
@@ -96,6 +96,10 @@ export function Uploader({ onUploaded }: Props) {
       });
   };
 
+  const unitList = t('uploader.units', { returnObjects: true }) as unknown;
+  const units = Array.isArray(unitList) && unitList.length === 5 ? (unitList as unknown as BinaryUnits) : BINARY_UNITS;
+  const size = (n: number) => formatBinary(n, units);
+
   const files = state.phase === 'selected' || state.phase === 'uploading' ? state.files : [];
   const first = files[0];
 
@@ -109,7 +113,7 @@ export function Uploader({ onUploaded }: Props) {
           <p className="files-uploader__done-title">{t('uploader.doneTitle')}</p>
           {state.uploaded[0] ? (
             <p className="files-uploader__done-file">
-              {t('uploader.doneFile', { name: state.uploaded[0].original_name, size: formatBinary(state.uploaded[0].size) })}
+              {t('uploader.doneFile', { name: state.uploaded[0].original_name, size: size(state.uploaded[0].size) })}
               {state.uploaded.length > 1 ? ` ${t('uploader.more', { count: state.uploaded.length - 1 })}` : ''}
             </p>
           ) : null}
@@ -136,7 +140,7 @@ export function Uploader({ onUploaded }: Props) {
           </div>
           {first ? (
             <p className="files-uploader__selected" data-testid="upload-selection">
-              {t('uploader.selected', { name: first.name, size: formatBinary(first.size) })}
+              {t('uploader.selected', { name: first.name, size: size(first.size) })}
               {files.length > 1 ? ` ${t('uploader.more', { count: files.length - 1 })}` : ''}
             </p>
           ) : null}
@@ -145,7 +149,7 @@ export function Uploader({ onUploaded }: Props) {
               <span>{t('uploader.uploading')}</span>
               <progress max={100} value={state.progress.percent} aria-label={t('uploader.progressLabel')} />
               <span data-testid="upload-progress">
-                {t('uploader.progress', { percent: state.progress.percent, speed: formatSpeed(state.progress.speed) })}
+                {t('uploader.progress', { percent: state.progress.percent, speed: formatSpeed(state.progress.speed, units, t('uploader.perSecond')) })}
               </span>
             </div>
           ) : null}
