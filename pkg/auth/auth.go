@@ -50,18 +50,23 @@ var (
 )
 
 // ThrottledError is returned when too many logins failed recently
-// (What == ThrottledLogin) or too many registrations came from one network
-// (What == ThrottledRegister).
+// (What == ThrottledLogin), a network used up its sign-in budget
+// (ThrottledSignIns) or too many registrations came from one network
+// (ThrottledRegister).
 type ThrottledError struct {
 	RetryAfter time.Duration
 	What       string
 }
 
 func (e *ThrottledError) Error() string {
-	if e.What == ThrottledRegister {
-		return fmt.Sprintf("too many registrations from this network; try again in %d s", RetryAfterSeconds(e.RetryAfter))
+	wait := RetryAfterSeconds(e.RetryAfter)
+	switch e.What {
+	case ThrottledRegister:
+		return fmt.Sprintf("too many registrations from this network; try again in %d s", wait)
+	case ThrottledSignIns:
+		return fmt.Sprintf("too many sign-in attempts from this network; try again in %d s", wait)
 	}
-	return fmt.Sprintf("too many failed login attempts; try again in %d s", RetryAfterSeconds(e.RetryAfter))
+	return fmt.Sprintf("too many failed login attempts; try again in %d s", wait)
 }
 
 // RetryAfterSeconds rounds a wait up to whole seconds (at least 1) for the
@@ -133,6 +138,8 @@ type Service struct {
 	throttle   *limiter
 	// registrations counts registration attempts per client network.
 	registrations *limiter
+	// signIns counts every password check per client network.
+	signIns *limiter
 	// hashSlots bounds concurrent argon2 runs: each one holds Memory KiB,
 	// so a burst of logins must queue instead of exhausting RAM.
 	hashSlots chan struct{}
@@ -159,6 +166,7 @@ func New(st *store.Store, cfg config.Auth, opts ...Option) (*Service, error) {
 		now:           time.Now,
 		throttle:      newLimiter(LoginMaxFailures, LoginWindow),
 		registrations: newLimiter(RegisterMaxPerWindow, RegisterWindow),
+		signIns:       newLimiter(SignInMaxPerWindow, SignInWindow),
 	}
 	if s.accessTTL <= 0 {
 		s.accessTTL = 15 * time.Minute
@@ -205,6 +213,33 @@ func New(st *store.Store, cfg config.Auth, opts ...Option) (*Service, error) {
 	}
 	s.dummyHash = dummy
 	return s, nil
+}
+
+// startSignIn admits one password check: it reserves a place in the failure
+// throttle (account and network) and counts the check against the network's
+// sign-in budget, or says why the check may not run now (then nothing is
+// taken). The caller ends it with endSignIn once the password was checked.
+func (s *Service) startSignIn(acct, network string) error {
+	now := s.now()
+	if wait := s.throttle.reserve(now, acct, network); wait > 0 {
+		return &ThrottledError{RetryAfter: wait, What: ThrottledLogin}
+	}
+	if wait := s.signIns.take(now, network); wait > 0 {
+		s.throttle.cancel(acct, network)
+		return &ThrottledError{RetryAfter: wait, What: ThrottledSignIns}
+	}
+	return nil
+}
+
+// endSignIn counts a wrong password as a failure of the account and the
+// network, or forgets the account's failures after a right one.
+func (s *Service) endSignIn(acct, network string, ok bool) {
+	if !ok {
+		s.throttle.commit(s.now(), acct, network)
+		return
+	}
+	s.throttle.cancel(acct, network)
+	s.throttle.reset(acct)
 }
 
 // hash runs hashPassword inside a hash slot.

@@ -304,6 +304,7 @@ func TestLoginThrottleHoldsUnderParallelBurst(t *testing.T) {
 			if wrong != LoginMaxFailures || throttled != burst-LoginMaxFailures {
 				t.Fatalf("%d guesses checked, %d throttled; want %d checked", wrong, throttled, LoginMaxFailures)
 			}
+			noPending(t, s)
 		})
 	}
 }
@@ -324,6 +325,121 @@ func TestSuccessfulLoginsAreNotThrottled(t *testing.T) {
 	// A wrong guess after them is still only the first failure.
 	if _, err := s.Login("u0@example.com", "wrong-pass", client); !errors.Is(err, ErrInvalidCredentials) {
 		t.Fatalf("first failure: %v", err)
+	}
+}
+
+// Every password check costs a hash, so even correct sign-ins from one
+// network have a budget: one account cannot keep the hashing busy in a loop.
+func TestSignInBudget(t *testing.T) {
+	s, clk := newTestService(t)
+	register(t, s, "loop@example.com", "password1")
+	for i := range SignInMaxPerWindow {
+		if _, err := s.Login("loop@example.com", "password1", client); err != nil {
+			t.Fatalf("sign-in %d: %v", i+1, err)
+		}
+	}
+	_, err := s.Login("loop@example.com", "password1", client)
+	var te *ThrottledError
+	if !errors.As(err, &te) || te.What != ThrottledSignIns || te.RetryAfter <= 0 || te.RetryAfter > SignInWindow {
+		t.Fatalf("sign-in %d = %v, want the budget refusal", SignInMaxPerWindow+1, err)
+	}
+	if !strings.Contains(te.Error(), "sign-in attempts") {
+		t.Fatalf("message %q", te.Error())
+	}
+	// Password changes draw on the same budget.
+	p, _ := s.Authenticate(register(t, s, "cp@example.com", "password1").Tokens.AccessToken)
+	if _, err := s.ChangePassword(p, "password1", "password2", client); !errors.As(err, &te) || te.What != ThrottledSignIns {
+		t.Fatalf("password change over the budget: %v", err)
+	}
+	// Other networks are not affected; the budget comes back.
+	if _, err := s.Login("loop@example.com", "password1", Client{IP: netip.MustParseAddr("198.51.100.3")}); err != nil {
+		t.Fatalf("another network: %v", err)
+	}
+	clk.Add(te.RetryAfter)
+	if _, err := s.Login("loop@example.com", "password1", client); err != nil {
+		t.Fatalf("after Retry-After: %v", err)
+	}
+	noPending(t, s)
+}
+
+// A parallel burst of correct sign-ins runs no more checks than the budget
+// allows; the rest are refused unhashed, those that only met attempts still
+// in progress with a short wait.
+func TestSignInBudgetHoldsUnderParallelBurst(t *testing.T) {
+	s, _ := newTestService(t)
+	register(t, s, "loop@example.com", "password1")
+	const burst = 3 * SignInMaxPerWindow
+	var wg sync.WaitGroup
+	errs := make([]error, burst)
+	for i := range burst {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = s.Login("loop@example.com", "password1", client)
+		}()
+	}
+	wg.Wait()
+	ok := 0
+	for _, err := range errs {
+		var te *ThrottledError
+		switch {
+		case err == nil:
+			ok++
+		case errors.As(err, &te) && te.What == ThrottledSignIns:
+		case errors.As(err, &te) && te.What == ThrottledLogin && te.RetryAfter == minRetry:
+		default:
+			t.Fatalf("unexpected %v", err)
+		}
+	}
+	if ok < 1 || ok > SignInMaxPerWindow {
+		t.Fatalf("%d of %d parallel sign-ins ran, want 1..%d", ok, burst, SignInMaxPerWindow)
+	}
+	noPending(t, s)
+}
+
+// noPending fails when a finished attempt left its reservation behind (it
+// would block its keys for good).
+func noPending(t *testing.T, s *Service) {
+	t.Helper()
+	for name, l := range map[string]*limiter{"throttle": s.throttle, "signIns": s.signIns, "registrations": s.registrations} {
+		l.mu.Lock()
+		n := len(l.pending)
+		l.mu.Unlock()
+		if n != 0 {
+			t.Errorf("%s: %d keys still reserved", name, n)
+		}
+	}
+}
+
+func TestLimiterReservations(t *testing.T) {
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	l := newLimiter(3, time.Minute)
+	for i := range 3 {
+		if w := l.reserve(now, "k"); w != 0 {
+			t.Fatalf("reservation %d refused: %s", i+1, w)
+		}
+	}
+	// Full of attempts still running: a moment's wait, not a window.
+	if w := l.reserve(now, "k"); w != minRetry {
+		t.Fatalf("full of pending attempts: wait %s, want %s", w, minRetry)
+	}
+	l.cancel("k")
+	if w := l.reserve(now, "k"); w != 0 {
+		t.Fatalf("after a cancel: %s", w)
+	}
+	l.commit(now, "k", "k", "k")
+	if w := l.reserve(now.Add(10*time.Second), "k"); w != 50*time.Second {
+		t.Fatalf("full of counted attempts: wait %s, want 50s", w)
+	}
+	if w := l.reserve(now.Add(time.Minute), "k"); w != 0 {
+		t.Fatalf("after the window: %s", w)
+	}
+	if len(l.pending) != 1 || l.pending["k"] != 1 {
+		t.Fatalf("pending %v", l.pending)
+	}
+	l.cancel("k")
+	if len(l.pending) != 0 {
+		t.Fatalf("pending left: %v", l.pending)
 	}
 }
 
@@ -807,8 +923,12 @@ func BenchmarkLogin(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	i := 0
 	for b.Loop() {
-		if _, err := s.Login("bench@example.com", "password1", client); err != nil {
+		// A new client address each time, or the sign-in budget would stop the loop.
+		i++
+		c := Client{IP: netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)})}
+		if _, err := s.Login("bench@example.com", "password1", c); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -120,12 +120,14 @@ func (s *Service) Login(email, password string, c Client) (*AuthResult, error) {
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	// The attempt is counted as failed before the hash runs and given back
-	// on success (see limiter).
-	acct, network, at := accountKey(email), networkKey(c.IP), s.now()
-	if wait := s.throttle.take(at, acct, network); wait > 0 {
-		return nil, &ThrottledError{RetryAfter: wait, What: ThrottledLogin}
+	// The attempt takes its place in the throttle before the hash runs and
+	// is counted as a failure unless the password was right.
+	acct, network := accountKey(email), networkKey(c.IP)
+	if err := s.startSignIn(acct, network); err != nil {
+		return nil, err
 	}
+	verified := false
+	defer func() { s.endSignIn(acct, network, verified) }()
 	if len(password) > MaxPasswordBytes {
 		// Cannot match any stored password; counts as a failure.
 		return nil, ErrInvalidCredentials
@@ -147,8 +149,7 @@ func (s *Service) Login(email, password string, c Client) (*AuthResult, error) {
 	if err != nil || !ok || rec == nil {
 		return nil, ErrInvalidCredentials
 	}
-	s.throttle.reset(acct)
-	s.throttle.release(at, network)
+	verified = true
 	if rehash {
 		if h, err := s.hash(password); err == nil {
 			_ = s.st.Update(func(tx *bolt.Tx) error {
@@ -309,7 +310,8 @@ func (s *Service) LogoutRefresh(token string) error {
 // ChangePassword replaces the caller's password after checking the old one.
 // Every access token of the user stops working and every other session is
 // ended; the caller's own session survives and the answer carries a fresh
-// access token for it. Wrong old passwords count towards the login throttle.
+// access token for it. Wrong old passwords count towards the login throttle,
+// and every attempt towards the network's sign-in budget.
 func (s *Service) ChangePassword(p *Principal, oldPassword, newPassword string, c Client) (string, error) {
 	var v store.Validator
 	if oldPassword == "" {
@@ -319,10 +321,12 @@ func (s *Service) ChangePassword(p *Principal, oldPassword, newPassword string, 
 	if err := v.Err(); err != nil {
 		return "", err
 	}
-	acct, network, at := accountKey(p.User.Email), networkKey(c.IP), s.now()
-	if wait := s.throttle.take(at, acct, network); wait > 0 {
-		return "", &ThrottledError{RetryAfter: wait, What: ThrottledLogin}
+	acct, network := accountKey(p.User.Email), networkKey(c.IP)
+	if err := s.startSignIn(acct, network); err != nil {
+		return "", err
 	}
+	verified := false
+	defer func() { s.endSignIn(acct, network, verified) }()
 	var rec *userRecord
 	if err := s.st.View(func(tx *bolt.Tx) error {
 		var err error
@@ -338,7 +342,7 @@ func (s *Service) ChangePassword(p *Principal, oldPassword, newPassword string, 
 	if !ok {
 		return "", store.Invalid("oldPassword", "wrong_password", "current password is incorrect")
 	}
-	s.throttle.release(at, acct, network)
+	verified = true
 	hash, err := s.hash(newPassword)
 	if err != nil {
 		return "", err

@@ -32,10 +32,24 @@ const (
 	RegisterWindow       = 10 * time.Minute
 )
 
+// Sign-in budget: every password check costs an argon2id run, the
+// successful ones too, which the failure count above gives back. Without a
+// cap, one account would let its holder keep every hashing slot busy with
+// correct sign-ins in a loop while everyone else's sign-in queued behind
+// them. A client network may check SignInMaxPerWindow passwords (sign-ins
+// and password changes, right or wrong) per SignInWindow: far more than the
+// people behind one address sign in, since access tokens are refreshed
+// without a password.
+const (
+	SignInMaxPerWindow = 30
+	SignInWindow       = time.Minute
+)
+
 // What a ThrottledError refused.
 const (
-	ThrottledLogin    = "login"
-	ThrottledRegister = "register"
+	ThrottledLogin    = "login"    // too many failed sign-ins (account or network)
+	ThrottledSignIns  = "sign-ins" // the network's sign-in budget is used up
+	ThrottledRegister = "register" // too many registrations from the network
 )
 
 // limiterPruneAt is the number of tracked keys above which stale ones are
@@ -44,19 +58,26 @@ const limiterPruneAt = 10_000
 
 // limiter counts attempts per key inside a sliding window.
 //
-// An attempt is taken (checked and counted under one lock) before the
-// expensive work it guards, and given back if it succeeded: checking first
-// and counting only after an argon2id run would let a burst of parallel
-// requests all pass the check before the first of them was counted.
+// An attempt reserves its place (checked and reserved under one lock) before
+// the expensive work it guards, and is then either counted (commit) or given
+// back (cancel): checking first and counting only after an argon2id run
+// would let a burst of parallel requests all pass the check before the first
+// of them was counted. A key whose places are taken only by attempts still
+// running is refused for a moment (MinRetry), not for a whole window.
 type limiter struct {
-	mu     sync.Mutex
-	max    int
-	window time.Duration
-	hits   map[string][]time.Time
+	mu      sync.Mutex
+	max     int
+	window  time.Duration
+	hits    map[string][]time.Time
+	pending map[string]int
 }
 
+// minRetry is the wait given when a key is full only of attempts still in
+// progress: they end within milliseconds.
+const minRetry = time.Second
+
 func newLimiter(max int, window time.Duration) *limiter {
-	return &limiter{max: max, window: window, hits: map[string][]time.Time{}}
+	return &limiter{max: max, window: window, hits: map[string][]time.Time{}, pending: map[string]int{}}
 }
 
 // recent drops timestamps older than the window; callers hold mu.
@@ -77,10 +98,10 @@ func (l *limiter) recent(key string, now time.Time) []time.Time {
 	return ts
 }
 
-// take counts an attempt at now against every key, unless one of them
-// already has max attempts inside the window: then nothing is counted and
-// the answer is how long to wait until an attempt becomes possible.
-func (l *limiter) take(now time.Time, keys ...string) time.Duration {
+// reserve takes a place for one attempt under every key, unless a key is
+// full (counted plus reserved attempts reach max): then nothing is taken and
+// the answer is how long to wait.
+func (l *limiter) reserve(now time.Time, keys ...string) time.Duration {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.hits) > limiterPruneAt {
@@ -91,46 +112,66 @@ func (l *limiter) take(now time.Time, keys ...string) time.Duration {
 	var longest time.Duration
 	for _, k := range keys {
 		ts := l.recent(k, now)
-		if len(ts) < l.max {
+		if len(ts)+l.pending[k] < l.max {
 			continue
 		}
-		// Possible again when enough old attempts expire to leave room
-		// for one more.
-		if d := l.window - now.Sub(ts[len(ts)-l.max]); d > longest {
-			longest = d
+		d := minRetry
+		if len(ts) >= l.max {
+			// Possible again when enough counted attempts expire to
+			// leave room for one more.
+			d = max(d, l.window-now.Sub(ts[len(ts)-l.max]))
 		}
+		longest = max(longest, d)
 	}
 	if longest > 0 {
 		return longest
 	}
 	for _, k := range keys {
-		l.hits[k] = append(l.hits[k], now)
+		l.pending[k]++
 	}
 	return 0
 }
 
-// release gives back the attempt taken at at (it succeeded and must not
-// count) for every key.
-func (l *limiter) release(at time.Time, keys ...string) {
+// commit turns reserved places into counted attempts at now.
+func (l *limiter) commit(now time.Time, keys ...string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, k := range keys {
-		ts := l.hits[k]
-		for i := len(ts) - 1; i >= 0; i-- {
-			if ts[i].Equal(at) {
-				ts = append(ts[:i:i], ts[i+1:]...)
-				break
-			}
-		}
-		if len(ts) == 0 {
-			delete(l.hits, k)
-		} else {
-			l.hits[k] = ts
-		}
+		l.unpend(k)
+		l.hits[k] = append(l.recent(k, now), now)
 	}
 }
 
-// reset forgets every attempt of key (a successful login of that account).
+// cancel gives reserved places back (the attempt succeeded and must not
+// count).
+func (l *limiter) cancel(keys ...string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, k := range keys {
+		l.unpend(k)
+	}
+}
+
+// take reserves and counts at once: for limits where every attempt counts.
+func (l *limiter) take(now time.Time, keys ...string) time.Duration {
+	if wait := l.reserve(now, keys...); wait > 0 {
+		return wait
+	}
+	l.commit(now, keys...)
+	return 0
+}
+
+// unpend releases one reservation of k; callers hold mu.
+func (l *limiter) unpend(k string) {
+	if l.pending[k] <= 1 {
+		delete(l.pending, k)
+	} else {
+		l.pending[k]--
+	}
+}
+
+// reset forgets the counted attempts of key (a successful login of that
+// account); reservations of attempts still running stay.
 func (l *limiter) reset(key string) {
 	l.mu.Lock()
 	delete(l.hits, key)

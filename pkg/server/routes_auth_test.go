@@ -298,6 +298,20 @@ func TestAuthLoginThrottle(t *testing.T) {
 			t.Fatalf("forged X-Forwarded-For reset the count: %d", resp.StatusCode)
 		}
 	})
+	t.Run("correct sign-ins from one network have a budget too", func(t *testing.T) {
+		a := newAuthApp(t, nil)
+		a.register(t, "loop@example.com", "password1")
+		for i := 1; i <= auth.SignInMaxPerWindow; i++ {
+			if resp, _ := a.login(t, "loop@example.com", "password1", header("X-Forwarded-For", "203.0.113."+strconv.Itoa(i))); resp.StatusCode != 200 {
+				t.Fatalf("sign-in %d: %d", i, resp.StatusCode)
+			}
+		}
+		resp, body := a.call(t, "POST", "/api/auth/login", map[string]string{"email": "loop@example.com", "password": "password1"})
+		ra, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+		if resp.StatusCode != 429 || ra < 1 || ra > 60 || !strings.Contains(apiErr(t, body).Message, "sign-in attempts") {
+			t.Fatalf("sign-in %d: %d Retry-After=%q %s", auth.SignInMaxPerWindow+1, resp.StatusCode, resp.Header.Get("Retry-After"), body)
+		}
+	})
 	t.Run("behind a trusted proxy, clients are counted apart", func(t *testing.T) {
 		a := newAuthApp(t, func(c *config.Config) { c.Server.TrustedProxies = []string{"0.0.0.0/32"} })
 		for i := 1; i <= auth.LoginMaxFailures; i++ {

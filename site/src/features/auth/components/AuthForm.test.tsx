@@ -142,7 +142,7 @@ describe('AuthForm — login', () => {
     fill('Електронна пошта', 'olena@example.com');
     fill('Пароль', 'wrong-one');
     submitLogin();
-    expect((await screen.findByRole('alert')).textContent).toBe('Забагато невдалих спроб. Спробуйте через 42 с.');
+    expect((await screen.findByRole('alert')).textContent).toBe('Забагато спроб входу. Спробуйте через 42 с.');
   });
 
   it('requires e-mail and password', async () => {
