@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -297,6 +298,11 @@ the file and field and nothing is imported.`,
 				return err
 			}
 			res, err := svc.blog.Import(cmd.Context(), env.Abs(args[0]))
+			var fe *blog.FileError
+			if errors.As(err, &fe) {
+				// Name the file as the caller would: under DIR as they typed it.
+				fe.File = filepath.Join(args[0], filepath.Base(fe.File))
+			}
 			if err != nil {
 				return err
 			}

@@ -172,7 +172,7 @@ func TestArticleImportExport(t *testing.T) {
 	writeTestFile(t, filepath.Join(cwd, "content", "zz-bad.md"), "---\nname: Bad\ncategory: x\n---\nbody\n")
 	writeTestFile(t, filepath.Join(cwd, "content", "new.md"), "---\nname: New\nexcerpt: e\ncategory: x\n---\nbody\n")
 	_, stderr, code = articleCLI(t, cwd, "", "article", "import", "content")
-	if code == 0 || !strings.Contains(stderr, "zz-bad.md") || !strings.Contains(stderr, `"excerpt"`) {
+	if code == 0 || !strings.Contains(stderr, `content/zz-bad.md: field "excerpt": excerpt is required`) {
 		t.Fatalf("bad import: exit %d stderr %q", code, stderr)
 	}
 	if arts := listArticles(t, cwd); len(arts) != 2 {
