@@ -179,8 +179,27 @@ func (s *ownerSocket) handle(conn net.Conn) {
 	if err := dec.Decode(&req); err != nil || req.Kind != frameRequest {
 		return
 	}
+	// One reader owns the connection: it hands stdin frames to the command
+	// and, when the caller goes away (Ctrl-C, a killed script), cancels the
+	// command's context so long work such as a big `file add` stops.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stdin := make(chan frame, 1)
+	go func() {
+		defer cancel()
+		defer close(stdin)
+		for {
+			var f frame
+			if err := dec.Decode(&f); err != nil {
+				return
+			}
+			if f.Kind == frameStdin || f.Kind == frameStdinEOF {
+				stdin <- f
+			}
+		}
+	}()
 	env := &Env{
-		In:     &remoteStdin{fw: fw, dec: dec},
+		In:     &remoteStdin{fw: fw, frames: stdin},
 		Out:    &streamWriter{fw: fw, kind: frameStdout},
 		Err:    &streamWriter{fw: fw, kind: frameStderr},
 		Cwd:    req.Cwd,
@@ -193,7 +212,7 @@ func (s *ownerSocket) handle(conn net.Conn) {
 		log:    s.log,
 	}
 	s.log.Info("owner socket command", slog.Any("args", req.Args))
-	code := run(context.Background(), env, req.Args)
+	code := run(ctx, env, req.Args)
 	fw.send(frame{Kind: frameExit, Code: code})
 }
 
@@ -224,10 +243,10 @@ func (w *streamWriter) Write(p []byte) (int, error) {
 // remoteStdin reads the caller's stdin on demand, so a command that never
 // reads stdin never blocks on it.
 type remoteStdin struct {
-	fw  *frameWriter
-	dec *gob.Decoder
-	buf []byte
-	eof bool
+	fw     *frameWriter
+	frames <-chan frame
+	buf    []byte
+	eof    bool
 }
 
 func (r *remoteStdin) Read(p []byte) (int, error) {
@@ -238,9 +257,9 @@ func (r *remoteStdin) Read(p []byte) (int, error) {
 		if err := r.fw.send(frame{Kind: frameStdinRequest}); err != nil {
 			return 0, err
 		}
-		var f frame
-		if err := r.dec.Decode(&f); err != nil {
-			return 0, err
+		f, ok := <-r.frames
+		if !ok {
+			return 0, io.ErrUnexpectedEOF // the caller hung up
 		}
 		switch f.Kind {
 		case frameStdin:
