@@ -268,6 +268,19 @@ func containsEvery(got, want []string) bool {
 	return true
 }
 
+// TestSingleLineFields: line breaks and tabs in the name, excerpt and
+// category become spaces instead of failing validation.
+func TestSingleLineFields(t *testing.T) {
+	s := newTestService(t)
+	a := mustCreate(t, s, Input{Name: "Two\nlines", Excerpt: "First line\r\nsecond\tline\n", Category: "Go\n", Content: "x"})
+	if a.Name != "Two lines" || a.Excerpt != "First line second line" || a.Category != "Go" {
+		t.Fatalf("got %q %q %q", a.Name, a.Excerpt, a.Category)
+	}
+	if _, err := s.Create(context.Background(), Input{Name: "n", Excerpt: "bell\a", Category: "c", Content: "x"}); fieldOf(err) != "excerpt" {
+		t.Fatalf("other control characters are still refused: %v", err)
+	}
+}
+
 func TestImageURLAccepted(t *testing.T) {
 	for _, v := range []string{
 		"", "https://example.com/a.png", "HTTP://example.com/a.png?x=1", "/images/a.png",

@@ -47,12 +47,19 @@ type Patch struct {
 // export writes and an import reads back (round trips are exact).
 func (in *Input) normalize() {
 	in.Slug = strings.TrimSpace(in.Slug)
-	in.Name = strings.TrimSpace(in.Name)
-	in.Excerpt = strings.TrimSpace(in.Excerpt)
-	in.Category = strings.TrimSpace(in.Category)
+	in.Name = strings.TrimSpace(oneLine(in.Name))
+	in.Excerpt = strings.TrimSpace(oneLine(in.Excerpt))
+	in.Category = strings.TrimSpace(oneLine(in.Category))
 	in.ImageURL = strings.TrimSpace(in.ImageURL)
 	in.Content = NormalizeContent(in.Content)
 }
+
+// lineBreaks turns the line breaks and tabs of a single-line field into
+// spaces: an excerpt typed in the create form's text area (or passed as a
+// quoted multi-line shell argument) is one paragraph, not an error.
+var lineBreaks = strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ", "\t", " ")
+
+func oneLine(s string) string { return lineBreaks.Replace(s) }
 
 // NormalizeContent unifies line endings to \n and trims trailing white
 // space and leading blank lines.
