@@ -15,6 +15,7 @@ const gameUrl = params.get('gameUrl') ?? '';
 const t = strings(params.get('lang'));
 document.documentElement.lang = params.get('lang') ?? 'en';
 
+const app = document.getElementById('emu-app') as HTMLElement;
 const stage = document.getElementById('emu-stage') as HTMLDivElement;
 const canvas = document.getElementById('emu-canvas') as HTMLCanvasElement;
 const statusEl = document.getElementById('emu-status') as HTMLDivElement;
@@ -109,6 +110,8 @@ const input = new InputState((id, down) => mod?._simulate_input(0, id, down ? 1 
 
 function onKey(e: KeyboardEvent, down: boolean): void {
   if (e.target instanceof HTMLInputElement) return;
+  // Enter and Space on a focused toolbar button press that button, not Start.
+  if (e.target instanceof HTMLButtonElement && ['Enter', 'NumpadEnter', 'Space'].includes(e.code)) return;
   const cmd = COMMAND_KEYS[e.code];
   if (cmd) {
     if (down && !e.repeat) runCommand(cmd);
@@ -121,6 +124,11 @@ function onKey(e: KeyboardEvent, down: boolean): void {
   if (!e.repeat || down) input.set('keyboard', id, down);
   resumeAudio();
 }
+// A click or touch on the game screen gives the keyboard back to the game: the core's own
+// handlers keep the focus from moving, so a slider or button clicked before would keep it.
+stage.addEventListener('pointerdown', () => {
+  if (document.activeElement instanceof HTMLElement && document.activeElement !== document.body) document.activeElement.blur();
+});
 window.addEventListener('keydown', (e) => onKey(e, true));
 window.addEventListener('keyup', (e) => onKey(e, false));
 window.addEventListener('blur', () => input.releaseAll());
@@ -228,6 +236,9 @@ volumeInput.addEventListener('input', () => {
 toolbar.append(volumeInput);
 const fullscreenButton = toolButton('fullscreen', () => runCommand('fullscreen'));
 fullscreenButton.disabled = !document.fullscreenEnabled;
+document.addEventListener('fullscreenchange', () =>
+  fullscreenButton.setAttribute('aria-pressed', String(document.fullscreenElement === app)),
+);
 const keysButton = toolButton('keys', () => {
   help.hidden = !help.hidden;
 });
@@ -294,7 +305,8 @@ function runCommand(cmd: (typeof COMMAND_KEYS)[string]): void {
       break;
     case 'fullscreen':
       if (document.fullscreenElement) void document.exitFullscreen();
-      else void stage.requestFullscreen?.().catch(() => undefined);
+      // The whole player, not just the screen: the toolbar and the touch buttons stay usable.
+      else void app.requestFullscreen?.().catch(() => undefined);
       break;
   }
 }
@@ -407,10 +419,18 @@ async function start(): Promise<void> {
   post({ type: 'started' });
 }
 
-// A hook for the end-to-end test: frames the core has run (a cheap liveness probe).
+// A hook for the end-to-end test: frames the core has run (a cheap liveness probe), and the
+// gains the sound really goes through (mute and volume are not visible on the canvas).
 (window as unknown as { __devhubEmulator: unknown }).__devhubEmulator = {
   frames: () => mod?._get_current_frame_count?.() ?? 0,
   paused: () => paused,
+  gains: (): number[] | null => {
+    const ctx = openAL()?.currentCtx;
+    if (!ctx) return null;
+    const gains = Object.values(ctx.sources ?? {}).flatMap((src) => (src?.gain ? [src.gain.gain.value] : []));
+    if (ctx.gain) gains.push(ctx.gain.gain.value);
+    return gains;
+  },
 };
 
 post({ type: 'ready' });
