@@ -56,12 +56,16 @@ export function Player({ game, core, onClose }: Props) {
     return () => window.removeEventListener('message', onMessage);
   }, [key]);
 
+  const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    frame.current?.focus();
+    // Bring the whole player (title, screen, toolbar) into view under the sticky header; the
+    // list may have been scrolled far down.
+    root.current?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
+    frame.current?.focus({ preventScroll: true });
   }, [game.id]);
 
   return (
-    <div className="games-player">
+    <div className="games-player" ref={root}>
       <div className="games-player__bar">
         <h2 className="games-player__title">{game.name}</h2>
         <button type="button" className="btn" onClick={onClose}>
@@ -76,7 +80,7 @@ export function Player({ game, core, onClose }: Props) {
         src={playerUrl(core, game, currentLanguage())}
         sandbox="allow-scripts"
         allow="fullscreen; gamepad; autoplay; screen-wake-lock"
-        onLoad={() => frame.current?.focus()}
+        onLoad={() => frame.current?.focus({ preventScroll: true })}
       />
       <p className="games-muted games-player__hint">{t('keysHint')}</p>
     </div>
