@@ -51,6 +51,58 @@ async function analyse(page: Page, frame: Locator): Promise<Analysis> {
   }, png);
 }
 
+/**
+ * The game screen alone (the canvas inside the player frame, wherever the frame puts it): the
+ * most common non-black colour (the background, whatever the letterboxing) and where the white
+ * player sprite is.
+ */
+async function screenOf(page: Page, canvas: Locator): Promise<{ bg: [number, number, number]; playerX: number }> {
+  const png = (await canvas.screenshot()).toString('base64');
+  return page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.naturalWidth;
+    c.height = img.naturalHeight;
+    const ctx = c.getContext('2d')!;
+    ctx.drawImage(img, 0, 0);
+    const { data, width, height } = ctx.getImageData(0, 0, c.width, c.height);
+    const counts = new Map<string, number>();
+    let left = width;
+    let right = -1;
+    let sum = 0;
+    let n = 0;
+    for (let y = 0; y < height; y += 2) {
+      for (let x = 0; x < width; x += 2) {
+        const i = (y * width + x) * 4;
+        const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
+        if (r + g + b < 40) continue;
+        left = Math.min(left, x);
+        right = Math.max(right, x);
+        if (r > 235 && g > 235 && b > 235 && y > height * 0.2) {
+          sum += x;
+          n++;
+        }
+        const k = `${r >> 4},${g >> 4},${b >> 4}`;
+        counts.set(k, (counts.get(k) ?? 0) + 1);
+      }
+    }
+    const top = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '0,0,0';
+    const bg = top.split(',').map((v) => Number(v) * 16 + 8) as [number, number, number];
+    // The player's position across the game picture (not the letterboxed canvas).
+    const playerX = n > 4 && right > left ? (sum / n - left) / (right - left) : -1;
+    return { bg, playerX };
+  }, png);
+}
+
+/** Frames the core in the page's player frame has run; 0 until the player has started. */
+async function emulatorFrames(page: Page): Promise<number> {
+  const f = page.frames().find((x) => x.url().includes('/emulator.html'));
+  if (!f) return 0;
+  return f.evaluate(() => (window as unknown as { __devhubEmulator?: { frames(): number } }).__devhubEmulator?.frames() ?? 0);
+}
+
 const isBlue = ([r, , b]: number[]) => b > 150 && b > r + 80;
 const isRed = ([r, g, b]: number[]) => r > 150 && r > b + 80 && r > g + 60;
 
@@ -161,6 +213,134 @@ test.describe('games', () => {
       expect(requests.filter((u) => !u.startsWith('blob:') && !u.startsWith('data:') && new URL(u).hostname !== '127.0.0.1')).toEqual([]);
     });
   }
+
+  test('player controls: pause and resume, restart, mute and volume, fullscreen, the keys help', async ({ page, consoleErrors }) => {
+    test.setTimeout(120_000);
+    const requests: string[] = [];
+    page.on('request', (req) => requests.push(req.url()));
+    await page.goto('/games');
+    await page.getByRole('button', { name: 'Play Coin Catcher' }).click();
+    const player = page.frameLocator('iframe[title="Game: Coin Catcher"]');
+    const emu = () => page.frames().find((x) => x.url().includes('/emulator.html'))!;
+    type Hook = { frames(): number; paused(): boolean; gains(): number[] | null };
+    const frames = () => emulatorFrames(page);
+    const gains = () => emu().evaluate(() => (window as unknown as { __devhubEmulator: Hook }).__devhubEmulator.gains());
+    await expect.poll(frames, { timeout: 60_000 }).toBeGreaterThan(30);
+
+    // Pause: the core stops running frames while the browser keeps drawing; Resume: it goes on.
+    await player.getByRole('button', { name: 'Pause' }).click();
+    await expect(player.getByRole('button', { name: 'Resume' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(player.getByRole('status')).toHaveText('Paused');
+    const atPause = await frames();
+    await emu().evaluate(
+      () => new Promise<void>((done) => {
+        let n = 0;
+        const tick = () => (++n >= 30 ? done() : requestAnimationFrame(tick));
+        requestAnimationFrame(tick);
+      }),
+    );
+    expect(await frames()).toBe(atPause);
+    await player.getByRole('button', { name: 'Resume' }).click();
+    await expect(player.getByRole('button', { name: 'Pause' })).toHaveAttribute('aria-pressed', 'false');
+    await expect.poll(frames).toBeGreaterThan(atPause + 30);
+    // The P key does the same.
+    await player.locator('canvas').click();
+    await page.keyboard.press('p');
+    await expect(player.getByRole('button', { name: 'Resume' })).toBeVisible();
+    await page.keyboard.press('p');
+    await expect(player.getByRole('button', { name: 'Pause' })).toBeVisible();
+
+    // Restart: the game starts over — the player moved right is back in the middle.
+    const canvas = player.locator('canvas');
+    await page.keyboard.down('ArrowRight');
+    await expect.poll(async () => (await screenOf(page, canvas)).playerX, { timeout: 10_000 }).toBeGreaterThan(0.75);
+    await page.keyboard.up('ArrowRight');
+    await player.getByRole('button', { name: 'Restart' }).click();
+    await expect.poll(async () => Math.abs((await screenOf(page, canvas)).playerX - 0.5), { timeout: 10_000 }).toBeLessThan(0.1);
+
+    // Mute, volume and unmute act on the gains the core's sound goes through.
+    await expect.poll(async () => (await gains())?.length ?? 0, { timeout: 10_000 }).toBeGreaterThan(0);
+    await player.getByRole('button', { name: 'Mute' }).click();
+    await expect(player.getByRole('button', { name: 'Unmute' })).toHaveAttribute('aria-pressed', 'true');
+    await expect.poll(gains).toEqual(expect.arrayContaining([0]));
+    expect((await gains())!.every((g) => g === 0)).toBe(true);
+    await player.getByRole('button', { name: 'Unmute' }).click();
+    await expect.poll(async () => (await gains())!.every((g) => g === 1)).toBe(true);
+    await player.getByRole('slider', { name: 'Volume' }).fill('40');
+    await expect.poll(async () => (await gains())!.every((g) => Math.abs(g - 0.4) < 0.001)).toBe(true);
+    // A click on the game screen gives the keys back to the game (the slider had them).
+    await player.locator('canvas').click();
+    await expect(player.getByRole('slider', { name: 'Volume' })).not.toBeFocused();
+    await page.keyboard.press('m');
+    await expect.poll(async () => (await gains())!.every((g) => g === 0)).toBe(true);
+    await page.keyboard.press('m');
+    await expect.poll(async () => (await gains())!.every((g) => Math.abs(g - 0.4) < 0.001)).toBe(true);
+
+    // Fullscreen takes the whole player (screen, toolbar, touch buttons) and gives it back.
+    const fullscreenId = () => emu().evaluate(() => document.fullscreenElement?.id ?? null);
+    await player.getByRole('button', { name: 'Fullscreen' }).click();
+    await expect.poll(fullscreenId).toBe('emu-app');
+    await expect(player.getByRole('button', { name: 'Fullscreen' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(player.getByRole('button', { name: 'Save state' })).toBeVisible();
+    await player.getByRole('button', { name: 'Fullscreen' }).click();
+    await expect.poll(fullscreenId).toBe(null);
+    await page.keyboard.press('f');
+    await expect.poll(fullscreenId).toBe('emu-app');
+    await page.keyboard.press('f');
+    await expect.poll(fullscreenId).toBe(null);
+
+    // The keys help documents the mapping.
+    const help = player.getByRole('table');
+    await expect(help).toBeHidden();
+    await player.getByRole('button', { name: 'Keys' }).click();
+    for (const [key, what] of [['← ↑ → ↓', 'D-pad'], ['X', 'A'], ['Z', 'B'], ['Enter', 'Start'], ['Shift', 'Select'], ['P', 'Pause'], ['F2 / F4', 'save / load state']]) {
+      await expect(help.getByRole('row', { name: `${key} ${what}`, exact: true })).toBeVisible();
+    }
+
+    expect(requests.filter((u) => !u.startsWith('blob:') && !u.startsWith('data:') && new URL(u).hostname !== '127.0.0.1')).toEqual([]);
+    expect(consoleErrors.filter((e) => !/GL Driver|WebGL/.test(e))).toEqual([]);
+  });
+
+  test.describe('on a phone', () => {
+    test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+    test('touch buttons fit the player and drive the game', async ({ page }) => {
+      test.setTimeout(90_000);
+      await page.goto('/games');
+      await page.getByRole('button', { name: 'Play Coin Catcher' }).click();
+      const frame = page.locator('iframe[title="Game: Coin Catcher"]');
+      const player = page.frameLocator('iframe[title="Game: Coin Catcher"]');
+      await expect.poll(() => emulatorFrames(page), { timeout: 60_000 }).toBeGreaterThan(30);
+      // Every touch button is on screen inside the frame, none cut off.
+      const box = (await frame.boundingBox())!;
+      for (const name of ['up', 'down', 'left', 'right', 'select', 'start', 'a', 'b', 'x', 'y']) {
+        const b = player.locator(`.emu-touch-${name}`);
+        await expect(b).toBeVisible();
+        const bb = (await b.boundingBox())!;
+        expect(bb.x, name).toBeGreaterThanOrEqual(box.x);
+        expect(bb.x + bb.width, name).toBeLessThanOrEqual(box.x + box.width + 0.5);
+        expect(bb.y + bb.height, name).toBeLessThanOrEqual(box.y + box.height + 0.5);
+        expect(bb.width, name).toBeGreaterThanOrEqual(36);
+      }
+      const canvas = player.locator('canvas');
+      await expect.poll(async () => isBlue((await screenOf(page, canvas)).bg), { timeout: 20_000 }).toBe(true);
+
+      // Holding the on-screen A turns the background red; letting go turns it blue again.
+      const hold = async (name: string) => {
+        const bb = (await player.locator(`.emu-touch-${name}`).boundingBox())!;
+        await page.mouse.move(bb.x + bb.width / 2, bb.y + bb.height / 2);
+        await page.mouse.down();
+      };
+      await hold('a');
+      await expect.poll(async () => isRed((await screenOf(page, canvas)).bg), { timeout: 10_000 }).toBe(true);
+      await page.mouse.up();
+      await expect.poll(async () => isBlue((await screenOf(page, canvas)).bg), { timeout: 10_000 }).toBe(true);
+      // Holding the on-screen → moves the player right.
+      await hold('right');
+      await expect.poll(async () => (await screenOf(page, canvas)).playerX, { timeout: 10_000 }).toBeGreaterThan(0.75);
+      await page.mouse.up();
+    });
+  });
 
   test('unknown console answers the ROM service error envelope', async ({ request }) => {
     const res = await request.get('/romserv/consoles/nope/games');
