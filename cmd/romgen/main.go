@@ -23,7 +23,24 @@ import (
 func main() {
 	out := flag.String("out", "roms", "the roms directory to write into")
 	flag.Parse()
-	files := map[string][]byte{
+	files := romFiles()
+	for rel, data := range files {
+		p := filepath.Join(*out, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			log.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%-40s %6d bytes\n", rel, len(data))
+	}
+}
+
+// romFiles is every file romgen writes, by path relative to roms/. The
+// output is deterministic: TestShippedROMsMatchTheSource checks that roms/
+// holds exactly this.
+func romFiles() map[string][]byte {
+	return map[string][]byte{
 		"nes/Coin_Catcher.nes":                nesROM(),
 		"nes/images/Coin_Catcher.png":         encodePNG(nesCover()),
 		"snes/Colour_Test_SNES.sfc":           snesROM(),
@@ -36,16 +53,6 @@ func main() {
 		"gba/images/Colour_Test_GBA.png":      encodePNG(labelCover("GBA", color.RGBA{0x00, 0x00, 0xF8, 0xFF})),
 		"megadrive/Colour_Test_MD.md":         mdROM(),
 		"megadrive/images/Colour_Test_MD.png": encodePNG(labelCover("MD", color.RGBA{0xE0, 0x00, 0xE0, 0xFF})),
-	}
-	for rel, data := range files {
-		p := filepath.Join(*out, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			log.Fatal(err)
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			log.Fatal(err)
-		}
-		fmt.Printf("%-40s %6d bytes\n", rel, len(data))
 	}
 }
 
