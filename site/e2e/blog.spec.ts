@@ -95,9 +95,11 @@ test('an admin creates an article, finds it, reads it rendered and deletes it', 
   await expect(page.getByRole('link', { name: 'E2E' })).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
 
-  // Back to the list, delete it after confirming.
+  // Back to the list as it was (the search is in the address), delete it after confirming.
   await page.getByRole('link', { name: /Все статьи/ }).click();
-  await expect(page).toHaveURL(/\/blog$/);
+  await expect(page).toHaveURL(/\/blog\?search=/);
+  await expect(searchBox(page)).toHaveValue(word.toUpperCase());
+  await expect(page.getByRole('article')).toHaveCount(1);
   await searchBox(page).fill(word);
   await expect(page.getByRole('link', { name })).toBeVisible();
   await page.getByRole('button', { name: `Удалить статью «${name}»` }).click();

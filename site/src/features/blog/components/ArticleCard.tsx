@@ -7,16 +7,19 @@ import { formatDate } from '../formatDate';
 
 interface Props {
   article: ArticleSummary;
+  /** The list's address, handed to the article page for its back link. */
+  listUrl?: string;
   /** Shown only to admins. */
   onDelete?: (article: ArticleSummary) => void;
 }
 
-export function ArticleCard({ article, onDelete }: Props) {
+export function ArticleCard({ article, listUrl, onDelete }: Props) {
   const { t, i18n } = useTranslation(BLOG_NS);
   const href = `/blog/${article.id}`;
+  const state = listUrl ? { backTo: listUrl } : undefined;
   return (
     <article className="blog-card" aria-labelledby={`blog-card-${article.id}`}>
-      <Link to={href} className="blog-card__media" tabIndex={-1} aria-hidden="true">
+      <Link to={href} state={state} className="blog-card__media" tabIndex={-1} aria-hidden="true">
         <ArticleImage value={article.image_url} className="blog-card__image" />
       </Link>
       <div className="blog-card__body">
@@ -25,11 +28,13 @@ export function ArticleCard({ article, onDelete }: Props) {
           <time dateTime={article.createdAt}>{formatDate(article.createdAt, i18n.language)}</time>
         </p>
         <h2 className="blog-card__title" id={`blog-card-${article.id}`}>
-          <Link to={href}>{article.name}</Link>
+          <Link to={href} state={state}>
+            {article.name}
+          </Link>
         </h2>
         <p className="blog-card__excerpt">{article.excerpt}</p>
         <div className="blog-card__actions">
-          <Link to={href} className="blog-card__more">
+          <Link to={href} state={state} className="blog-card__more">
             {t('readMore')}
           </Link>
           {onDelete ? (

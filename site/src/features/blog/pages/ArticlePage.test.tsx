@@ -33,7 +33,7 @@ describe('ArticlePage', () => {
     expect(container.querySelector('pre.chroma .kd')?.textContent).toBe('func');
     expect(container.querySelector('time')?.getAttribute('dateTime')).toBe('2025-01-10T09:00:00Z');
     expect(screen.getByText(/2025/)).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Guides' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Guides' }).getAttribute('href')).toBe('/blog?category=Guides');
     expect(screen.getByRole('link', { name: /Усі статті/ }).getAttribute('href')).toBe('/blog');
     // The title is set by an effect that may run just after the content is on screen.
     await waitFor(() => expect(document.title).toContain('Запуск devhub'));

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { Page } from '../../../components/ui/Page';
 import { ApiError } from '../../../lib/api';
 import { getArticle, type Article } from '../api';
@@ -23,6 +23,9 @@ export default function ArticlePage() {
   const { t, i18n } = useTranslation(BLOG_NS);
   const { id = '' } = useParams();
   const [state, setState] = useState<State>({ kind: 'loading' });
+  // Opened from the list: go back to that page of it, with its search and category.
+  const backTo = (useLocation().state as { backTo?: unknown } | null)?.backTo;
+  const listUrl = typeof backTo === 'string' && backTo.startsWith('/blog') ? backTo : '/blog';
   useFeedLink(t('feedTitle'));
 
   useEffect(() => {
@@ -44,7 +47,7 @@ export default function ArticlePage() {
   }, [id]);
 
   const back = (
-    <Link to="/blog" className="blog-article__back">
+    <Link to={listUrl} className="blog-article__back">
       ← {t('article.back')}
     </Link>
   );
@@ -85,7 +88,7 @@ export default function ArticlePage() {
         </span>
         <span>
           {t('article.category')}:{' '}
-          <Link to="/blog" state={{ category: a.category }} className="blog-article__category">
+          <Link to={`/blog?${new URLSearchParams({ category: a.category })}`} className="blog-article__category">
             {a.category}
           </Link>
         </span>

@@ -1,8 +1,13 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
-import { initTestI18n, json, renderWithShell, stubFetch } from '../../../test/utils';
+import { AuthProvider } from '../../../lib/auth';
+import { i18n } from '../../../lib/i18n';
+import { initTestI18n, json, LocationProbe, renderWithShell, stubFetch } from '../../../test/utils';
 import type { ArticleSummary } from '../api';
+import ArticlePage from './ArticlePage';
 import BlogPage from './BlogPage';
 
 vi.mock('../../../lib/toast', () => ({
@@ -274,6 +279,65 @@ describe('BlogPage', () => {
     fireEvent.change(screen.getByLabelText('Название'), { target: { value: '' } });
     fireEvent.mouseDown(backdrop());
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('keeps the search, category and page in the address', async () => {
+    const fetch = fakeBlog();
+    renderWithShell(<BlogPage />, { route: '/blog?search=%D1%81%D1%82%D0%B0%D1%82%D1%8C%D1%8F+1&page=2' });
+    await flush();
+    expect(Object.fromEntries(listCalls(fetch)[0])).toEqual({ limit: '5', page: '2', category: 'all', search: 'статья 1' });
+    expect((screen.getByLabelText('Поиск статей') as HTMLInputElement).value).toBe('статья 1');
+    const location = () => new URL(screen.getByTestId('location').textContent!, 'http://x');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Страница 3' }));
+    await flush();
+    expect(location().searchParams.get('page')).toBe('3');
+    expect(listCalls(fetch).at(-1)?.get('page')).toBe('3');
+
+    fireEvent.change(screen.getByLabelText('Категория'), { target: { value: 'Go' } });
+    await flush();
+    expect(location().searchParams.get('category')).toBe('Go');
+    expect(location().searchParams.has('page')).toBe(false);
+
+    fireEvent.change(screen.getByLabelText('Поиск статей'), { target: { value: '' } });
+    await flush(500);
+    expect(location().search).toBe('?category=Go');
+    expect(Object.fromEntries(listCalls(fetch).at(-1)!)).toEqual({ limit: '5', page: '1', category: 'Go', search: '' });
+  });
+
+  it('brings the reader back to the same page of the list from an article', async () => {
+    const fetch = fakeBlog();
+    fetch.mockImplementation(
+      ((orig) => async (input: RequestInfo | URL, init?: RequestInit) =>
+        String(input) === '/api/blog/17'
+          ? json({ ...summary(17), content: 'x', content_html: '<p>x</p>' })
+          : orig(input, init))(fetch.getMockImplementation()!),
+    );
+    render(
+      <I18nextProvider i18n={i18n}>
+        <AuthProvider>
+          <MemoryRouter initialEntries={['/blog?search=%D1%81%D1%82%D0%B0%D1%82%D1%8C%D1%8F&page=2']}>
+            <Routes>
+              <Route path="/blog" element={<BlogPage />} />
+              <Route path="/blog/:id" element={<ArticlePage />} />
+            </Routes>
+            <LocationProbe />
+          </MemoryRouter>
+        </AuthProvider>
+      </I18nextProvider>,
+    );
+    await flush();
+    fireEvent.click(screen.getByRole('link', { name: 'Статья 17' }));
+    await flush();
+    expect(screen.getByTestId('location').textContent).toBe('/blog/17');
+    fireEvent.click(screen.getByRole('link', { name: /Все статьи/ }));
+    await flush();
+    const back = new URL(screen.getByTestId('location').textContent!, 'http://x');
+    expect(back.pathname).toBe('/blog');
+    expect(back.searchParams.get('page')).toBe('2');
+    expect((screen.getByLabelText('Поиск статей') as HTMLInputElement).value).toBe('статья');
+    expect(listCalls(fetch).at(-1)?.get('page')).toBe('2');
+    expect(screen.getByRole('button', { name: 'Страница 2' }).getAttribute('aria-current')).toBe('page');
   });
 
   it('links the Atom feed in the page and in the document head', async () => {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { Page } from '../../../components/ui/Page';
 import { useAuth } from '../../../lib/auth';
 import { toast } from '../../../lib/toast';
@@ -15,36 +15,61 @@ import { useDebouncedValue } from '../useDebouncedValue';
 import { FEED_URL, useFeedLink } from '../useFeedLink';
 import '../blog.css';
 
-/** The page the reader chose, remembered together with the search and category it was for. */
-interface PageChoice {
-  page: number;
-  search: string;
-  category: string;
+/** A page number from the address, 1 when missing or not a positive whole number. */
+function pageParam(v: string | null): number {
+  return v && /^[1-9]\d{0,8}$/.test(v) ? Number(v) : 1;
 }
 
 /**
  * /blog (spec §2): search with a 500 ms debounce, a category filter, article cards, the pager,
  * and for admins a create button (modal form) and a delete button per card (confirm dialog).
+ * The search, category and page live in the address (?search=&category=&page=), so the browser's
+ * back button and the article's back link return to the same list, and a list can be shared.
  */
 export default function BlogPage() {
   const { t } = useTranslation(BLOG_NS);
   const { isAdmin } = useAuth();
-  const [search, setSearch] = useState('');
+  const [params, setParams] = useSearchParams();
+  const urlSearch = params.get('search') ?? '';
+  const category = params.get('category') || 'all';
+  const page = pageParam(params.get('page'));
+  // What the box shows; the address (and so the request) follows it 500 ms after the last keystroke.
+  const [search, setSearch] = useState(urlSearch);
   const debouncedSearch = useDebouncedValue(search);
-  // The article page's category link arrives with the category to filter by.
-  const initialCategory = (useLocation().state as { category?: unknown } | null)?.category;
-  const startCategory = typeof initialCategory === 'string' && initialCategory ? initialCategory : 'all';
-  const [category, setCategory] = useState(startCategory);
-  const [choice, setChoice] = useState<PageChoice>({ page: 1, search: '', category: startCategory });
-  // A new search or category starts at page 1 without an extra request for the old page.
-  const page = choice.search === debouncedSearch && choice.category === category ? choice.page : 1;
+
+  /** Changes the address's list parameters, replacing the history entry; a new search or category starts at page 1. */
+  const updateParams = (change: { search?: string; category?: string; page?: number }) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        const put = (key: string, value: string, empty: string) => (value === empty ? next.delete(key) : next.set(key, value));
+        if (change.search !== undefined) put('search', change.search, '');
+        if (change.category !== undefined) put('category', change.category, 'all');
+        if (change.search !== undefined || change.category !== undefined) next.delete('page');
+        if (change.page !== undefined) put('page', String(change.page), '1');
+        return next;
+      },
+      { replace: true },
+    );
+
+  useEffect(() => {
+    if (debouncedSearch.trim() !== urlSearch.trim()) updateParams({ search: debouncedSearch.trim() });
+    // only a settled search changes the address
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [debouncedSearch]);
+  useEffect(() => {
+    // The address changed from outside (back/forward, a link): show its search in the box.
+    setSearch((cur) => (cur.trim() === urlSearch.trim() ? cur : urlSearch));
+  }, [urlSearch]);
+
   const toolbarRef = useRef<HTMLDivElement>(null);
   const setPage = (p: number) => {
-    setChoice({ page: p, search: debouncedSearch, category });
+    updateParams({ page: p });
     // The pager sits below the list: bring the top of the new page into view.
     const bar = toolbarRef.current;
     if (bar && bar.getBoundingClientRect().top < 0) bar.scrollIntoView?.({ block: 'start' });
   };
+  const setCategory = (c: string) => updateParams({ category: c });
   useFeedLink(t('feedTitle'));
 
   const [list, setList] = useState<ArticleList | null>(null);
@@ -58,7 +83,7 @@ export default function BlogPage() {
   useEffect(() => {
     const ctrl = new AbortController();
     setLoading(true);
-    listArticles({ page, category, search: debouncedSearch.trim() }, ctrl.signal)
+    listArticles({ page, category, search: urlSearch.trim() }, ctrl.signal)
       .then((res) => {
         if (ctrl.signal.aborted) return;
         const safe: ArticleList = {
@@ -68,7 +93,7 @@ export default function BlogPage() {
         setList(safe);
         // After a delete the last page may be gone: go to the new last page.
         const pages = pageCount(safe.totalCount, PAGE_SIZE);
-        if (safe.articles.length === 0 && page > pages) setChoice({ page: pages, search: debouncedSearch, category });
+        if (safe.articles.length === 0 && page > pages) updateParams({ page: pages });
       })
       .catch((err: unknown) => {
         if (ctrl.signal.aborted || (err instanceof DOMException && err.name === 'AbortError')) return;
@@ -80,7 +105,7 @@ export default function BlogPage() {
     return () => ctrl.abort();
     // t is stable for a language; a language change needs no new request
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [page, category, debouncedSearch, version]);
+  }, [page, category, urlSearch, version]);
 
   useEffect(() => {
     const ctrl = new AbortController();
@@ -108,6 +133,8 @@ export default function BlogPage() {
   }
 
   const pages = pageCount(list?.totalCount ?? 0, PAGE_SIZE);
+  const query = params.toString();
+  const listUrl = query ? `/blog?${query}` : '/blog';
   const articles = list?.articles ?? [];
 
   return (
@@ -167,7 +194,7 @@ export default function BlogPage() {
             </div>
             <div className="blog__list">
               {articles.map((a) => (
-                <ArticleCard key={a.id} article={a} onDelete={isAdmin ? setToDelete : undefined} />
+                <ArticleCard key={a.id} article={a} listUrl={listUrl} onDelete={isAdmin ? setToDelete : undefined} />
               ))}
             </div>
           </>
@@ -181,7 +208,7 @@ export default function BlogPage() {
           onClose={() => setCreating(false)}
           onCreated={() => {
             setCreating(false);
-            setChoice({ page: 1, search: debouncedSearch, category });
+            updateParams({ page: 1 });
             setVersion((v) => v + 1);
           }}
         />
