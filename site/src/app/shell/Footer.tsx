@@ -22,37 +22,37 @@ export function Footer() {
   return (
     <footer className="site-footer">
       <div className="site-footer__inner">
-        <section aria-labelledby="footer-contacts">
-          <h2 className="site-footer__heading" id="footer-contacts">
-            {t('footer.contacts')}
-          </h2>
-          {hasContacts ? (
+        {hasContacts ? (
+          <section aria-labelledby="footer-contacts">
+            <h2 className="site-footer__heading" id="footer-contacts">
+              {t('footer.contacts')}
+            </h2>
             <ul className="site-footer__list">
-              {c.email ? (
-                <li>
-                  <MailIcon />
-                  <a href={`mailto:${c.email}`} aria-label={`${t('footer.email')}: ${c.email}`}>
-                    {c.email}
-                  </a>
-                </li>
-              ) : null}
-              {phones.map((p) => (
-                <li key={p}>
-                  <PhoneIcon />
-                  <a href={telHref(p)} aria-label={`${t('footer.phone')}: ${p}`}>
-                    {p}
-                  </a>
-                </li>
-              ))}
-              {c.city ? (
-                <li>
-                  <PinIcon />
-                  <span aria-label={`${t('footer.city')}: ${c.city}`}>{c.city}</span>
-                </li>
-              ) : null}
+                {c.email ? (
+                  <li>
+                    <MailIcon />
+                    <a href={`mailto:${c.email}`} aria-label={`${t('footer.email')}: ${c.email}`}>
+                      {c.email}
+                    </a>
+                  </li>
+                ) : null}
+                {phones.map((p) => (
+                  <li key={p}>
+                    <PhoneIcon />
+                    <a href={telHref(p)} aria-label={`${t('footer.phone')}: ${p}`}>
+                      {p}
+                    </a>
+                  </li>
+                ))}
+                {c.city ? (
+                  <li>
+                    <PinIcon />
+                    <span aria-label={`${t('footer.city')}: ${c.city}`}>{c.city}</span>
+                  </li>
+                ) : null}
             </ul>
-          ) : null}
-        </section>
+          </section>
+        ) : null}
 
         {social.length ? (
           <section aria-labelledby="footer-social">
