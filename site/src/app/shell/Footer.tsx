@@ -28,28 +28,28 @@ export function Footer() {
               {t('footer.contacts')}
             </h2>
             <ul className="site-footer__list">
-                {c.email ? (
-                  <li>
-                    <MailIcon />
-                    <a href={`mailto:${c.email}`} aria-label={`${t('footer.email')}: ${c.email}`}>
-                      {c.email}
-                    </a>
-                  </li>
-                ) : null}
-                {phones.map((p) => (
-                  <li key={p}>
-                    <PhoneIcon />
-                    <a href={telHref(p)} aria-label={`${t('footer.phone')}: ${p}`}>
-                      {p}
-                    </a>
-                  </li>
-                ))}
-                {c.city ? (
-                  <li>
-                    <PinIcon />
-                    <span aria-label={`${t('footer.city')}: ${c.city}`}>{c.city}</span>
-                  </li>
-                ) : null}
+              {c.email ? (
+                <li>
+                  <MailIcon />
+                  <a href={`mailto:${c.email}`} aria-label={`${t('footer.email')}: ${c.email}`}>
+                    {c.email}
+                  </a>
+                </li>
+              ) : null}
+              {phones.map((p) => (
+                <li key={p}>
+                  <PhoneIcon />
+                  <a href={telHref(p)} aria-label={`${t('footer.phone')}: ${p}`}>
+                    {p}
+                  </a>
+                </li>
+              ))}
+              {c.city ? (
+                <li>
+                  <PinIcon />
+                  <span aria-label={`${t('footer.city')}: ${c.city}`}>{c.city}</span>
+                </li>
+              ) : null}
             </ul>
           </section>
         ) : null}
