@@ -198,3 +198,38 @@ func TestRomCommandsThroughRunningServer(t *testing.T) {
 		t.Fatalf("ROM file still there: %v", err)
 	}
 }
+
+// TestServeStartupScansRoms checks the wiring: serve's once-per-start work
+// indexes roms/, so files copied in while the server was down are listed.
+func TestServeStartupScansRoms(t *testing.T) {
+	newTestInstance(t)
+	romsDir := os.Getenv("DEVHUB_STORAGE_ROMS_DIR")
+	romTestFile(t, romsDir, "nes/Copied_In.nes", "c")
+	romTestFile(t, romsDir, "genesis/Sonic.md", "s")
+	cfg, err := loadConfig("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(cfg.DBPath(), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := newServices(context.Background(), cfg, st, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	if n := len(svc.roms.Consoles()); n != 0 {
+		t.Fatalf("indexed before start-up: %d consoles", n)
+	}
+	if err := svc.startup(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	page, err := svc.roms.Games("nes", roms.Query{})
+	if err != nil || page.Total != 1 || page.Games[0].Name != "Copied In" {
+		t.Fatalf("nes after start-up: %+v %v", page, err)
+	}
+	if page, err := svc.roms.Games("megadrive", roms.Query{}); err != nil || page.Total != 1 {
+		t.Fatalf("megadrive (roms/genesis) after start-up: %+v %v", page, err)
+	}
+}
