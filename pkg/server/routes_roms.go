@@ -38,11 +38,14 @@ const (
 	romFileCSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox"
 	// emulatorCSP is the emulator page's policy: Nostalgist fetches the
 	// core JS and imports it from a blob: URL, compiles WebAssembly, and
-	// the core may start workers from blob: URLs.
+	// the core may start workers from blob: URLs. "sandbox allow-scripts"
+	// gives the page the same opaque origin when it is opened on its own
+	// (not in the games page's sandboxed iframe), so a core or ROM never
+	// runs with access to the site's storage or the visitor's token.
 	emulatorCSP = "default-src 'self'; script-src 'self' blob: 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
 		"img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self' blob: data:; font-src 'self'; " +
 		"worker-src 'self' blob:; frame-src 'none'; object-src 'none'; base-uri 'self'; form-action 'none'; " +
-		"frame-ancestors 'self'"
+		"frame-ancestors 'self'; sandbox allow-scripts"
 	// maxRomSearch bounds the games search text, in characters (not bytes:
 	// Cyrillic letters take two bytes each).
 	maxRomSearch = 200

@@ -477,10 +477,14 @@ func TestEmulatorPageAndAssetsCORS(t *testing.T) {
 		t.Fatalf("emulator page: %d %s", resp.StatusCode, body)
 	}
 	csp := resp.Header.Get("Content-Security-Policy")
-	for _, want := range []string{"script-src 'self' blob: 'wasm-unsafe-eval'", "frame-ancestors 'self'", "object-src 'none'"} {
+	for _, want := range []string{"script-src 'self' blob: 'wasm-unsafe-eval'", "frame-ancestors 'self'", "object-src 'none'", "; sandbox allow-scripts"} {
 		if !strings.Contains(csp, want) {
 			t.Errorf("emulator CSP %q lacks %q", csp, want)
 		}
+	}
+	// Opened on its own, the player is as sandboxed as in the games page's iframe.
+	if strings.Contains(csp, "allow-same-origin") {
+		t.Errorf("emulator CSP %q lets the page keep the site's origin", csp)
 	}
 	resp, _ = f.ta.do(t, httptest.NewRequest(http.MethodGet, "/assets/index-abc123.js", nil))
 	if resp.Header.Get("Access-Control-Allow-Origin") != "*" {

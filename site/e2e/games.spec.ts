@@ -203,6 +203,8 @@ test.describe('games', () => {
       const requests: string[] = [];
       page.on('request', (req) => requests.push(req.url()));
       await page.goto(`/emulator.html?core=${core}&gameUrl=${encodeURIComponent(rom)}&lang=en`);
+      // Opened on its own, the player is still sandboxed (CSP sandbox): an opaque origin.
+      expect(await page.evaluate(() => window.origin)).toBe('null');
       await expect
         .poll(() => page.evaluate(() => (window as unknown as { __devhubEmulator: { frames(): number } }).__devhubEmulator.frames()), {
           timeout: 60_000,
