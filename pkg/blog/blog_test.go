@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/devhub/devhub/pkg/store"
 )
@@ -369,6 +372,37 @@ func TestIndexReloadMatchesStore(t *testing.T) {
 	p2, _ := fresh.List(ctx, Query{Limit: 50})
 	if fmt.Sprint(p1) != fmt.Sprint(p2) {
 		t.Fatalf("live index %v\nreloaded %v", p1, p2)
+	}
+}
+
+// TestWordIndexMatchesText: the index keeps only each article's distinct
+// words, so a search must find exactly what a substring test on the whole
+// folded text finds, for terms inside words, across punctuation and at
+// word edges.
+func TestWordIndexMatchesText(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	pieces := strings.Fields("go Go GO- fetch-cores.mjs статья СТАТЬЯ ёлка елка ї й a b ab ba . , : 10 100 x\ty")
+	seps := []string{" ", "\n", "\t", "  ", "\u00a0"}
+	for i := 0; i < 300; i++ {
+		var b strings.Builder
+		for j := 0; j < 2+r.IntN(12); j++ {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+			b.WriteString(seps[r.IntN(len(seps))])
+		}
+		text := b.String()
+		words := distinctWords(Fold(text))
+		var ix index
+		for k := 0; k < 20; k++ {
+			a, c := pieces[r.IntN(len(pieces))], pieces[r.IntN(len(pieces))]
+			term := Fold(a + c)[:min(len(Fold(a+c)), 1+r.IntN(6))]
+			if !utf8.ValidString(term) || strings.ContainsFunc(term, unicode.IsSpace) {
+				continue
+			}
+			m := ix.newMatcher(term)
+			if got, want := m.in(words), strings.Contains(Fold(text), term); got != want {
+				t.Fatalf("term %q in %q: index says %v, text says %v", term, text, got, want)
+			}
+		}
 	}
 }
 

@@ -24,7 +24,11 @@ type index struct {
 
 type entry struct {
 	sum Summary
-	// cat is the folded category, text the folded name, excerpt and content.
+	// cat is the folded category. text holds each distinct word (run of
+	// non-space characters) of the folded name, excerpt and content once,
+	// one per line: a search term has no spaces, so it occurs in the
+	// article exactly when it occurs in one of its words, and scanning the
+	// distinct words is a fraction of scanning the whole text.
 	cat  string
 	text string
 	// grams is a Bloom filter of the text's 1-, 2- and 3-rune sequences
@@ -36,8 +40,28 @@ type entry struct {
 func newIndex() *index { return &index{byID: map[uint64]*entry{}} }
 
 func newEntry(a *Article) *entry {
-	text := Fold(a.Name + "\n" + a.Excerpt + "\n" + a.Content)
+	text := distinctWords(Fold(a.Name + "\n" + a.Excerpt + "\n" + a.Content))
 	return &entry{sum: a.Summary(), cat: Fold(a.Category), text: text, grams: newBloom(text)}
+}
+
+// distinctWords returns the distinct words of text (split as searchTerms
+// splits a query), one per line, in order of first appearance.
+func distinctWords(text string) string {
+	words := strings.Fields(text)
+	seen := make(map[string]struct{}, len(words))
+	var b strings.Builder
+	b.Grow(len(text) / 2)
+	for _, w := range words {
+		if _, dup := seen[w]; dup {
+			continue
+		}
+		seen[w] = struct{}{}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(w)
+	}
+	return b.String()
 }
 
 // newer reports whether a sorts before b in the newest-first order.
