@@ -57,10 +57,12 @@ test-go: geoip
 	$(GO) test -count=1 -tags embedgeoip ./pkg/geoip/
 
 ## cores: the pinned emulator cores (npm pack @emulatorjs/core-*, unpacked with 7z) → site/cores/dist,
-## embedded by the embedsite build and served under /cores/ (games area)
+## embedded by the embedsite build and served under /cores/ (games area). CORES="fceumm mgba"
+## builds in just those (default: the set in site/scripts/fetch-cores.mjs); see docs/emulator.md.
+CORES ?=
 cores:
 	@command -v 7z >/dev/null || { $(MAKE) $(APT_UPDATED) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq p7zip-full; }
-	node site/scripts/fetch-cores.mjs
+	node site/scripts/fetch-cores.mjs --only $(CORES)
 
 ## geoip: the pinned IP-to-country database (npm pack at build time, checksum-verified)
 geoip:

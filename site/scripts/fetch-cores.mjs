@@ -12,10 +12,13 @@
 // site/cores/dist/<core>/, and a manifest site/cores/dist/cores.json. The Go binary
 // embeds site/cores/dist (build tag embedsite) and serves it under /cores/.
 //
-// Usage: node site/scripts/fetch-cores.mjs [--out DIR] [core[@version] ...]
+// Usage: node site/scripts/fetch-cores.mjs [--out DIR] [--only] [core[@version] ...]
 //   With no cores named, the default set below. A core already unpacked at
 //   the same version is skipped, so the step is cheap to repeat. --out lets
 //   the owner prepare extra cores for config `emulator.extra_cores_dir`.
+//   --only removes every other core from the output directory, so it holds
+//   exactly the named (or default) set: `make cores` uses it, and
+//   `make build CORES="fceumm gambatte mgba"` builds a binary with just those.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -42,13 +45,16 @@ const LAYOUT = 3;
 
 function parseArgs(argv) {
   let out = path.join(repo, 'site', 'cores', 'dist');
+  let only = false;
   const cores = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--out') {
       out = path.resolve(argv[++i]);
+    } else if (a === '--only') {
+      only = true;
     } else if (a === '-h' || a === '--help') {
-      console.log('usage: node site/scripts/fetch-cores.mjs [--out DIR] [core[@version] ...]');
+      console.log('usage: node site/scripts/fetch-cores.mjs [--out DIR] [--only] [core[@version] ...]');
       process.exit(0);
     } else {
       const [name, version] = a.split('@');
@@ -56,7 +62,7 @@ function parseArgs(argv) {
       cores[name] = version || DEFAULT_CORES[name] || '4.2.3';
     }
   }
-  return { out, cores: Object.keys(cores).length ? cores : DEFAULT_CORES };
+  return { out, only, cores: Object.keys(cores).length ? cores : DEFAULT_CORES };
 }
 
 function have(cmd) {
@@ -172,7 +178,7 @@ function buildCore(name, version, out, work) {
 }
 
 function main() {
-  const { out, cores } = parseArgs(process.argv.slice(2));
+  const { out, only, cores } = parseArgs(process.argv.slice(2));
   if (!have('7z')) {
     console.error('cores: 7z not found; install Debian p7zip-full (apt-get install -y p7zip-full)');
     process.exit(1);
@@ -181,6 +187,14 @@ function main() {
   fs.mkdirSync(work, { recursive: true });
   fs.mkdirSync(out, { recursive: true });
   const manifests = Object.entries(cores).map(([name, version]) => buildCore(name, version, out, work));
+  if (only) {
+    for (const d of fs.readdirSync(out, { withFileTypes: true })) {
+      if (d.isDirectory() && !(d.name in cores)) {
+        console.log(`cores: removing ${d.name} (not in the requested set)`);
+        fs.rmSync(path.join(out, d.name), { recursive: true, force: true });
+      }
+    }
+  }
   // The index of this directory: every core present, also ones built by an
   // earlier run with other arguments.
   const all = fs
