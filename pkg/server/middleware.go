@@ -29,11 +29,13 @@ func (s *Server) requestLog(c fiber.Ctx) error {
 
 // spaCSP lets the SPA load only its own scripts (no inline script), its own
 // styles (inline style attributes are allowed: the toast and layout libraries
-// set them), images from itself and data:/blob: URLs (article images, camera
-// photos), media from blob:, and frames only from itself (the emulator).
+// set them), images from itself, data:/blob: URLs (article images, camera
+// photos) and https: (an article's cover may be an https URL the owner chose;
+// nothing the site ships points elsewhere), media from blob:, and frames only
+// from itself (the emulator).
 // 'wasm-unsafe-eval' lets the emulator page compile WebAssembly cores.
 const spaCSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
-	"img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; font-src 'self'; " +
+	"img-src 'self' data: blob: https:; media-src 'self' blob:; connect-src 'self'; font-src 'self'; " +
 	"worker-src 'self' blob:; frame-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; " +
 	"frame-ancestors 'self'"
 
