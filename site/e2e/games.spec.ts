@@ -328,19 +328,28 @@ test.describe('games', () => {
       await expect.poll(async () => isBlue((await screenOf(page, canvas)).bg), { timeout: 20_000 }).toBe(true);
 
       // Holding the on-screen A turns the background red; letting go turns it blue again.
+      // Real touches (as a phone sends them, through the DevTools protocol), not an
+      // emulated mouse: a finger is what these buttons are for.
+      const cdp = await page.context().newCDPSession(page);
       const hold = async (name: string) => {
-        const bb = (await player.locator(`.emu-touch-${name}`).boundingBox())!;
-        await page.mouse.move(bb.x + bb.width / 2, bb.y + bb.height / 2);
-        await page.mouse.down();
+        const button = player.locator(`.emu-touch-${name}`);
+        const bb = (await button.boundingBox())!;
+        const point = { x: bb.x + bb.width / 2, y: bb.y + bb.height / 2 };
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point] });
+        await expect(button).toHaveClass(/emu-held/);
+        return async () => {
+          await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+          await expect(button).not.toHaveClass(/emu-held/);
+        };
       };
-      await hold('a');
+      let release = await hold('a');
       await expect.poll(async () => isRed((await screenOf(page, canvas)).bg), { timeout: 10_000 }).toBe(true);
-      await page.mouse.up();
+      await release();
       await expect.poll(async () => isBlue((await screenOf(page, canvas)).bg), { timeout: 10_000 }).toBe(true);
       // Holding the on-screen → moves the player right.
-      await hold('right');
+      release = await hold('right');
       await expect.poll(async () => (await screenOf(page, canvas)).playerX, { timeout: 10_000 }).toBeGreaterThan(0.75);
-      await page.mouse.up();
+      await release();
     });
   });
 
