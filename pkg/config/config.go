@@ -233,16 +233,23 @@ func checkWritableDir(dir string) error {
 	}
 	fi, err := os.Stat(dir)
 	if errors.Is(err, os.ErrNotExist) {
-		// devhub creates it on start; the parent must allow that.
-		parent := filepath.Dir(filepath.Clean(dir))
-		pfi, perr := os.Stat(parent)
-		if perr != nil {
-			return fmt.Errorf("%q does not exist and its parent is unusable: %v", dir, perr)
+		// devhub creates it (and missing parents) on start: the nearest
+		// existing ancestor must be a directory.
+		for p := filepath.Dir(filepath.Clean(dir)); ; p = filepath.Dir(p) {
+			pfi, perr := os.Stat(p)
+			if perr == nil {
+				if !pfi.IsDir() {
+					return fmt.Errorf("%q cannot be created: %q is not a directory", dir, p)
+				}
+				return nil
+			}
+			if !errors.Is(perr, os.ErrNotExist) {
+				return fmt.Errorf("%q cannot be created: %v", dir, perr)
+			}
+			if p == filepath.Dir(p) {
+				return fmt.Errorf("%q cannot be created", dir)
+			}
 		}
-		if !pfi.IsDir() {
-			return fmt.Errorf("%q cannot be created: %q is not a directory", dir, parent)
-		}
-		return nil
 	}
 	if err != nil {
 		return err

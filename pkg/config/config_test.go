@@ -39,7 +39,8 @@ func TestValidate(t *testing.T) {
 		{"short secret", func(c *Config) { c.Auth.JWTSecret = "abc" }, "auth.jwt_secret"},
 		{"zero upload limit", func(c *Config) { c.Files.MaxUploadBytes = 0 }, "files.max_upload_bytes"},
 		{"data dir is a file", func(c *Config) { c.Storage.DataDir = file }, "storage.data_dir"},
-		{"data dir parent missing", func(c *Config) { c.Storage.DataDir = filepath.Join(file, "x", "y") }, "storage.data_dir"},
+		{"data dir below a file", func(c *Config) { c.Storage.DataDir = filepath.Join(file, "x", "y") }, "storage.data_dir"},
+		{"missing parents are created", func(c *Config) { c.Storage.UploadsDir = filepath.Join(t.TempDir(), "a", "b", "c") }, ""},
 		{"roms dir is a file", func(c *Config) { c.Storage.RomsDir = file }, "storage.roms_dir"},
 		{"missing geoip db", func(c *Config) { c.GeoIP.Database = filepath.Join(t.TempDir(), "none.mmdb") }, "geoip.database"},
 	}
