@@ -211,25 +211,7 @@ func TestArticleImportExport(t *testing.T) {
 // own index sees the change at once.
 func TestArticleThroughRunningServer(t *testing.T) {
 	newTestInstance(t)
-	cfg, err := loadConfig("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	st, err := store.Open(cfg.DBPath(), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := newServices(context.Background(), cfg, st, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer svc.Close()
-	sock, err := listenOwnerSocket(cfg, svc, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sock.Close()
+	_, svc, _ := runningServer(t)
 
 	cwd := t.TempDir()
 	out, stderr, code := articleCLI(t, cwd, "# Через сокет\n", "article", "create", "--name", "Socket", "--excerpt", "e", "--category", "CLI", "--file", "-")

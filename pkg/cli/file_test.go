@@ -231,25 +231,7 @@ func TestFileProgressOnTerminal(t *testing.T) {
 // holds the store: they must run inside it over the owner socket.
 func TestFileCommandsThroughRunningServer(t *testing.T) {
 	newTestInstance(t)
-	cfg, err := loadConfig("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	st, err := store.Open(cfg.DBPath(), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := newServices(context.Background(), cfg, st, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer svc.Close()
-	sock, err := listenOwnerSocket(cfg, svc, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sock.Close()
+	_, svc, _ := runningServer(t)
 
 	cwd := t.TempDir()
 	writeFile(t, filepath.Join(cwd, "photo.png"), cliPNG)

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"time"
+
 	"bytes"
 	"context"
 	"io"
@@ -8,6 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/store"
 )
 
 // testInstance is one devhub data directory for CLI tests, configured
@@ -39,4 +44,36 @@ func (ti *testInstance) run(stdin string, args ...string) (string, string, int) 
 	}
 	code := run(context.Background(), env, args)
 	return out.String(), errb.String(), code
+}
+
+// runningServer stands in for `devhub serve` on the test instance: the
+// store is held open by this "server" and its owner socket answers, so CLI
+// commands run in tests can only succeed through the socket. Everything is
+// released when the test ends.
+func runningServer(t *testing.T) (config.Config, *services, *ownerSocket) {
+	t.Helper()
+	cfg, err := loadConfig("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	st, err := store.Open(cfg.DBPath(), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := newServices(context.Background(), cfg, st, log)
+	if err != nil {
+		st.Close()
+		t.Fatal(err)
+	}
+	sock, err := listenOwnerSocket(cfg, svc, log)
+	if err != nil {
+		svc.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		sock.Close()
+		svc.Close()
+	})
+	return cfg, svc, sock
 }

@@ -124,25 +124,7 @@ func TestRomCommandsThroughRunningServer(t *testing.T) {
 	ti := newTestInstance(t)
 	romsDir := os.Getenv("DEVHUB_STORAGE_ROMS_DIR")
 	romTestFile(t, romsDir, "nes/Alpha.nes", "a")
-	cfg, err := loadConfig("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	st, err := store.Open(cfg.DBPath(), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := newServices(context.Background(), cfg, st, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer svc.Close()
-	sock, err := listenOwnerSocket(cfg, svc, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sock.Close()
+	_, svc, _ := runningServer(t)
 
 	out, errOut, code := ti.run("", "rom", "scan")
 	if code != 0 || !strings.Contains(out, "1 games (1 added") {
@@ -153,7 +135,7 @@ func TestRomCommandsThroughRunningServer(t *testing.T) {
 	romTestFile(t, cwd, "Марио.nes", "m")
 	romTestFile(t, cwd, "cover.webp", "w")
 	var outb, errb strings.Builder
-	env := &Env{In: strings.NewReader(""), Out: &outb, Err: &errb, Cwd: cwd, log: log}
+	env := &Env{In: strings.NewReader(""), Out: &outb, Err: &errb, Cwd: cwd, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	if code := run(context.Background(), env, []string{"rom", "add", "Марио.nes", "--console", "famicom", "--image", "cover.webp", "--json"}); code != 0 {
 		t.Fatalf("add through the socket: %d %q", code, errb.String())
 	}

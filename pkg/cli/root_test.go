@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"context"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -184,26 +181,8 @@ func TestBackupWithoutServer(t *testing.T) {
 
 func TestBackupThroughRunningServer(t *testing.T) {
 	ti := newTestInstance(t)
-	cfg, err := loadConfig("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	st, err := store.Open(cfg.DBPath(), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := newServices(context.Background(), cfg, st, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer svc.Close()
-	sock, err := listenOwnerSocket(cfg, svc, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sock.Close()
-	seed(t, st, "k", "live")
+	cfg, svc, _ := runningServer(t)
+	seed(t, svc.store, "k", "live")
 
 	// The store stays locked by the "server" the whole time; the command
 	// can only succeed by running inside it.
@@ -227,22 +206,7 @@ func TestBackupThroughRunningServer(t *testing.T) {
 
 func TestRemoteErrorsAndExitCodes(t *testing.T) {
 	ti := newTestInstance(t)
-	cfg, err := loadConfig("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	st, err := store.Open(cfg.DBPath(), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, _ := newServices(context.Background(), cfg, st, log)
-	defer svc.Close()
-	sock, err := listenOwnerSocket(cfg, svc, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sock.Close()
+	runningServer(t)
 
 	// A failing command inside the server reports on the caller's stderr
 	// with a non-zero exit, exactly like a local one.

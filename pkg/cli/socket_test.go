@@ -1,48 +1,17 @@
 package cli
 
 import (
-	"context"
 	"encoding/gob"
-	"io"
-	"log/slog"
 	"net"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/devhub/devhub/pkg/store"
 )
-
-// startOwnerSocket runs the services and the owner socket of a "server"
-// on the test instance's store.
-func startOwnerSocket(t *testing.T) (*ownerSocket, string, *services) {
-	t.Helper()
-	cfg, err := loadConfig("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	st, err := store.Open(cfg.DBPath(), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := newServices(context.Background(), cfg, st, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { svc.Close() })
-	sock, err := listenOwnerSocket(cfg, svc, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sock, cfg.SocketPath(), svc
-}
 
 // Stdin travels on demand: a command reading stdin gets the caller's bytes.
 func TestOwnerSocketForwardsStdin(t *testing.T) {
 	ti := newTestInstance(t)
-	sock, _, _ := startOwnerSocket(t)
-	defer sock.Close()
+	runningServer(t)
 	body := strings.Repeat("Line of the article body.\n", 5000) // several stdin frames
 	_, stderr, code := ti.run(body, "article", "create", "--name", "Piped", "--excerpt", "e", "--category", "c", "--file", "-")
 	if code != 0 {
@@ -58,7 +27,8 @@ func TestOwnerSocketForwardsStdin(t *testing.T) {
 // server: it neither hangs the server's shutdown nor half-creates anything.
 func TestOwnerSocketCallerHangsUp(t *testing.T) {
 	ti := newTestInstance(t)
-	sock, path, svc := startOwnerSocket(t)
+	cfg, svc, sock := runningServer(t)
+	path := cfg.SocketPath()
 
 	conn, err := net.Dial("unix", path)
 	if err != nil {
