@@ -4,7 +4,7 @@ import { ApiError } from '../../../lib/api';
 import { toast } from '../../../lib/toast';
 import { createArticle, type Article, type NewArticle } from '../api';
 import { BLOG_NS } from '../i18n';
-import { Modal } from './Modal';
+import { Modal } from '../../../components/ui/Modal';
 
 type Field = 'name' | 'excerpt' | 'content' | 'category' | 'image_url';
 const FIELDS: Field[] = ['name', 'excerpt', 'content', 'category', 'image_url'];
@@ -120,7 +120,6 @@ export function CreateArticleModal({ onClose, onCreated }: Props) {
       title={t('form.title')}
       onClose={onClose}
       closeLabel={t('form.close')}
-      className="blog-modal--form"
       closeOnBackdrop={!dirty}
     >
       <form ref={formRef} className="blog-form" onSubmit={submit} noValidate>
@@ -129,7 +128,7 @@ export function CreateArticleModal({ onClose, onCreated }: Props) {
         {field('content', t('form.content'), 'long')}
         {field('category', t('form.category'))}
         {field('image_url', t('form.image'), undefined, t('form.imageHint'))}
-        <div className="blog-modal__actions">
+        <div className="modal__actions">
           <button type="button" className="btn" onClick={onClose}>
             {t('form.cancel')}
           </button>

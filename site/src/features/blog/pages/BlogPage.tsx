@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { Page } from '../../../components/ui/Page';
 import { useAuth } from '../../../lib/auth';
 import { toast } from '../../../lib/toast';
 import { deleteArticle, listArticles, listCategories, PAGE_SIZE, type ArticleList, type ArticleSummary, type Category } from '../api';
 import { ArticleCard } from '../components/ArticleCard';
-import { ConfirmDialog } from '../components/ConfirmDialog';
 import { CreateArticleModal } from '../components/CreateArticleModal';
 import { Pagination } from '../components/Pagination';
 import { BLOG_NS } from '../i18n';
@@ -214,7 +214,15 @@ export default function BlogPage() {
         />
       ) : null}
       {toDelete ? (
-        <ConfirmDialog name={toDelete.name} busy={deleting} onConfirm={confirmDelete} onCancel={() => setToDelete(null)} />
+        <ConfirmDialog
+          title={t('confirm.title')}
+          text={t('confirm.text', { name: toDelete.name })}
+          confirmLabel={t('confirm.confirm')}
+          cancelLabel={t('confirm.cancel')}
+          busy={deleting}
+          onConfirm={confirmDelete}
+          onCancel={() => setToDelete(null)}
+        />
       ) : null}
     </Page>
   );

@@ -4,7 +4,7 @@ import { errorMessage } from '../../../lib/api';
 import { toast } from '../../../lib/toast';
 import { filePaths, previewFile, type FileItem } from '../api';
 import { FILES_NS } from '../i18n';
-import { Dialog } from './Dialog';
+import { Modal } from '../../../components/ui/Modal';
 
 type Kind = 'image' | 'video' | 'audio' | 'pdf' | 'none';
 
@@ -67,7 +67,7 @@ export function PreviewOverlay({ file, onClose }: { file: FileItem; onClose: () 
   }
 
   return (
-    <Dialog title={t('preview.title', { name: file.original_name })} onClose={onClose} closeLabel={t('preview.close')} className="files-dialog--preview">
+    <Modal title={t('preview.title', { name: file.original_name })} onClose={onClose} closeLabel={t('preview.close')} className="modal--wide">
       <div className="files-preview">{body}</div>
       {kind === 'pdf' ? (
         <p className="files-preview__open">
@@ -76,6 +76,6 @@ export function PreviewOverlay({ file, onClose }: { file: FileItem; onClose: () 
           </a>
         </p>
       ) : null}
-    </Dialog>
+    </Modal>
   );
 }

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { Page } from '../../../components/ui/Page';
 import { errorMessage } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
 import { toast } from '../../../lib/toast';
 import { deleteFile, downloadFile, listFiles, saveBlob, type FileGroups, type FileItem, type Group } from '../api';
-import { ConfirmDelete } from '../components/ConfirmDelete';
 import { FileTabs } from '../components/FileTabs';
 import { PreviewOverlay } from '../components/PreviewOverlay';
 import { Uploader } from '../components/Uploader';
@@ -127,7 +127,15 @@ export default function FileCloudPage() {
       )}
       {preview ? <PreviewOverlay file={preview} onClose={() => setPreview(null)} /> : null}
       {toDelete ? (
-        <ConfirmDelete name={toDelete.original_name} busy={deleting} onConfirm={confirmDelete} onCancel={() => setToDelete(null)} />
+        <ConfirmDialog
+          title={t('confirm.title')}
+          text={t('confirm.text', { name: toDelete.original_name })}
+          confirmLabel={t('confirm.confirm')}
+          cancelLabel={t('confirm.cancel')}
+          busy={deleting}
+          onConfirm={confirmDelete}
+          onCancel={() => setToDelete(null)}
+        />
       ) : null}
     </Page>
   );
