@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"net"
 	"net/netip"
 	"net/url"
 	"runtime/debug"
@@ -197,12 +196,4 @@ func (s *Server) Logger() *slog.Logger { return s.log }
 // isUnderPrefix reports whether path is prefix itself or below it.
 func isUnderPrefix(path, prefix string) bool {
 	return path == prefix || strings.HasPrefix(path, prefix+"/")
-}
-
-// hostOnly strips a port, for log fields.
-func hostOnly(addr string) string {
-	if h, _, err := net.SplitHostPort(addr); err == nil {
-		return h
-	}
-	return addr
 }
