@@ -190,9 +190,6 @@ func retryHeadAsGet(c fiber.Ctx) (bool, error) {
 	return true, c.RestartRouting()
 }
 
-// Logger is exported for callers that wrap the app (the CLI's serve).
-func (s *Server) Logger() *slog.Logger { return s.log }
-
 // isUnderPrefix reports whether path is prefix itself or below it.
 func isUnderPrefix(path, prefix string) bool {
 	return path == prefix || strings.HasPrefix(path, prefix+"/")
