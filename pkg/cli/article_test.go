@@ -10,10 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/devhub/devhub/pkg/blog"
-	"github.com/devhub/devhub/pkg/store"
 )
 
 // articleCLI runs one command line from the working directory cwd with the
@@ -247,14 +245,7 @@ func TestServeSeedsContentOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := func() *services {
-		st, err := store.Open(cfg.DBPath(), time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		svc, err := newServices(context.Background(), cfg, st, slog.New(slog.NewTextHandler(io.Discard, nil)))
-		if err != nil {
-			t.Fatal(err)
-		}
+		svc := openServices(t, cfg)
 		svc.seedBlog(context.Background())
 		return svc
 	}

@@ -262,14 +262,7 @@ func TestServeStartupSweepsUploads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(cfg.DBPath(), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := newServices(context.Background(), cfg, st, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := openServices(t, cfg)
 	defer svc.Close()
 	kept, err := svc.files.Save(context.Background(), "kept.txt", strings.NewReader("kept"), cliUploader)
 	if err != nil {

@@ -56,17 +56,8 @@ func runningServer(t *testing.T) (config.Config, *services, *ownerSocket) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	st, err := store.Open(cfg.DBPath(), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := newServices(context.Background(), cfg, st, log)
-	if err != nil {
-		st.Close()
-		t.Fatal(err)
-	}
-	sock, err := listenOwnerSocket(cfg, svc, log)
+	svc := openServices(t, cfg)
+	sock, err := listenOwnerSocket(cfg, svc, svc.log)
 	if err != nil {
 		svc.Close()
 		t.Fatal(err)
@@ -76,4 +67,20 @@ func runningServer(t *testing.T) (config.Config, *services, *ownerSocket) {
 		svc.Close()
 	})
 	return cfg, svc, sock
+}
+
+// openServices opens the store and builds the services the way serve does;
+// the caller closes them (tests that restart a "server" need that control).
+func openServices(t *testing.T, cfg config.Config) *services {
+	t.Helper()
+	st, err := store.Open(cfg.DBPath(), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := newServices(context.Background(), cfg, st, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		st.Close()
+		t.Fatal(err)
+	}
+	return svc
 }

@@ -9,10 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/devhub/devhub/pkg/roms"
-	"github.com/devhub/devhub/pkg/store"
 )
 
 func romTestFile(t *testing.T, dir, rel, content string) string {
@@ -192,14 +190,7 @@ func TestServeStartupScansRoms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(cfg.DBPath(), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := newServices(context.Background(), cfg, st, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := openServices(t, cfg)
 	defer svc.Close()
 	if n := len(svc.roms.Consoles()); n != 0 {
 		t.Fatalf("indexed before start-up: %d consoles", n)
