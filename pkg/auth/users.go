@@ -178,26 +178,20 @@ func putUser(tx *bolt.Tx, rec *userRecord) error {
 
 // UserByEmail finds an account; store.ErrNotFound (wrapped) when absent.
 func (s *Service) UserByEmail(email string) (*User, error) {
-	var u User
-	err := s.st.View(func(tx *bolt.Tx) error {
-		rec, err := getByEmail(tx, email)
-		if err != nil {
-			return err
-		}
-		u = rec.User
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &u, nil
+	return s.viewUser(func(tx *bolt.Tx) (*userRecord, error) { return getByEmail(tx, email) })
 }
 
 // UserByID finds an account by id.
 func (s *Service) UserByID(id uint64) (*User, error) {
+	return s.viewUser(func(tx *bolt.Tx) (*userRecord, error) { return getByID(tx, id) })
+}
+
+// viewUser reads one account in a read transaction and returns a copy of
+// its public part.
+func (s *Service) viewUser(get func(tx *bolt.Tx) (*userRecord, error)) (*User, error) {
 	var u User
 	err := s.st.View(func(tx *bolt.Tx) error {
-		rec, err := getByID(tx, id)
+		rec, err := get(tx)
 		if err != nil {
 			return err
 		}
