@@ -1,12 +1,16 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter, useRoutes } from 'react-router';
 import { AuthProvider } from '../lib/auth';
 import { i18n, initI18n } from '../lib/i18n';
+import { createQueryClient } from '../lib/queryClient';
 import { ToastProvider } from '../lib/toast';
 import { routes } from './routes';
 import { I18nReadyContext } from './shellContext';
 import { FullScreenLoader, useLoaderVisible } from './shell/Loader';
+
+const queryClient = createQueryClient();
 
 function AppRoutes() {
   return useRoutes(routes);
@@ -28,17 +32,19 @@ export function App() {
   }, []);
 
   return (
-    <I18nextProvider i18n={i18n}>
-      <AuthProvider>
-        <ToastProvider>
-          <I18nReadyContext.Provider value={ready}>
-            <BrowserRouter>
-              <AppRoutes />
-            </BrowserRouter>
-          </I18nReadyContext.Provider>
-          {loaderVisible ? <FullScreenLoader /> : null}
-        </ToastProvider>
-      </AuthProvider>
-    </I18nextProvider>
+    <QueryClientProvider client={queryClient}>
+      <I18nextProvider i18n={i18n}>
+        <AuthProvider>
+          <ToastProvider>
+            <I18nReadyContext.Provider value={ready}>
+              <BrowserRouter>
+                <AppRoutes />
+              </BrowserRouter>
+            </I18nReadyContext.Provider>
+            {loaderVisible ? <FullScreenLoader /> : null}
+          </ToastProvider>
+        </AuthProvider>
+      </I18nextProvider>
+    </QueryClientProvider>
   );
 }

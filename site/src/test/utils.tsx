@@ -1,4 +1,5 @@
 // Shared helpers for component tests: an initialised i18n, the shell's providers and a fetch stub.
+import { QueryClientProvider } from '@tanstack/react-query';
 import { render, type RenderResult } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
@@ -6,6 +7,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { vi } from 'vitest';
 import { AuthProvider } from '../lib/auth';
 import { i18n, i18nOptions } from '../lib/i18n';
+import { createQueryClient } from '../lib/queryClient';
 import type { Language } from '../lib/languageDetection';
 
 export async function initTestI18n(lang: Language = 'en') {
@@ -56,24 +58,29 @@ export function renderWithShell(
   ui: ReactElement,
   { route = '/', path = '*', extra }: { route?: string; path?: string; extra?: ReactNode } = {},
 ): RenderResult {
+  // a fresh query client per render: no cached answer leaks from one test into the next
+  const client = createQueryClient();
+  client.setDefaultOptions({ queries: { ...client.getDefaultOptions().queries, retry: false } });
   return render(
-    <I18nextProvider i18n={i18n}>
-      <AuthProvider>
-        <MemoryRouter initialEntries={[route]}>
-          <Routes>
-            <Route
-              path={path}
-              element={
-                <>
-                  {ui}
-                  <LocationProbe />
-                  {extra}
-                </>
-              }
-            />
-          </Routes>
-        </MemoryRouter>
-      </AuthProvider>
-    </I18nextProvider>,
+    <QueryClientProvider client={client}>
+      <I18nextProvider i18n={i18n}>
+        <AuthProvider>
+          <MemoryRouter initialEntries={[route]}>
+            <Routes>
+              <Route
+                path={path}
+                element={
+                  <>
+                    {ui}
+                    <LocationProbe />
+                    {extra}
+                  </>
+                }
+              />
+            </Routes>
+          </MemoryRouter>
+        </AuthProvider>
+      </I18nextProvider>
+    </QueryClientProvider>,
   );
 }
