@@ -3,8 +3,11 @@
 // object, stamped with server time, client IP and user id.
 //
 // Anyone may write to the log, so every part of it is bounded: events are
-// validated and size-capped, each IP is rate-limited (limiter.go), and the
-// store keeps at most MaxEvents events, dropping the oldest first. Keys are
+// validated and size-capped as stored (not only as sent), each network is
+// rate-limited (limiter.go) and so is everyone together (a crowd of
+// addresses cannot push every real event out in a moment), and the store
+// keeps at most MaxEvents events and MaxBytes bytes of them, dropping the
+// oldest first. Keys are
 // bbolt sequence ids, so the oldest events are always at the front of the
 // bucket and retention costs one cursor step per append.
 package activity
@@ -41,15 +44,28 @@ const (
 	maxShortString = 128
 	// maxLongString caps the user agent and the referrer.
 	maxLongString = 1024
+	// MaxStoredBytes caps one event as stored. The fields' caps keep a
+	// normal event far below it; only strings full of characters JSON must
+	// escape (control characters: six bytes each) could reach it.
+	MaxStoredBytes = 16 << 10
 )
 
 // Defaults for options left at zero (config.Default has the same values).
 const (
-	DefaultMaxEvents     = 10000
-	DefaultRatePerMinute = 60
+	DefaultMaxEvents           = 10000
+	DefaultMaxBytes            = 32 << 20
+	DefaultRatePerMinute       = 60
+	DefaultGlobalRatePerMinute = 1200
 )
 
-const bucketName = "activity"
+const (
+	bucketName = "activity"
+	// metaBucket holds the running byte total of the stored events
+	// (bytesKey), so retention by size costs no scan.
+	metaBucket = "activity_meta"
+)
+
+var bytesKey = []byte("bytes")
 
 // actionPattern keeps action names identifier-like, so they can be filtered
 // and shown without escaping: a letter, then letters, digits, '_', '-', '.', ':'.
@@ -111,8 +127,13 @@ type Event struct {
 type Options struct {
 	// MaxEvents is how many events are kept; older ones are dropped.
 	MaxEvents int
+	// MaxBytes bounds the stored events' total size; older ones are dropped.
+	MaxBytes int64
 	// RatePerMinute is how many events one client IP may log per minute.
 	RatePerMinute int
+	// GlobalRatePerMinute is how many events all clients together may log
+	// per minute.
+	GlobalRatePerMinute int
 	// MaxTrackedIPs bounds the rate limiter's memory (0: DefaultMaxTrackedIPs).
 	MaxTrackedIPs int
 	// Now is the clock (tests); nil means time.Now.
@@ -121,10 +142,12 @@ type Options struct {
 
 // Service appends and queries activity events.
 type Service struct {
-	st      *store.Store
-	max     uint64
-	now     func() time.Time
-	limiter *Limiter
+	st       *store.Store
+	max      uint64
+	maxBytes int64
+	now      func() time.Time
+	limiter  *Limiter
+	global   *RateLimit
 
 	mu      sync.Mutex
 	pending []pendingAppend // events waiting for the next transaction
@@ -138,26 +161,57 @@ func New(st *store.Store, o Options) (*Service, error) {
 	if o.MaxEvents <= 0 {
 		o.MaxEvents = DefaultMaxEvents
 	}
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
 	if o.RatePerMinute <= 0 {
 		o.RatePerMinute = DefaultRatePerMinute
+	}
+	if o.GlobalRatePerMinute <= 0 {
+		o.GlobalRatePerMinute = DefaultGlobalRatePerMinute
 	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	if err := st.EnsureBuckets(bucketName); err != nil {
+	if err := st.EnsureBuckets(bucketName, metaBucket); err != nil {
+		return nil, err
+	}
+	// A store from before the byte total existed: count it once.
+	if err := st.Update(func(tx *bolt.Tx) error {
+		m := tx.Bucket([]byte(metaBucket))
+		if m.Get(bytesKey) != nil {
+			return nil
+		}
+		var total uint64
+		if err := tx.Bucket([]byte(bucketName)).ForEach(func(_, v []byte) error {
+			total += uint64(len(v))
+			return nil
+		}); err != nil {
+			return err
+		}
+		return m.Put(bytesKey, store.Itob(total))
+	}); err != nil {
 		return nil, err
 	}
 	return &Service{
-		st:      st,
-		max:     uint64(o.MaxEvents),
-		now:     o.Now,
-		limiter: NewLimiter(o.RatePerMinute, time.Minute, o.MaxTrackedIPs, o.Now),
+		st:       st,
+		max:      uint64(o.MaxEvents),
+		maxBytes: o.MaxBytes,
+		now:      o.Now,
+		limiter:  NewLimiter(o.RatePerMinute, time.Minute, o.MaxTrackedIPs, o.Now),
+		global:   NewRateLimit(o.GlobalRatePerMinute, time.Minute, o.Now),
 	}, nil
 }
 
-// Allow spends one event of ip's rate budget. When the budget is spent it
-// returns false and how long until the next event would be accepted.
-func (s *Service) Allow(ip netip.Addr) (bool, time.Duration) { return s.limiter.Allow(ip) }
+// Allow spends one event of ip's rate budget and one of the global budget.
+// When either is spent it returns false and how long until the next event
+// would be accepted.
+func (s *Service) Allow(ip netip.Addr) (bool, time.Duration) {
+	if ok, wait := s.limiter.Allow(ip); !ok {
+		return false, wait
+	}
+	return s.global.Allow()
+}
 
 // Log validates in and appends it as a new event.
 func (s *Service) Log(ctx context.Context, in Input, m Meta) (*Event, error) {
@@ -170,6 +224,15 @@ func (s *Service) Log(ctx context.Context, in Input, m Meta) (*Event, error) {
 		ev.IP = m.IP.Unmap().String()
 	}
 	ev.UserID = m.UserID
+	raw, err := store.MarshalJSON(ev)
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) > MaxStoredBytes {
+		var v store.Validator
+		v.Add("event", "too_large", fmt.Sprintf("the event must be at most %d bytes as stored", MaxStoredBytes))
+		return nil, v.Err()
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -219,6 +282,8 @@ func (s *Service) append(ev *Event) error {
 func (s *Service) writeBatch(batch []pendingAppend) error {
 	return s.st.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte(bucketName))
+		m := tx.Bucket([]byte(metaBucket))
+		total := int64(store.Btoi(m.Get(bytesKey)))
 		var id uint64
 		for _, p := range batch {
 			var err error
@@ -226,35 +291,50 @@ func (s *Service) writeBatch(batch []pendingAppend) error {
 				return err
 			}
 			p.ev.ID = id
-			if err := store.PutJSON(b, store.Itob(id), p.ev); err != nil {
+			raw, err := store.MarshalJSON(p.ev)
+			if err != nil {
 				return err
 			}
+			if err := b.Put(store.Itob(id), raw); err != nil {
+				return err
+			}
+			total += int64(len(raw))
 		}
-		return s.trim(b, id)
+		total, err := s.trim(b, id, total)
+		if err != nil {
+			return err
+		}
+		return m.Put(bytesKey, store.Itob(uint64(total)))
 	})
 }
 
-// trim drops the oldest events so that at most s.max remain after the event
-// with id newest was written. Ids are gap-free sequence numbers and only the
-// front is ever deleted, so everything below newest-max+1 goes. In steady
-// state that is exactly one key; after max_events is lowered it is a batch.
-func (s *Service) trim(b *bolt.Bucket, newest uint64) error {
-	if newest <= s.max {
-		return nil
+// trim drops the oldest events so that, after the event with id newest was
+// written, at most s.max remain and they hold at most s.maxBytes; total is
+// their size before trimming, the size after is returned. Ids are gap-free
+// sequence numbers and only the front is ever deleted, so by count
+// everything below newest-max+1 goes. In steady state that is one key;
+// after max_events or max_bytes is lowered it is a batch.
+func (s *Service) trim(b *bolt.Bucket, newest uint64, total int64) (int64, error) {
+	var cutoff []byte
+	if newest > s.max {
+		cutoff = store.Itob(newest - s.max + 1)
 	}
-	cutoff := store.Itob(newest - s.max + 1)
 	c := b.Cursor()
 	// Collect first: deleting while stepping a bbolt cursor can skip keys.
 	var doomed [][]byte
-	for k, _ := c.First(); k != nil && bytes.Compare(k, cutoff) < 0; k, _ = c.Next() {
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if (cutoff == nil || bytes.Compare(k, cutoff) >= 0) && total <= s.maxBytes {
+			break
+		}
 		doomed = append(doomed, append([]byte(nil), k...))
+		total -= int64(len(v))
 	}
 	for _, k := range doomed {
 		if err := b.Delete(k); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	return nil
+	return total, nil
 }
 
 // Filter selects events for List.

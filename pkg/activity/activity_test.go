@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -320,4 +322,88 @@ func benchInput(b *testing.B) Input {
 		b.Fatal(err)
 	}
 	return in
+}
+
+// Stored events are as large as what was checked, not six times larger:
+// markup in the details is kept as it came, not escaped to \u003c.
+func TestStoredSizeIsNotAmplified(t *testing.T) {
+	st := openStore(t)
+	svc := newService(t, st, Options{})
+	details := `{"note":"` + strings.Repeat("<", MaxDetailsBytes-20) + `"}`
+	ev, err := svc.Log(context.Background(), Input{Action: "x", Details: json.RawMessage(details)}, Meta{IP: ip1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var size int
+	_ = st.View(func(tx *bolt.Tx) error {
+		size = len(tx.Bucket([]byte(bucketName)).Get(store.Itob(ev.ID)))
+		return nil
+	})
+	if size > MaxDetailsBytes+1024 {
+		t.Fatalf("an event with %d bytes of details is stored in %d bytes", len(details), size)
+	}
+}
+
+// Strings that JSON must escape (control characters, six bytes each) could
+// still blow an event up; the stored size is capped and such an event is a
+// validation error, not a 6× record.
+func TestStoredSizeIsCapped(t *testing.T) {
+	svc := newService(t, openStore(t), Options{})
+	ctrl := strings.Repeat("\x01", 1024)
+	in := Input{Action: "x", Details: json.RawMessage(`{"a":"` + strings.Repeat("b", MaxDetailsBytes-16) + `"}`),
+		ClientInfo: ClientInfo{UserAgent: ctrl, Referrer: ctrl}}
+	_, err := svc.Log(context.Background(), in, Meta{IP: ip1})
+	var ve *store.ValidationError
+	if !errors.As(err, &ve) || ve.Fields["event"].Code != "too_large" {
+		t.Fatalf("err = %v, want a too_large validation error on event", err)
+	}
+	if n, _ := svc.Count(); n != 0 {
+		t.Fatalf("%d events stored after a refused one", n)
+	}
+}
+
+// Retention is bounded in bytes as well as in count, and the running total
+// stays equal to what is stored.
+func TestRetentionByBytes(t *testing.T) {
+	st := openStore(t)
+	svc := newService(t, st, Options{MaxEvents: 1000, MaxBytes: 20 << 10})
+	big := json.RawMessage(`{"a":"` + strings.Repeat("z", 4000) + `"}`)
+	for i := 0; i < 30; i++ {
+		if _, err := svc.Log(context.Background(), Input{Action: "big", Details: big}, Meta{IP: ip1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var total, counted uint64
+	var n int
+	_ = st.View(func(tx *bolt.Tx) error {
+		total = store.Btoi(tx.Bucket([]byte(metaBucket)).Get(bytesKey))
+		return tx.Bucket([]byte(bucketName)).ForEach(func(_, v []byte) error {
+			counted += uint64(len(v))
+			n++
+			return nil
+		})
+	})
+	if counted > 20<<10 || n < 3 || n > 5 {
+		t.Fatalf("%d events in %d bytes kept, want 3–5 within 20 KiB", n, counted)
+	}
+	if total != counted {
+		t.Fatalf("running total %d, stored %d", total, counted)
+	}
+	// The newest survive.
+	evs, _ := svc.List(context.Background(), Filter{Limit: 1})
+	if len(evs) != 1 || evs[0].ID != 30 {
+		t.Fatalf("newest event %+v, want id 30", evs)
+	}
+}
+
+func TestGlobalRateAcrossAddresses(t *testing.T) {
+	svc := newService(t, openStore(t), Options{RatePerMinute: 100, GlobalRatePerMinute: 3})
+	for i := 0; i < 3; i++ {
+		if ok, _ := svc.Allow(netip.AddrFrom4([4]byte{198, 51, 100, byte(i)})); !ok {
+			t.Fatalf("event %d refused", i)
+		}
+	}
+	if ok, wait := svc.Allow(netip.MustParseAddr("198.51.100.200")); ok || wait < time.Second {
+		t.Fatalf("a new address passed the spent global budget (ok=%v wait=%s)", ok, wait)
+	}
 }

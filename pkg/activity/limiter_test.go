@@ -109,3 +109,78 @@ func TestLimiterTableIsBounded(t *testing.T) {
 		t.Fatal("a client seen recently was evicted and got a fresh budget")
 	}
 }
+
+// An attacker holding more /64s than the table has room for must not reset
+// its own spent bucket by pushing it out: while every tracked bucket is
+// still spending, newcomers share one overflow bucket instead of evicting.
+func TestLimiterEvictionCannotResetAClient(t *testing.T) {
+	clock := &fakeClock{t: time.Unix(0, 0)}
+	l := NewLimiter(2, time.Minute, 8, clock.now)
+	attacker := netip.MustParseAddr("2001:db8:aaaa:1::1")
+	l.Allow(attacker)
+	l.Allow(attacker)
+	if ok, _ := l.Allow(attacker); ok {
+		t.Fatal("third event of a rate-2 client allowed")
+	}
+	allowed := 0
+	for i := 0; i < 1000; i++ {
+		// a fresh /48 each time: aggregation cannot help, only the eviction rule
+		ip := netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb9, byte(i >> 8), byte(i), 0, 1, 15: 1})
+		if ok, _ := l.Allow(ip); ok {
+			allowed++
+		}
+	}
+	if allowed > 8*2+2 {
+		t.Fatalf("%d events from a flood of new networks allowed; want at most the table's and the overflow's budget", allowed)
+	}
+	if ok, _ := l.Allow(attacker); ok {
+		t.Fatal("the spent client got a fresh budget after the flood")
+	}
+	// Buckets that have earned everything back are evicted freely: after a
+	// quiet spell new clients get their own budget again.
+	clock.advance(time.Hour)
+	if ok, _ := l.Allow(netip.MustParseAddr("198.51.100.7")); !ok {
+		t.Fatal("a new client refused after the table had refilled")
+	}
+	if n := l.Len(); n > 8 {
+		t.Fatalf("table holds %d clients, cap 8", n)
+	}
+}
+
+// Under pressure IPv6 clients are keyed by their /48: rotating /64s inside
+// one allocation stops buying new budgets.
+func TestLimiterAggregatesTo48UnderPressure(t *testing.T) {
+	clock := &fakeClock{t: time.Unix(0, 0)}
+	l := NewLimiter(1, time.Minute, 10, clock.now)
+	for i := 0; i < 6; i++ { // more than half the table: pressure
+		l.Allow(netip.AddrFrom4([4]byte{192, 0, 2, byte(i)}))
+	}
+	allowed := 0
+	for i := 0; i < 50; i++ {
+		ip := netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0x00, 0x07, 0x00, byte(i), 15: 1})
+		if ok, _ := l.Allow(ip); ok {
+			allowed++
+		}
+	}
+	if allowed != 1 {
+		t.Fatalf("%d events allowed from 50 /64s of one /48 under pressure, want 1", allowed)
+	}
+}
+
+func TestRateLimitIsGlobal(t *testing.T) {
+	clock := &fakeClock{t: time.Unix(0, 0)}
+	r := NewRateLimit(3, time.Minute, clock.now)
+	for i := 0; i < 3; i++ {
+		if ok, _ := r.Allow(); !ok {
+			t.Fatalf("event %d of 3 refused", i+1)
+		}
+	}
+	ok, wait := r.Allow()
+	if ok || wait < time.Second {
+		t.Fatalf("4th event: ok=%v wait=%s; want refused with a Retry-After", ok, wait)
+	}
+	clock.advance(20 * time.Second)
+	if ok, _ := r.Allow(); !ok {
+		t.Fatal("refused after a token was earned back")
+	}
+}

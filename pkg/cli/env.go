@@ -132,7 +132,8 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 		return nil, err
 	}
 	s.files = fsvc
-	act, err := activity.New(st, activity.Options{MaxEvents: cfg.Activity.MaxEvents, RatePerMinute: cfg.Activity.RatePerMinute})
+	act, err := activity.New(st, activity.Options{MaxEvents: cfg.Activity.MaxEvents, MaxBytes: cfg.Activity.MaxBytes,
+		RatePerMinute: cfg.Activity.RatePerMinute, GlobalRatePerMinute: cfg.Activity.GlobalRatePerMinute})
 	if err != nil {
 		return nil, err
 	}

@@ -61,8 +61,10 @@ type Files struct {
 
 // Activity bounds the activity log.
 type Activity struct {
-	MaxEvents     int `mapstructure:"max_events"`
-	RatePerMinute int `mapstructure:"rate_per_minute"`
+	MaxEvents           int   `mapstructure:"max_events"`
+	MaxBytes            int64 `mapstructure:"max_bytes"`
+	RatePerMinute       int   `mapstructure:"rate_per_minute"`
+	GlobalRatePerMinute int   `mapstructure:"global_rate_per_minute"`
 }
 
 // GeoIP points at a local MaxMind-format database (mmdb).
@@ -120,7 +122,7 @@ func Default() Config {
 			RefreshTTL: 30 * 24 * time.Hour,
 		},
 		Files:    Files{MaxUploadBytes: 4 << 30},
-		Activity: Activity{MaxEvents: 10000, RatePerMinute: 60},
+		Activity: Activity{MaxEvents: 10000, MaxBytes: 32 << 20, RatePerMinute: 60, GlobalRatePerMinute: 1200},
 		Site: Site{
 			Contacts: Contacts{Phones: []string{}},
 		},
@@ -182,6 +184,12 @@ func (c Config) Validate() error {
 	}
 	if c.Activity.MaxEvents <= 0 {
 		errs = append(errs, fmt.Errorf("activity.max_events must be positive, got %d", c.Activity.MaxEvents))
+	}
+	if c.Activity.MaxBytes < 1<<20 {
+		errs = append(errs, fmt.Errorf("activity.max_bytes must be at least 1 MiB, got %d", c.Activity.MaxBytes))
+	}
+	if c.Activity.GlobalRatePerMinute <= 0 {
+		errs = append(errs, fmt.Errorf("activity.global_rate_per_minute must be positive, got %d", c.Activity.GlobalRatePerMinute))
 	}
 	if c.Activity.RatePerMinute <= 0 {
 		errs = append(errs, fmt.Errorf("activity.rate_per_minute must be positive, got %d", c.Activity.RatePerMinute))

@@ -5,6 +5,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -225,9 +226,23 @@ func GetJSON(b *bolt.Bucket, key []byte, v any) error {
 	return json.Unmarshal(raw, v)
 }
 
-// PutJSON encodes v under key.
+// MarshalJSON encodes v as the store keeps it: compact and without
+// encoding/json's HTML escaping. The store is never embedded in a page, and
+// escaping turns each '<', '>' and '&' into six bytes, so a record of
+// hostile text would grow up to six times over the size it was checked at.
+func MarshalJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
+}
+
+// PutJSON encodes v under key (see MarshalJSON).
 func PutJSON(b *bolt.Bucket, key []byte, v any) error {
-	raw, err := json.Marshal(v)
+	raw, err := MarshalJSON(v)
 	if err != nil {
 		return err
 	}

@@ -46,6 +46,7 @@ export const devhubEnv: Record<string, string> = {
   DEVHUB_STORAGE_CONTENT_DIR: join(repoDir, 'content'),
   // many page loads come from one address in a test run: keep the per-IP limit out of the way
   DEVHUB_ACTIVITY_RATE_PER_MINUTE: '100000',
+  DEVHUB_ACTIVITY_GLOBAL_RATE_PER_MINUTE: '100000',
 };
 for (const key of Object.keys(devhubEnv)) {
   const preset = process.env[key];
