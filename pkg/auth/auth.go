@@ -11,6 +11,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"math"
 	"net/netip"
 	"runtime"
 	"sync/atomic"
@@ -124,6 +125,10 @@ type Option func(*Service)
 // WithClock replaces time.Now.
 func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
 
+// WithSleep replaces time.Sleep for the soft per-account sign-in delay
+// (tests advance a fake clock instead of waiting).
+func WithSleep(sleep func(time.Duration)) Option { return func(s *Service) { s.sleep = sleep } }
+
 // WithHashParams replaces the argon2id cost (tests lower it for speed).
 func WithHashParams(p HashParams) Option { return func(s *Service) { s.params = p } }
 
@@ -135,7 +140,13 @@ type Service struct {
 	refreshTTL time.Duration
 	params     HashParams
 	now        func() time.Time
-	throttle   *limiter
+	sleep      func(time.Duration)
+	// throttle counts failed sign-ins per (account, network) and per
+	// network: the hard limit.
+	throttle *limiter
+	// accountFailures counts failed sign-ins per account from everywhere:
+	// the soft slowdown.
+	accountFailures *limiter
 	// registrations counts registration attempts per client network.
 	registrations *limiter
 	// signIns counts every password check per client network.
@@ -159,14 +170,16 @@ func New(st *store.Store, cfg config.Auth, opts ...Option) (*Service, error) {
 		return nil, err
 	}
 	s := &Service{
-		st:            st,
-		accessTTL:     cfg.AccessTTL,
-		refreshTTL:    cfg.RefreshTTL,
-		params:        DefaultHashParams,
-		now:           time.Now,
-		throttle:      newLimiter(LoginMaxFailures, LoginWindow),
-		registrations: newLimiter(RegisterMaxPerWindow, RegisterWindow),
-		signIns:       newLimiter(SignInMaxPerWindow, SignInWindow),
+		st:              st,
+		accessTTL:       cfg.AccessTTL,
+		refreshTTL:      cfg.RefreshTTL,
+		params:          DefaultHashParams,
+		now:             time.Now,
+		sleep:           time.Sleep,
+		throttle:        newLimiter(LoginMaxFailures, LoginWindow),
+		accountFailures: newLimiter(math.MaxInt, AccountFailureWindow),
+		registrations:   newLimiter(RegisterMaxPerWindow, RegisterWindow),
+		signIns:         newLimiter(SignInMaxPerWindow, SignInWindow),
 	}
 	if s.accessTTL <= 0 {
 		s.accessTTL = 15 * time.Minute
@@ -215,31 +228,42 @@ func New(st *store.Store, cfg config.Auth, opts ...Option) (*Service, error) {
 	return s, nil
 }
 
-// startSignIn admits one password check: it reserves a place in the failure
-// throttle (account and network) and counts the check against the network's
-// sign-in budget, or says why the check may not run now (then nothing is
-// taken). The caller ends it with endSignIn once the password was checked.
+// startSignIn admits one password check: it reserves a place in the hard
+// failure throttle (account from this network, and the network) and counts
+// the check against the network's sign-in budget, or says why the check may
+// not run now (then nothing is taken). An account that failed often lately
+// is then slowed down (accountDelay) before the check runs. The caller ends
+// it with endSignIn once the password was checked.
 func (s *Service) startSignIn(acct, network string) error {
+	pair := pairKey(acct, network)
 	now := s.now()
-	if wait := s.throttle.reserve(now, acct, network); wait > 0 {
+	if wait := s.throttle.reserve(now, pair, network); wait > 0 {
 		return &ThrottledError{RetryAfter: wait, What: ThrottledLogin}
 	}
 	if wait := s.signIns.take(now, network); wait > 0 {
-		s.throttle.cancel(acct, network)
+		s.throttle.cancel(pair, network)
 		return &ThrottledError{RetryAfter: wait, What: ThrottledSignIns}
+	}
+	if d := accountDelay(s.accountFailures.count(now, acct)); d > 0 {
+		s.sleep(d)
 	}
 	return nil
 }
 
-// endSignIn counts a wrong password as a failure of the account and the
-// network, or forgets the account's failures after a right one.
+// endSignIn counts a wrong password as a failure of the account (from this
+// network, and from anywhere) and of the network, or forgets the account's
+// failures after a right one.
 func (s *Service) endSignIn(acct, network string, ok bool) {
+	pair := pairKey(acct, network)
 	if !ok {
-		s.throttle.commit(s.now(), acct, network)
+		now := s.now()
+		s.throttle.commit(now, pair, network)
+		s.accountFailures.take(now, acct)
 		return
 	}
-	s.throttle.cancel(acct, network)
-	s.throttle.reset(acct)
+	s.throttle.cancel(pair, network)
+	s.throttle.reset(pair)
+	s.accountFailures.reset(acct)
 }
 
 // hash runs hashPassword inside a hash slot.

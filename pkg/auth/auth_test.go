@@ -21,8 +21,17 @@ import (
 var cheapParams = HashParams{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}
 
 type clock struct {
-	mu  sync.Mutex
-	now time.Time
+	mu    sync.Mutex
+	now   time.Time
+	slept []time.Duration
+}
+
+// Sleep advances the clock instead of waiting and records the wait.
+func (c *clock) Sleep(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.slept = append(c.slept, d)
+	c.mu.Unlock()
 }
 
 func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
@@ -45,7 +54,7 @@ func openStore(t testing.TB) *store.Store {
 func newTestService(t testing.TB) (*Service, *clock) {
 	t.Helper()
 	clk := &clock{now: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)}
-	s, err := New(openStore(t), config.Default().Auth, WithHashParams(cheapParams), WithClock(clk.Now))
+	s, err := New(openStore(t), config.Default().Auth, WithHashParams(cheapParams), WithClock(clk.Now), WithSleep(clk.Sleep))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,23 +213,58 @@ func TestLoginUnknownEmailLooksLikeWrongPassword(t *testing.T) {
 }
 
 func TestLoginThrottling(t *testing.T) {
-	t.Run("per account, from many addresses", func(t *testing.T) {
+	t.Run("per account from one network: hard", func(t *testing.T) {
 		s, clk := newTestService(t)
 		register(t, s, "victim@example.com", "password1")
+		attacker := Client{IP: netip.MustParseAddr("198.51.100.1")}
 		for i := range LoginMaxFailures {
-			c := Client{IP: netip.MustParseAddr("198.51.100." + strconv.Itoa(i+1))}
-			if _, err := s.Login("victim@example.com", "wrong-pass", c); !errors.Is(err, ErrInvalidCredentials) {
+			if _, err := s.Login("victim@example.com", "wrong-pass", attacker); !errors.Is(err, ErrInvalidCredentials) {
 				t.Fatalf("attempt %d: %v", i+1, err)
 			}
 		}
-		_, err := s.Login("victim@example.com", "password1", Client{IP: netip.MustParseAddr("203.0.113.9")})
+		_, err := s.Login("victim@example.com", "password1", attacker)
 		var te *ThrottledError
 		if !errors.As(err, &te) || te.RetryAfter <= 0 || te.RetryAfter > LoginWindow {
-			t.Fatalf("6th attempt (right password) = %v, want throttled", err)
+			t.Fatalf("6th attempt from the guessing network (right password) = %v, want throttled", err)
 		}
 		clk.Add(te.RetryAfter)
-		if _, err := s.Login("victim@example.com", "password1", client); err != nil {
+		if _, err := s.Login("victim@example.com", "password1", attacker); err != nil {
 			t.Fatalf("after Retry-After: %v", err)
+		}
+	})
+	// Five wrong passwords a minute from anywhere used to lock the owner out
+	// from everywhere. Now the guessers are slowed and the owner, signing in
+	// from a clean network, gets in.
+	t.Run("per account from many networks: soft", func(t *testing.T) {
+		s, clk := newTestService(t)
+		register(t, s, "victim@example.com", "password1")
+		for i := range 3 * LoginMaxFailures {
+			c := Client{IP: netip.MustParseAddr("198.51.100." + strconv.Itoa(i+1))}
+			if _, err := s.Login("victim@example.com", "wrong-pass", c); !errors.Is(err, ErrInvalidCredentials) {
+				t.Fatalf("guess %d from its own network: %v", i+1, err)
+			}
+		}
+		// The guesses after the fifth each waited longer, up to the cap.
+		if len(clk.slept) != 2*LoginMaxFailures {
+			t.Fatalf("%d guesses were slowed, want %d: %v", len(clk.slept), 2*LoginMaxFailures, clk.slept)
+		}
+		for i := 1; i < len(clk.slept); i++ {
+			if clk.slept[i] < clk.slept[i-1] || clk.slept[i] > AccountDelayCap {
+				t.Fatalf("delays %v do not grow up to the %s cap", clk.slept, AccountDelayCap)
+			}
+		}
+		if clk.slept[0] != AccountDelayBase || clk.slept[len(clk.slept)-1] != AccountDelayCap {
+			t.Fatalf("delays %v, want from %s to %s", clk.slept, AccountDelayBase, AccountDelayCap)
+		}
+		owner := Client{IP: netip.MustParseAddr("203.0.113.9")}
+		if _, err := s.Login("victim@example.com", "password1", owner); err != nil {
+			t.Fatalf("the owner from a clean network: %v", err)
+		}
+		// A right password forgives the account: the next check is not slowed.
+		clk.slept = nil
+		s.Login("victim@example.com", "password1", owner)
+		if len(clk.slept) != 0 {
+			t.Fatalf("slowed after a successful sign-in: %v", clk.slept)
 		}
 	})
 	t.Run("per address, over many accounts", func(t *testing.T) {
@@ -401,7 +445,7 @@ func TestSignInBudgetHoldsUnderParallelBurst(t *testing.T) {
 // would block its keys for good).
 func noPending(t *testing.T, s *Service) {
 	t.Helper()
-	for name, l := range map[string]*limiter{"throttle": s.throttle, "signIns": s.signIns, "registrations": s.registrations} {
+	for name, l := range map[string]*limiter{"throttle": s.throttle, "signIns": s.signIns, "registrations": s.registrations, "accountFailures": s.accountFailures} {
 		l.mu.Lock()
 		n := len(l.pending)
 		l.mu.Unlock()
@@ -948,6 +992,21 @@ func BenchmarkAuthenticate(b *testing.B) {
 	for b.Loop() {
 		if _, err := s.Authenticate(res.Tokens.AccessToken); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+func TestAccountDelay(t *testing.T) {
+	for _, tc := range []struct {
+		failures int
+		want     time.Duration
+	}{
+		{0, 0}, {AccountSlowAfter - 1, 0}, {AccountSlowAfter, AccountDelayBase},
+		{AccountSlowAfter + 1, 2 * AccountDelayBase}, {AccountSlowAfter + 3, 8 * AccountDelayBase},
+		{AccountSlowAfter + 4, AccountDelayCap}, {AccountSlowAfter + 70, AccountDelayCap}, {1 << 30, AccountDelayCap},
+	} {
+		if got := accountDelay(tc.failures); got != tc.want {
+			t.Errorf("accountDelay(%d) = %s, want %s", tc.failures, got, tc.want)
 		}
 	}
 }

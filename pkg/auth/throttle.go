@@ -6,16 +6,48 @@ import (
 	"time"
 )
 
-// Login throttling: a sliding window of failed attempts per key. A key is
-// either an account (the normalised e-mail, whether or not it exists, so the
-// limiter reveals nothing) or a client network. Once a key has MaxFailures
-// failures inside Window, every further attempt is refused until the oldest
-// of them leaves the window — even with the right password, or a guesser
-// would learn it from the answer.
+// Login throttling, hard: a sliding window of failed attempts per key. A key
+// is either an account as seen from one client network (the normalised
+// e-mail, whether or not it exists, so the limiter reveals nothing, paired
+// with the network) or a client network alone. Once a key has MaxFailures
+// failures inside Window, every further attempt under it is refused until
+// the oldest of them leaves the window — even with the right password, or a
+// guesser would learn it from the answer.
+//
+// The account alone is deliberately not a hard key: then five wrong
+// passwords a minute from anywhere would lock the owner out from
+// everywhere. Failures from all networks together slow the account down
+// instead (below): a guesser spread over many networks is held to one guess
+// per few seconds per connection, and the owner signing in from a clean
+// network still gets in, only a little later.
 const (
 	LoginMaxFailures = 5
 	LoginWindow      = time.Minute
 )
+
+// Login throttling, soft: once an account has collected AccountSlowAfter
+// failures within AccountFailureWindow (from any networks), each further
+// password check for it waits first — AccountDelayBase, doubling with every
+// further failure, at most AccountDelayCap.
+const (
+	AccountSlowAfter     = 5
+	AccountFailureWindow = 15 * time.Minute
+	AccountDelayBase     = 250 * time.Millisecond
+	AccountDelayCap      = 4 * time.Second
+)
+
+// accountDelay is the wait before a password check of an account with the
+// given number of recent failures.
+func accountDelay(failures int) time.Duration {
+	if failures < AccountSlowAfter {
+		return 0
+	}
+	steps := failures - AccountSlowAfter
+	if steps >= 8 { // past the cap long before the shift could overflow
+		return AccountDelayCap
+	}
+	return min(AccountDelayBase<<steps, AccountDelayCap)
+}
 
 // Registration throttling: every registration costs an argon2id hash (19 MiB
 // and tens of milliseconds) and a stored account, so a guest must not be able
@@ -170,6 +202,13 @@ func (l *limiter) unpend(k string) {
 	}
 }
 
+// count is the number of counted attempts of key inside the window.
+func (l *limiter) count(now time.Time, key string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.recent(key, now))
+}
+
 // reset forgets the counted attempts of key (a successful login of that
 // account); reservations of attempts still running stay.
 func (l *limiter) reset(key string) {
@@ -179,6 +218,9 @@ func (l *limiter) reset(key string) {
 }
 
 func accountKey(email string) string { return "acct:" + email }
+
+// pairKey is an account as seen from one network.
+func pairKey(acct, network string) string { return acct + "|" + network }
 
 // networkKey groups IPv6 clients by /64: one subscriber usually owns a whole
 // /64 and could otherwise rotate addresses to dodge the per-IP count.

@@ -285,6 +285,19 @@ func TestAuthLoginThrottle(t *testing.T) {
 		}
 		apiErr(t, body)
 	})
+	t.Run("guesses from other networks do not lock the owner out", func(t *testing.T) {
+		a := newAuthApp(t, func(c *config.Config) { c.Server.TrustedProxies = []string{"0.0.0.0/32"} })
+		a.register(t, "owner@example.com", "password1")
+		for i := 1; i <= auth.LoginMaxFailures+1; i++ {
+			xff := header("X-Forwarded-For", "203.0.113."+strconv.Itoa(i))
+			if resp, _ := a.login(t, "owner@example.com", "wrong-password", xff); resp.StatusCode != 401 {
+				t.Fatalf("guess %d from its own network: %d", i, resp.StatusCode)
+			}
+		}
+		if resp, _ := a.login(t, "owner@example.com", "password1", header("X-Forwarded-For", "198.51.100.50")); resp.StatusCode != 200 {
+			t.Fatalf("the owner from a clean network: %d", resp.StatusCode)
+		}
+	})
 	t.Run("rotating X-Forwarded-For does not help", func(t *testing.T) {
 		a := newAuthApp(t, nil) // no trusted proxies
 		for i := 1; i <= auth.LoginMaxFailures; i++ {
