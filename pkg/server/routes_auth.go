@@ -23,7 +23,9 @@ func (s *Server) mountAuth(api fiber.Router) {
 	if s.svc.Auth == nil {
 		return
 	}
-	g := api.Group("/auth")
+	// Sign-in and everything the refresh cookie can do is for this site's
+	// own pages (and scripts, which send no Origin).
+	g := api.Group("/auth", s.sameOrigin)
 	g.Post("/register", s.authRegister)
 	g.Post("/login", s.authLogin)
 	g.Post("/refresh", s.authRefresh)

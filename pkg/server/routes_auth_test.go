@@ -786,3 +786,79 @@ func BenchmarkAuthHugeBearerHeader(b *testing.B) {
 		}
 	}
 }
+
+// Login CSRF: a cross-site HTML form can post text/plain (or a urlencoded
+// body) without a CORS preflight. JSON endpoints refuse any body not
+// declared as JSON, so such a form cannot sign a visitor into an attacker's
+// account or drive any other JSON route.
+func TestJSONEndpointsRefuseOtherMediaTypes(t *testing.T) {
+	a := newAuthApp(t, nil)
+	a.register(t, "victim@example.com", "password1")
+	login := `{"email":"victim@example.com","password":"password1"}`
+	for _, tc := range []struct {
+		name, contentType string
+		want              int
+	}{
+		{"text/plain form", "text/plain", 415},
+		{"urlencoded form", "application/x-www-form-urlencoded", 415},
+		{"multipart", "multipart/form-data; boundary=x", 415},
+		{"no content type", "", 415},
+		{"garbage", ";;;", 415},
+		{"json", "application/json", 200},
+		{"json with charset", "application/json; charset=utf-8", 200},
+		{"problem+json style", "application/merge-patch+json", 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := a.call(t, "POST", "/api/auth/login", nil, func(r *http.Request) {
+				r.Body = io.NopCloser(strings.NewReader(login))
+				r.ContentLength = int64(len(login))
+				if tc.contentType != "" {
+					r.Header.Set("Content-Type", tc.contentType)
+				}
+			})
+			if resp.StatusCode != tc.want {
+				t.Fatalf("%q: %d %s, want %d", tc.contentType, resp.StatusCode, body, tc.want)
+			}
+			if tc.want == 415 {
+				if resp.Header.Get("Set-Cookie") != "" {
+					t.Fatal("a refused sign-in set a cookie")
+				}
+				apiErr(t, body)
+			}
+		})
+	}
+}
+
+// The sign-in and cookie routes refuse what a browser marks as coming from
+// another site; scripts, which send no Origin, are not affected.
+func TestAuthRefusesCrossSiteRequests(t *testing.T) {
+	a := newAuthApp(t, nil)
+	a.register(t, "v@example.com", "password1")
+	creds := map[string]string{"email": "v@example.com", "password": "password1"}
+	for _, tc := range []struct {
+		name string
+		opts []reqOpt
+		want int
+	}{
+		{"script without Origin", nil, 200},
+		{"same-origin fetch", []reqOpt{header("Origin", "http://example.com"), header("Sec-Fetch-Site", "same-origin")}, 200},
+		{"cross-site fetch", []reqOpt{header("Origin", "https://evil.example"), header("Sec-Fetch-Site", "cross-site")}, 403},
+		{"same-site subdomain", []reqOpt{header("Sec-Fetch-Site", "same-site")}, 403},
+		{"foreign Origin without fetch metadata", []reqOpt{header("Origin", "https://evil.example")}, 403},
+		{"null Origin (sandboxed form)", []reqOpt{header("Origin", "null")}, 403},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := a.call(t, "POST", "/api/auth/login", creds, tc.opts...)
+			if resp.StatusCode != tc.want {
+				t.Fatalf("%d %s, want %d", resp.StatusCode, body, tc.want)
+			}
+		})
+	}
+	// The refresh cookie cannot be spent from another site either.
+	_, ans := a.login(t, "v@example.com", "password1")
+	resp, _ := a.call(t, "POST", "/api/auth/refresh", map[string]string{"refreshToken": ans.Tokens.RefreshToken},
+		header("Origin", "https://evil.example"))
+	if resp.StatusCode != 403 {
+		t.Fatalf("cross-site refresh: %d", resp.StatusCode)
+	}
+}
