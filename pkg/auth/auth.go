@@ -94,8 +94,10 @@ func (u User) IsAdmin() bool { return u.Role == RoleAdmin }
 
 // Tokens are what a client keeps after signing in.
 type Tokens struct {
-	AccessToken  string `json:"accessToken"`
-	RefreshToken string `json:"refreshToken"`
+	AccessToken string `json:"accessToken"`
+	// RefreshToken is sent as an httpOnly cookie; the JSON answers carry it
+	// only for clients that ask (scripts), see the server's auth routes.
+	RefreshToken string `json:"refreshToken,omitempty"`
 	// ExpiresIn is the access token's lifetime in seconds.
 	ExpiresIn int64 `json:"expiresIn"`
 }

@@ -692,7 +692,7 @@ func TestTokenClaimsAndConfiguredLifetimes(t *testing.T) {
 }
 
 func TestRefreshRotatesAndDetectsReuse(t *testing.T) {
-	s, _ := newTestService(t)
+	s, clk := newTestService(t)
 	first := register(t, s, "r@example.com", "password1")
 	other, err := s.Login("r@example.com", "password1", client)
 	if err != nil {
@@ -708,7 +708,9 @@ func TestRefreshRotatesAndDetectsReuse(t *testing.T) {
 	if _, err := s.Authenticate(second.Tokens.AccessToken); err != nil {
 		t.Fatalf("new access token: %v", err)
 	}
-	// The old refresh token comes back: a stolen copy. Everything ends.
+	// The old refresh token comes back after the grace: a stolen copy.
+	// Everything ends.
+	clk.Add(RefreshGrace)
 	if _, err := s.Refresh(first.Tokens.RefreshToken, client); !errors.Is(err, ErrTokenReused) {
 		t.Fatalf("reuse: %v", err)
 	}
@@ -724,6 +726,42 @@ func TestRefreshRotatesAndDetectsReuse(t *testing.T) {
 	}
 	if n, _ := s.Sessions("r@example.com"); len(n) != 0 {
 		t.Fatalf("sessions left: %v", n)
+	}
+}
+
+// Two tabs refresh with the same cookie at once: the second, inside the
+// grace, gets the same new refresh token instead of tripping reuse
+// detection; only the token just rotated away has the grace, not older ones.
+func TestRefreshGraceForConcurrentTabs(t *testing.T) {
+	s, clk := newTestService(t)
+	first := register(t, s, "tabs@example.com", "password1")
+	a, err := s.Refresh(first.Tokens.RefreshToken, client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk.Add(RefreshGrace - time.Second)
+	b, err := s.Refresh(first.Tokens.RefreshToken, client)
+	if err != nil {
+		t.Fatalf("second tab inside the grace: %v", err)
+	}
+	if b.Tokens.RefreshToken != a.Tokens.RefreshToken {
+		t.Fatal("the second tab got another refresh token than the first")
+	}
+	for _, tok := range []string{a.Tokens.AccessToken, b.Tokens.AccessToken} {
+		if _, err := s.Authenticate(tok); err != nil {
+			t.Fatalf("access token of a tab: %v", err)
+		}
+	}
+	// The pair moves on; the first token is now two rotations old: reuse.
+	c, err := s.Refresh(a.Tokens.RefreshToken, client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Refresh(first.Tokens.RefreshToken, client); !errors.Is(err, ErrTokenReused) {
+		t.Fatalf("a token two rotations old: %v, want reuse detected", err)
+	}
+	if _, err := s.Refresh(c.Tokens.RefreshToken, client); !errors.Is(err, ErrInvalidToken) {
+		t.Fatalf("session survived reuse detection: %v", err)
 	}
 }
 
@@ -817,11 +855,16 @@ func TestChangePassword(t *testing.T) {
 	if _, err := s.Refresh(b.Tokens.RefreshToken, client); !errors.Is(err, ErrInvalidToken) {
 		t.Error("other session survived the password change")
 	}
-	if _, err := s.Authenticate(fresh); err != nil {
-		t.Errorf("fresh token for the caller's session: %v", err)
+	if _, err := s.Authenticate(fresh.Tokens.AccessToken); err != nil {
+		t.Errorf("fresh token for the caller's new session: %v", err)
 	}
-	if _, err := s.Refresh(a.Tokens.RefreshToken, client); err != nil {
-		t.Errorf("caller's own session should survive: %v", err)
+	// The caller's own old session ends too: a copy of its refresh token
+	// is worth nothing after the password change.
+	if _, err := s.Refresh(a.Tokens.RefreshToken, client); !errors.Is(err, ErrInvalidToken) {
+		t.Errorf("caller's old session survived the password change: %v", err)
+	}
+	if _, err := s.Refresh(fresh.Tokens.RefreshToken, client); err != nil {
+		t.Errorf("caller's new session: %v", err)
 	}
 	if _, err := s.Login("cp@example.com", "password1", client); !errors.Is(err, ErrInvalidCredentials) {
 		t.Error("old password still works")

@@ -37,8 +37,10 @@ type Session struct {
 	CreatedAt  time.Time `json:"createdAt"`
 	LastUsedAt time.Time `json:"lastUsedAt"`
 	ExpiresAt  time.Time `json:"expiresAt"`
-	IP         string    `json:"ip,omitempty"`
-	UserAgent  string    `json:"userAgent,omitempty"`
+	// RotatedAt is when Generation last moved on (RefreshGrace).
+	RotatedAt time.Time `json:"rotatedAt,omitzero"`
+	IP        string    `json:"ip,omitempty"`
+	UserAgent string    `json:"userAgent,omitempty"`
 }
 
 // refreshToken is the token of session sid at generation gen.
@@ -210,8 +212,16 @@ func (s *Service) result(rec *userRecord, sess *Session) (*AuthResult, error) {
 	}}, nil
 }
 
+// RefreshGrace is how long the refresh token just rotated away still
+// answers, with the pair that replaced it. Two tabs of one browser refresh
+// at the same moment with the same cookie; without the grace the second one
+// would look like a stolen token being replayed and end every session.
+// Past it, a replay ends them all (reuse detection).
+const RefreshGrace = 15 * time.Second
+
 // Refresh exchanges a refresh token for new tokens. The presented token
-// stops working; presenting it again ends every session of the account.
+// stops working (after RefreshGrace); presenting it again later ends every
+// session of the account.
 func (s *Service) Refresh(token string, c Client) (*AuthResult, error) {
 	sid, gen, ok := s.parseRefresh(token)
 	if !ok {
@@ -229,6 +239,14 @@ func (s *Service) Refresh(token string, c Client) (*AuthResult, error) {
 		}
 		if !now.Before(sess.ExpiresAt) {
 			return ErrInvalidToken
+		}
+		if gen+1 == sess.Generation && now.Sub(sess.RotatedAt) < RefreshGrace {
+			// A concurrent refresh of the same token: the same new pair.
+			var err error
+			if rec, err = getByID(tx, sess.UserID); err != nil {
+				return ErrInvalidToken
+			}
+			return nil
 		}
 		if gen < sess.Generation {
 			// Commit the revocation, report the reuse afterwards.
@@ -249,6 +267,7 @@ func (s *Service) Refresh(token string, c Client) (*AuthResult, error) {
 			return ErrInvalidToken
 		}
 		sess.Generation++
+		sess.RotatedAt = now
 		sess.LastUsedAt = now
 		sess.ExpiresAt = now.Add(s.refreshTTL)
 		if c.IP.IsValid() {
@@ -308,22 +327,23 @@ func (s *Service) LogoutRefresh(token string) error {
 }
 
 // ChangePassword replaces the caller's password after checking the old one.
-// Every access token of the user stops working and every other session is
-// ended; the caller's own session survives and the answer carries a fresh
-// access token for it. Wrong old passwords count towards the login throttle,
-// and every attempt towards the network's sign-in budget.
-func (s *Service) ChangePassword(p *Principal, oldPassword, newPassword string, c Client) (string, error) {
+// Every access token and every session of the user ends, the caller's own
+// too: whoever had copied the caller's refresh token is out as well. The
+// caller continues in a new session, whose tokens the answer carries. Wrong
+// old passwords count towards the login throttle, and every attempt towards
+// the network's sign-in budget.
+func (s *Service) ChangePassword(p *Principal, oldPassword, newPassword string, c Client) (*AuthResult, error) {
 	var v store.Validator
 	if oldPassword == "" {
 		v.Add("oldPassword", "required", "current password is required")
 	}
 	checkPassword(&v, "newPassword", newPassword)
 	if err := v.Err(); err != nil {
-		return "", err
+		return nil, err
 	}
 	acct, network := accountKey(p.User.Email), networkKey(c.IP)
 	if err := s.startSignIn(acct, network); err != nil {
-		return "", err
+		return nil, err
 	}
 	verified := false
 	defer func() { s.endSignIn(acct, network, verified) }()
@@ -333,19 +353,19 @@ func (s *Service) ChangePassword(p *Principal, oldPassword, newPassword string, 
 		rec, err = getByID(tx, p.User.ID)
 		return err
 	}); err != nil {
-		return "", err
+		return nil, err
 	}
 	ok := false
 	if len(oldPassword) <= MaxPasswordBytes {
 		ok, _, _ = s.verify(oldPassword, rec.PasswordHash)
 	}
 	if !ok {
-		return "", store.Invalid("oldPassword", "wrong_password", "current password is incorrect")
+		return nil, store.Invalid("oldPassword", "wrong_password", "current password is incorrect")
 	}
 	verified = true
 	hash, err := s.hash(newPassword)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	err = s.st.Update(func(tx *bolt.Tx) error {
 		cur, err := getByID(tx, p.User.ID)
@@ -357,13 +377,12 @@ func (s *Service) ChangePassword(p *Principal, oldPassword, newPassword string, 
 		if err := putUser(tx, cur); err != nil {
 			return err
 		}
-		rec = cur
-		return revokeUserSessions(tx, cur.ID, p.SessionID)
+		return revokeUserSessions(tx, cur.ID, "")
 	})
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	return s.signAccess(rec, p.SessionID)
+	return s.startSession(p.User.ID, c)
 }
 
 // RevokeSessions ends every session of the account and invalidates its

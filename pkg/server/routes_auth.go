@@ -93,21 +93,21 @@ func (s *Server) clearRefreshCookie(c fiber.Ctx) {
 	})
 }
 
-// refreshFromRequest reads the refresh token from a JSON body (CLI and API
-// clients) or else from the cookie (the browser).
-func refreshFromRequest(c fiber.Ctx) (string, error) {
+// refreshFromRequest reads the refresh token from a JSON body (scripts and
+// API clients; fromBody is then true) or else from the cookie (the browser).
+func refreshFromRequest(c fiber.Ctx) (token string, fromBody bool, err error) {
 	if len(c.Body()) > 0 {
 		var in struct {
 			RefreshToken string `json:"refreshToken"`
 		}
 		if err := bindJSON(c, &in); err != nil {
-			return "", err
+			return "", false, err
 		}
 		if in.RefreshToken != "" {
-			return in.RefreshToken, nil
+			return in.RefreshToken, true, nil
 		}
 	}
-	return c.Cookies(refreshCookie), nil
+	return c.Cookies(refreshCookie), false, nil
 }
 
 type registerBody struct {
@@ -116,6 +116,26 @@ type registerBody struct {
 	Password        string `json:"password"`
 	ConfirmPassword string `json:"confirmPassword"`
 	// No role field: whatever role a client sends is dropped here.
+	tokenChoice
+}
+
+// tokenChoice is how a client asks for the refresh token in the JSON
+// answer. The browser never does: its refresh token lives in the httpOnly
+// cookie, out of reach of any script that might run in the page. Scripts
+// and API clients without a cookie jar ask with "refreshTokenInBody": true.
+type tokenChoice struct {
+	RefreshTokenInBody bool `json:"refreshTokenInBody"`
+}
+
+// issue sets the refresh cookie of res and returns the answer's tokens:
+// with the refresh token only when the client asked for it.
+func (s *Server) issue(c fiber.Ctx, res *auth.AuthResult, inBody bool) *auth.AuthResult {
+	s.setRefreshCookie(c, res.Tokens.RefreshToken)
+	out := *res
+	if !inBody {
+		out.Tokens.RefreshToken = ""
+	}
+	return &out
 }
 
 func (s *Server) authRegister(c fiber.Ctx) error {
@@ -123,18 +143,19 @@ func (s *Server) authRegister(c fiber.Ctx) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	res, err := s.svc.Auth.Register(auth.RegisterInput(in), s.authClient(c))
+	res, err := s.svc.Auth.Register(auth.RegisterInput{Name: in.Name, Email: in.Email, Password: in.Password,
+		ConfirmPassword: in.ConfirmPassword}, s.authClient(c))
 	if err != nil {
 		return authError(c, err)
 	}
-	s.setRefreshCookie(c, res.Tokens.RefreshToken)
-	return c.Status(fiber.StatusCreated).JSON(res)
+	return c.Status(fiber.StatusCreated).JSON(s.issue(c, res, in.RefreshTokenInBody))
 }
 
 func (s *Server) authLogin(c fiber.Ctx) error {
 	var in struct {
 		Email    string `json:"email"`
 		Password string `json:"password"`
+		tokenChoice
 	}
 	if err := bindJSON(c, &in); err != nil {
 		return err
@@ -143,21 +164,22 @@ func (s *Server) authLogin(c fiber.Ctx) error {
 	if err != nil {
 		return authError(c, err)
 	}
-	s.setRefreshCookie(c, res.Tokens.RefreshToken)
-	return c.JSON(res)
+	return c.JSON(s.issue(c, res, in.RefreshTokenInBody))
 }
 
-// refreshAnswer keeps the spec's `token` next to the DESIGN's names.
+// refreshAnswer keeps the spec's `token` next to the DESIGN's names. The
+// new refresh token is in it only for a client that sent its refresh token
+// in the body (it has no cookie to receive it in).
 type refreshAnswer struct {
 	Token        string    `json:"token"`
 	AccessToken  string    `json:"accessToken"`
-	RefreshToken string    `json:"refreshToken"`
+	RefreshToken string    `json:"refreshToken,omitempty"`
 	ExpiresIn    int64     `json:"expiresIn"`
 	User         auth.User `json:"user"`
 }
 
 func (s *Server) authRefresh(c fiber.Ctx) error {
-	tok, err := refreshFromRequest(c)
+	tok, fromBody, err := refreshFromRequest(c)
 	if err != nil {
 		return err
 	}
@@ -166,7 +188,7 @@ func (s *Server) authRefresh(c fiber.Ctx) error {
 		s.clearRefreshCookie(c)
 		return authError(c, err)
 	}
-	s.setRefreshCookie(c, res.Tokens.RefreshToken)
+	res = s.issue(c, res, fromBody)
 	return c.JSON(refreshAnswer{
 		Token: res.Tokens.AccessToken, AccessToken: res.Tokens.AccessToken,
 		RefreshToken: res.Tokens.RefreshToken, ExpiresIn: res.Tokens.ExpiresIn, User: res.User,
@@ -184,7 +206,7 @@ func (s *Server) authLogout(c fiber.Ctx) error {
 		}
 		ended = true
 	}
-	tok, err := refreshFromRequest(c)
+	tok, _, err := refreshFromRequest(c)
 	if err != nil {
 		return err
 	}
@@ -205,17 +227,20 @@ func (s *Server) authChangePassword(c fiber.Ctx) error {
 	var in struct {
 		OldPassword string `json:"oldPassword"`
 		NewPassword string `json:"newPassword"`
+		tokenChoice
 	}
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	token, err := s.svc.Auth.ChangePassword(principal(c), in.OldPassword, in.NewPassword, s.authClient(c))
+	res, err := s.svc.Auth.ChangePassword(principal(c), in.OldPassword, in.NewPassword, s.authClient(c))
 	if err != nil {
 		return authError(c, err)
 	}
-	// Every earlier access token is now invalid, the caller's too; the
-	// answer carries a fresh one for the caller's surviving session.
-	return c.JSON(fiber.Map{"message": "Password changed successfully", "token": token, "accessToken": token})
+	// Every earlier token and session is now invalid, the caller's too; the
+	// answer (and the cookie) carry the caller's new session.
+	res = s.issue(c, res, in.RefreshTokenInBody)
+	return c.JSON(fiber.Map{"message": "Password changed successfully", "token": res.Tokens.AccessToken,
+		"accessToken": res.Tokens.AccessToken, "tokens": res.Tokens})
 }
 
 func (s *Server) authAdminUsers(c fiber.Ctx) error {

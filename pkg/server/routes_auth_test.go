@@ -100,8 +100,8 @@ type authAnswer struct {
 
 func (a *authApp) register(t *testing.T, email, password string) authAnswer {
 	t.Helper()
-	resp, body := a.call(t, "POST", "/api/auth/register", map[string]string{
-		"name": "Test", "email": email, "password": password, "confirmPassword": password,
+	resp, body := a.call(t, "POST", "/api/auth/register", map[string]any{
+		"name": "Test", "email": email, "password": password, "confirmPassword": password, "refreshTokenInBody": true,
 	})
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("register %s: %d %s", email, resp.StatusCode, body)
@@ -115,7 +115,7 @@ func (a *authApp) register(t *testing.T, email, password string) authAnswer {
 
 func (a *authApp) login(t *testing.T, email, password string, opts ...reqOpt) (*http.Response, authAnswer) {
 	t.Helper()
-	resp, body := a.call(t, "POST", "/api/auth/login", map[string]string{"email": email, "password": password}, opts...)
+	resp, body := a.call(t, "POST", "/api/auth/login", map[string]any{"email": email, "password": password, "refreshTokenInBody": true}, opts...)
 	var out authAnswer
 	json.Unmarshal(body, &out)
 	return resp, out
@@ -147,8 +147,9 @@ func cookieOf(resp *http.Response, name string) *http.Cookie {
 
 func TestAuthRegister(t *testing.T) {
 	a := newAuthApp(t, nil)
-	resp, body := a.call(t, "POST", "/api/auth/register", map[string]string{
+	resp, body := a.call(t, "POST", "/api/auth/register", map[string]any{
 		"name": "Olena", "email": "Olena@Example.com", "password": "password1", "confirmPassword": "password1",
+		"refreshTokenInBody": true,
 	})
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("status %d: %s", resp.StatusCode, body)
@@ -461,6 +462,54 @@ func TestAuthRejectsBadTokens(t *testing.T) {
 	})
 }
 
+// The refresh token is in a JSON answer only when the client asks: the
+// browser's sign-in keeps it in the httpOnly cookie alone.
+func TestAuthRefreshTokenOnlyInCookieUnlessAsked(t *testing.T) {
+	a := newAuthApp(t, nil)
+	a.register(t, "c@example.com", "password1")
+	for _, tc := range []struct {
+		name   string
+		body   map[string]any
+		inBody bool
+	}{
+		{"browser", map[string]any{"email": "c@example.com", "password": "password1"}, false},
+		{"script asks", map[string]any{"email": "c@example.com", "password": "password1", "refreshTokenInBody": true}, true},
+		{"explicit no", map[string]any{"email": "c@example.com", "password": "password1", "refreshTokenInBody": false}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := a.call(t, "POST", "/api/auth/login", tc.body)
+			var out authAnswer
+			json.Unmarshal(body, &out)
+			c := cookieOf(resp, refreshCookie)
+			if resp.StatusCode != 200 || c == nil || c.Value == "" || out.Tokens.AccessToken == "" {
+				t.Fatalf("%d %s cookie %+v", resp.StatusCode, body, c)
+			}
+			if got := out.Tokens.RefreshToken != ""; got != tc.inBody || (got && out.Tokens.RefreshToken != c.Value) {
+				t.Fatalf("refresh token in the body: %v, want %v (%s)", got, tc.inBody, body)
+			}
+		})
+	}
+}
+
+// A password change ends the caller's own session too (a stolen copy of its
+// refresh token dies with it); the caller continues in a new one.
+func TestAuthPasswordChangeRotatesCallersSession(t *testing.T) {
+	a := newAuthApp(t, nil)
+	s := a.register(t, "rot@example.com", "password1")
+	resp, raw := a.call(t, "POST", "/api/auth/change-password",
+		map[string]string{"oldPassword": "password1", "newPassword": "password2"}, bearer(s.Tokens.AccessToken))
+	c := cookieOf(resp, refreshCookie)
+	if resp.StatusCode != 200 || c == nil || c.Value == "" || c.Value == s.Tokens.RefreshToken {
+		t.Fatalf("change: %d %s cookie %+v", resp.StatusCode, raw, c)
+	}
+	if st := a.status(t, "POST", "/api/auth/refresh", map[string]string{"refreshToken": s.Tokens.RefreshToken}); st != 401 {
+		t.Fatalf("the caller's old refresh token after the change: %d", st)
+	}
+	if st := a.status(t, "POST", "/api/auth/refresh", nil, header("Cookie", refreshCookie+"="+c.Value)); st != 200 {
+		t.Fatalf("the caller's new session: %d", st)
+	}
+}
+
 func TestAuthRefresh(t *testing.T) {
 	a := newAuthApp(t, nil)
 	first := a.register(t, "rf@example.com", "password1")
@@ -473,18 +522,23 @@ func TestAuthRefresh(t *testing.T) {
 	}
 	var r1 refreshAnswer
 	json.Unmarshal(body, &r1)
-	if r1.Token == "" || r1.Token != r1.AccessToken || r1.RefreshToken == "" || r1.RefreshToken == first.Tokens.RefreshToken {
+	// The browser's refresh token stays in the httpOnly cookie: a script in
+	// the page never sees it.
+	if r1.Token == "" || r1.Token != r1.AccessToken || strings.Contains(string(body), "refreshToken") {
 		t.Fatalf("answer %s", body)
 	}
-	if c := cookieOf(resp, refreshCookie); c == nil || c.Value != r1.RefreshToken || !c.HttpOnly {
+	c := cookieOf(resp, refreshCookie)
+	if c == nil || c.Value == "" || c.Value == first.Tokens.RefreshToken || !c.HttpOnly {
 		t.Fatalf("rotated cookie %+v", c)
 	}
+	r1.RefreshToken = c.Value
 	if st := a.status(t, "GET", "/api/auth/profile", nil, bearer(r1.Token)); st != 200 {
 		t.Fatalf("refreshed access token: %d", st)
 	}
-	// API client: the body.
+	// API client: the body, and the new refresh token comes back in it.
 	resp, body = a.call(t, "POST", "/api/auth/refresh", map[string]string{"refreshToken": r1.RefreshToken})
-	if resp.StatusCode != 200 {
+	var r2 refreshAnswer
+	if json.Unmarshal(body, &r2); resp.StatusCode != 200 || r2.RefreshToken == "" || r2.RefreshToken == r1.RefreshToken {
 		t.Fatalf("refresh by body: %d %s", resp.StatusCode, body)
 	}
 	for name, st := range map[string]int{
