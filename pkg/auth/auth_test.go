@@ -167,6 +167,11 @@ func TestRegisterValidation(t *testing.T) {
 		{"no confirmation", RegisterInput{Name: "A", Email: "a@example.com", Password: "password1"}, "confirmPassword", "required"},
 		{"name too long", RegisterInput{Name: strings.Repeat("я", MaxNameChars+1), Email: "a@example.com", Password: "password1", ConfirmPassword: "password1"}, "name", "too_long"},
 		{"name control char", RegisterInput{Name: "a\x00b", Email: "a@example.com", Password: "password1", ConfirmPassword: "password1"}, "name", "invalid"},
+		{"name with a right-to-left override", RegisterInput{Name: "admin\u202enimda", Email: "a@example.com", Password: "password1", ConfirmPassword: "password1"}, "name", "invalid"},
+		{"name with a bidi isolate", RegisterInput{Name: "\u2067Olena", Email: "a@example.com", Password: "password1", ConfirmPassword: "password1"}, "name", "invalid"},
+		{"name with a zero-width space", RegisterInput{Name: "Ole\u200bna", Email: "a@example.com", Password: "password1", ConfirmPassword: "password1"}, "name", "invalid"},
+		{"name with a line separator", RegisterInput{Name: "a\u2028b", Email: "a@example.com", Password: "password1", ConfirmPassword: "password1"}, "name", "invalid"},
+		{"name with a private-use char", RegisterInput{Name: "a\ue000", Email: "a@example.com", Password: "password1", ConfirmPassword: "password1"}, "name", "invalid"},
 		{"blank name", RegisterInput{Name: "   ", Email: "a@example.com", Password: "password1", ConfirmPassword: "password1"}, "name", "required"},
 	}
 	s, _ := newTestService(t)
@@ -193,7 +198,8 @@ func TestEmailsAreCaseInsensitive(t *testing.T) {
 		t.Fatalf("login with other case: %v", err)
 	}
 	_, err := s.Register(RegisterInput{Name: "B", Email: "me@EXAMPLE.com", Password: "password1", ConfirmPassword: "password1"}, client)
-	if !errors.Is(err, store.ErrConflict) || !strings.Contains(err.Error(), "me@example.com") {
+	// The guest's answer does not echo the address back.
+	if !errors.Is(err, store.ErrConflict) || strings.Contains(strings.ToLower(err.Error()), "me@example.com") {
 		t.Fatalf("duplicate e-mail: %v", err)
 	}
 }

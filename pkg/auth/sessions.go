@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -101,6 +102,11 @@ func (s *Service) Register(in RegisterInput, c Client) (*AuthResult, error) {
 		return nil, &ThrottledError{RetryAfter: wait, What: ThrottledRegister}
 	}
 	u, err := s.CreateUser(NewUser{Email: email, Name: name, Password: in.Password, Role: RoleUser})
+	if errors.Is(err, store.ErrConflict) {
+		// The guest typed the address; the answer need not echo it back
+		// (the owner's CLI, which calls CreateUser, does name it).
+		return nil, fmt.Errorf("an account with this e-mail %w", store.ErrConflict)
+	}
 	if err != nil {
 		return nil, err
 	}

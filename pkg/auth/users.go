@@ -67,7 +67,18 @@ func checkName(v *store.Validator, field, name string) {
 		v.Add(field, "too_long", fmt.Sprintf("name must be at most %d characters", MaxNameChars))
 	case strings.IndexFunc(name, unicode.IsControl) >= 0:
 		v.Add(field, "invalid", "name must not contain control characters")
+	case strings.IndexFunc(name, invisibleRune) >= 0:
+		v.Add(field, "invalid", "name must not contain invisible or text-direction characters")
 	}
+}
+
+// invisibleRune reports characters a name shown to others must not carry:
+// format characters (bidi overrides and isolates that reorder the text
+// around a name, zero-width joiners and spaces that make two names look
+// alike), line and paragraph separators, private-use characters and
+// noncharacters.
+func invisibleRune(r rune) bool {
+	return unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Co, unicode.Noncharacter_Code_Point)
 }
 
 // checkPassword enforces the password rules. An over-long password is a

@@ -51,20 +51,31 @@ type atomEntry struct {
 // WriteFeed writes an Atom feed of arts (newest first) for the site at
 // baseURL (scheme://host, no trailing slash). Every text goes through
 // encoding/xml, so titles and summaries are always escaped as plain text.
+//
+// With no baseURL (server.public_url unset) the links are relative — a feed
+// reader resolves them against the address it fetched the feed from — and
+// the ids are URNs. The alternative, the Host header, is whatever the client
+// claims: a proxy or cache in front would hand the feed with the attacker's
+// links to everyone.
 func WriteFeed(w io.Writer, baseURL string, arts []Summary) error {
 	baseURL = strings.TrimRight(baseURL, "/")
+	id := func(path string) string { return baseURL + path }
+	if baseURL == "" {
+		id = func(path string) string { return "urn:devhub" + strings.ReplaceAll(path, "/", ":") }
+	}
 	f := atomFeed{
 		Title:  "devhub blog",
-		ID:     baseURL + "/blog",
+		ID:     id("/blog"),
 		Links:  []atomLink{{Href: baseURL + "/feed.xml", Rel: "self", Type: "application/atom+xml"}, {Href: baseURL + "/blog", Rel: "alternate", Type: "text/html"}},
 		Author: atomPerson{Name: "devhub"},
 	}
 	var latest time.Time
 	for _, a := range arts {
-		url := baseURL + "/blog/" + strconv.FormatUint(a.ID, 10)
+		path := "/blog/" + strconv.FormatUint(a.ID, 10)
+		url := baseURL + path
 		e := atomEntry{
 			Title:     atomText{Type: "text", Body: a.Name},
-			ID:        url,
+			ID:        id(path),
 			Link:      atomLink{Href: url, Rel: "alternate", Type: "text/html"},
 			Published: a.CreatedAt.UTC().Format(time.RFC3339),
 			Updated:   a.UpdatedAt.UTC().Format(time.RFC3339),

@@ -55,6 +55,77 @@ type frame struct {
 // but does not answer (for example one that is shutting down).
 const helloTimeout = 2 * time.Second
 
+// requestTimeout bounds the server's wait for the request frame: a client
+// that connects and sends nothing does not hold a goroutine for good. (Later
+// frames carry stdin, which may rightly take as long as a person typing.)
+const requestTimeout = 10 * time.Second
+
+// maxFrameBytes caps one frame on the wire. The largest real frame is a
+// stdin chunk of 64 KiB or a command line; without a cap, gob allocates
+// whatever length a frame announces (up to 1 GiB) before reading it.
+const maxFrameBytes = 1 << 20
+
+var errFrameTooBig = errors.New("owner socket: frame too large")
+
+// frameLimitReader passes a gob stream through and refuses, before gob
+// allocates anything for it, a message whose announced length is over max.
+// gob precedes every message with its length as a gob unsigned integer: a
+// single byte below 128, else a byte holding the negated count of the
+// big-endian bytes that follow.
+type frameLimitReader struct {
+	r       io.Reader
+	max     uint64
+	left    uint64 // bytes of the current message not passed on yet
+	pending []byte // the length prefix read but not passed on yet
+	prefix  [9]byte
+}
+
+func newFrameLimitReader(r io.Reader, max uint64) *frameLimitReader {
+	return &frameLimitReader{r: r, max: max}
+}
+
+func (f *frameLimitReader) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if len(f.pending) == 0 && f.left == 0 {
+		if _, err := io.ReadFull(f.r, f.prefix[:1]); err != nil {
+			return 0, err
+		}
+		n, size := uint64(f.prefix[0]), 1
+		if f.prefix[0] >= 0x80 {
+			extra := int(-int8(f.prefix[0]))
+			if extra < 1 || extra > 8 {
+				return 0, errFrameTooBig
+			}
+			if _, err := io.ReadFull(f.r, f.prefix[1:1+extra]); err != nil {
+				return 0, err
+			}
+			n = 0
+			for _, b := range f.prefix[1 : 1+extra] {
+				n = n<<8 | uint64(b)
+			}
+			size += extra
+		}
+		if n > f.max {
+			return 0, errFrameTooBig
+		}
+		f.left = n
+		f.pending = f.prefix[:size]
+	}
+	if len(f.pending) > 0 {
+		c := copy(p, f.pending)
+		f.pending = f.pending[c:]
+		return c, nil
+	}
+	if uint64(len(p)) > f.left {
+		p = p[:f.left]
+	}
+	n, err := f.r.Read(p)
+	f.left -= uint64(n)
+	return n, err
+}
+
 // errNoServer means no server answered on the socket; run locally.
 var errNoServer = errors.New("no server on the owner socket")
 
@@ -66,7 +137,7 @@ func runRemote(cfg config.Config, env *Env, args []string) (int, error) {
 		return 0, errNoServer
 	}
 	defer conn.Close()
-	enc, dec := gob.NewEncoder(conn), gob.NewDecoder(conn)
+	enc, dec := gob.NewEncoder(conn), gob.NewDecoder(newFrameLimitReader(conn, maxFrameBytes))
 
 	conn.SetDeadline(time.Now().Add(helloTimeout))
 	var hello frame
@@ -171,14 +242,19 @@ func (s *ownerSocket) handle(conn net.Conn) {
 		}
 	}()
 	fw := &frameWriter{enc: gob.NewEncoder(conn)}
-	dec := gob.NewDecoder(conn)
+	dec := gob.NewDecoder(newFrameLimitReader(conn, maxFrameBytes))
 	if err := fw.send(frame{Kind: frameHello}); err != nil {
 		return
 	}
+	conn.SetReadDeadline(time.Now().Add(requestTimeout))
 	var req frame
 	if err := dec.Decode(&req); err != nil || req.Kind != frameRequest {
+		if errors.Is(err, errFrameTooBig) {
+			s.log.Warn("owner socket: refused an oversized frame")
+		}
 		return
 	}
+	conn.SetReadDeadline(time.Time{})
 	// One reader owns the connection: it hands stdin frames to the command
 	// and, when the caller goes away (Ctrl-C, a killed script), cancels the
 	// command's context so long work such as a big `file add` stops.

@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/gob"
+	"errors"
+	"io"
 	"net"
 	"strings"
 	"testing"
@@ -66,5 +69,56 @@ func TestOwnerSocketCallerHangsUp(t *testing.T) {
 	}
 	if strings.Contains(out, "Half") {
 		t.Fatalf("an abandoned create left an article: %s", out)
+	}
+}
+
+// A frame that announces more than maxFrameBytes is refused from its length
+// prefix, before anything is allocated for it; frames within the cap pass.
+func TestFrameLimitReader(t *testing.T) {
+	var ok bytes.Buffer
+	enc := gob.NewEncoder(&ok)
+	for _, f := range []frame{{Kind: frameRequest, Args: []string{"user", "list"}}, {Kind: frameStdin, Data: bytes.Repeat([]byte("x"), 64<<10)}} {
+		if err := enc.Encode(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dec := gob.NewDecoder(newFrameLimitReader(&ok, maxFrameBytes))
+	for i := 0; i < 2; i++ {
+		var f frame
+		if err := dec.Decode(&f); err != nil {
+			t.Fatalf("frame %d within the cap: %v", i, err)
+		}
+	}
+	for name, prefix := range map[string][]byte{
+		"200 MB":          {0xFC, 0x0B, 0xEB, 0xC2, 0x00}, // 4 bytes: 200_000_000
+		"cap plus one":    {0xFD, 0x10, 0x00, 0x01},       // 3 bytes: 1 MiB + 1
+		"9-byte count":    {0xF7, 1, 2, 3, 4, 5, 6, 7, 8, 9},
+		"zero-byte count": {0x80},
+	} {
+		r := newFrameLimitReader(bytes.NewReader(append(prefix, make([]byte, 64)...)), maxFrameBytes)
+		if _, err := r.Read(make([]byte, 4096)); !errors.Is(err, errFrameTooBig) {
+			t.Errorf("%s: %v, want errFrameTooBig", name, err)
+		}
+	}
+}
+
+// The server drops a connection that announces an oversized frame, and one
+// that sends no request at all, instead of holding memory or a goroutine.
+func TestOwnerSocketRefusesOversizedFrame(t *testing.T) {
+	cfg, _, _ := runningServer(t)
+	conn, err := net.Dial("unix", cfg.SocketPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var hello frame
+	if err := gob.NewDecoder(conn).Decode(&hello); err != nil || hello.Kind != frameHello {
+		t.Fatalf("hello: %v", err)
+	}
+	// A gob message announcing 200 MB, then nothing.
+	conn.Write([]byte{0xFC, 0x0B, 0xEB, 0xC2, 0x00})
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := conn.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
+		t.Fatalf("the server kept the connection: %v", err)
 	}
 }

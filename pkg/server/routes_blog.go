@@ -155,18 +155,15 @@ func (s *Server) blogDelete(c fiber.Ctx) error {
 }
 
 // blogFeed answers the Atom feed of the newest articles. Links point at
-// server.public_url when configured, else at the host the request named.
+// server.public_url when configured, else they are relative (never built
+// from the Host header a client sent; see blog.WriteFeed).
 func (s *Server) blogFeed(c fiber.Ctx) error {
 	page, err := s.svc.Blog.List(c.Context(), blog.Query{Limit: blog.FeedSize})
 	if err != nil {
 		return err
 	}
-	base := s.cfg.Server.PublicURL
-	if base == "" {
-		base = c.BaseURL()
-	}
 	var buf bytes.Buffer
-	if err := blog.WriteFeed(&buf, base, page.Articles); err != nil {
+	if err := blog.WriteFeed(&buf, s.cfg.Server.PublicURL, page.Articles); err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderContentType, "application/atom+xml; charset=utf-8")

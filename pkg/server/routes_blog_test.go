@@ -452,3 +452,31 @@ func BenchmarkBlogAPI(b *testing.B) {
 		})
 	}
 }
+
+// Without server.public_url the feed never builds links from the Host
+// header a client sent (a cache in front would serve them to everyone):
+// links are relative and ids are URNs.
+func TestBlogFeedIgnoresHostHeader(t *testing.T) {
+	ta := newBlogTestApp(t, nil)
+	raw, _ := json.Marshal(map[string]string{"name": "Post", "excerpt": "e", "category": "c", "content": "x"})
+	if code, body := ta.do(t, "POST", "/api/blog", blogAdminToken, string(raw)); code != 201 {
+		t.Fatalf("%d %s", code, body)
+	}
+	req := httptest.NewRequest("GET", "/feed.xml", nil)
+	req.Host = "evil.example"
+	req.Header.Set("X-Forwarded-Host", "evil.example")
+	resp, err := ta.app.Test(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	out := string(body)
+	if resp.StatusCode != 200 || strings.Contains(out, "evil.example") {
+		t.Fatalf("feed built from the Host header:\n%s", out)
+	}
+	for _, want := range []string{`href="/blog/1"`, `<id>urn:devhub:blog:1</id>`, `href="/feed.xml"`} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("feed lacks %q:\n%s", want, out)
+		}
+	}
+}
