@@ -27,6 +27,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/devhub/devhub/pkg/internal/ratelimit"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -147,7 +148,7 @@ type Service struct {
 	maxBytes int64
 	now      func() time.Time
 	limiter  *Limiter
-	global   *RateLimit
+	global   *ratelimit.Bucket
 
 	mu      sync.Mutex
 	pending []pendingAppend // events waiting for the next transaction
@@ -199,7 +200,7 @@ func New(st *store.Store, o Options) (*Service, error) {
 		maxBytes: o.MaxBytes,
 		now:      o.Now,
 		limiter:  NewLimiter(o.RatePerMinute, time.Minute, o.MaxTrackedIPs, o.Now),
-		global:   NewRateLimit(o.GlobalRatePerMinute, time.Minute, o.Now),
+		global:   ratelimit.NewBucket(o.GlobalRatePerMinute, time.Minute, o.Now),
 	}, nil
 }
 

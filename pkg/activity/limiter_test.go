@@ -166,21 +166,3 @@ func TestLimiterAggregatesTo48UnderPressure(t *testing.T) {
 		t.Fatalf("%d events allowed from 50 /64s of one /48 under pressure, want 1", allowed)
 	}
 }
-
-func TestRateLimitIsGlobal(t *testing.T) {
-	clock := &fakeClock{t: time.Unix(0, 0)}
-	r := NewRateLimit(3, time.Minute, clock.now)
-	for i := 0; i < 3; i++ {
-		if ok, _ := r.Allow(); !ok {
-			t.Fatalf("event %d of 3 refused", i+1)
-		}
-	}
-	ok, wait := r.Allow()
-	if ok || wait < time.Second {
-		t.Fatalf("4th event: ok=%v wait=%s; want refused with a Retry-After", ok, wait)
-	}
-	clock.advance(20 * time.Second)
-	if ok, _ := r.Allow(); !ok {
-		t.Fatal("refused after a token was earned back")
-	}
-}
