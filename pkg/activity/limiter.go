@@ -29,26 +29,9 @@ func NewLimiter(rate int, per time.Duration, max int, now func() time.Time) *Lim
 // and how long until one is earned back (at least one second, so it can be
 // sent as Retry-After).
 func (l *Limiter) Allow(ip netip.Addr) (bool, time.Duration) {
-	return l.l.AllowGrouped(limiterKey(ip, false), limiterKey(ip, true))
+	return l.l.AllowGrouped(ratelimit.Network(ip, false), ratelimit.Network(ip, true))
 }
 
 // Len is the number of clients currently tracked.
 func (l *Limiter) Len() int { return l.l.Len() }
 
-// limiterKey is the address itself for IPv4 and the /64 for IPv6 (the /48
-// when wide).
-func limiterKey(ip netip.Addr, wide bool) netip.Prefix {
-	ip = ip.Unmap()
-	bits := ip.BitLen()
-	if ip.Is6() {
-		bits = 64
-		if wide {
-			bits = 48
-		}
-	}
-	p, err := ip.Prefix(bits)
-	if err != nil { // the zero Addr: everyone without an address shares one bucket
-		return netip.Prefix{}
-	}
-	return p
-}

@@ -4,6 +4,8 @@ import (
 	"net/netip"
 	"sync"
 	"time"
+
+	"github.com/devhub/devhub/pkg/internal/ratelimit"
 )
 
 // Login throttling, hard: a sliding window of failed attempts per key. A key
@@ -222,16 +224,10 @@ func accountKey(email string) string { return "acct:" + email }
 // pairKey is an account as seen from one network.
 func pairKey(acct, network string) string { return acct + "|" + network }
 
-// networkKey groups IPv6 clients by /64: one subscriber usually owns a whole
-// /64 and could otherwise rotate addresses to dodge the per-IP count.
+// networkKey is the client network of ip (ratelimit.Network: IPv6 by /64).
 func networkKey(ip netip.Addr) string {
 	if !ip.IsValid() {
 		return "ip:unknown"
 	}
-	ip = ip.Unmap()
-	if ip.Is6() {
-		p, _ := ip.Prefix(64)
-		return "ip:" + p.String()
-	}
-	return "ip:" + ip.String()
+	return "ip:" + ratelimit.Network(ip, false).String()
 }

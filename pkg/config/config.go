@@ -57,6 +57,18 @@ type Auth struct {
 // Files configures the file cloud.
 type Files struct {
 	MaxUploadBytes int64 `mapstructure:"max_upload_bytes"`
+	// MaxPartsPerRequest caps the parts of one multipart upload.
+	MaxPartsPerRequest int `mapstructure:"max_parts_per_request"`
+	// UploadsPerMinute is how many uploads one user, and one client
+	// network, may start per minute.
+	UploadsPerMinute int `mapstructure:"uploads_per_minute"`
+	// MaxConcurrentUploads caps uploads in progress on the server, and
+	// MaxConcurrentUploadsPerUser those of one user.
+	MaxConcurrentUploads        int `mapstructure:"max_concurrent_uploads"`
+	MaxConcurrentUploadsPerUser int `mapstructure:"max_concurrent_uploads_per_user"`
+	// MinUploadRate is the slowest an upload may arrive, in bytes per
+	// second averaged over 30 s; slower ones are ended and nothing is kept.
+	MinUploadRate int64 `mapstructure:"min_upload_rate"`
 }
 
 // Activity bounds the activity log.
@@ -121,7 +133,8 @@ func Default() Config {
 			AccessTTL:  15 * time.Minute,
 			RefreshTTL: 30 * 24 * time.Hour,
 		},
-		Files:    Files{MaxUploadBytes: 4 << 30},
+		Files: Files{MaxUploadBytes: 4 << 30, MaxPartsPerRequest: 100, UploadsPerMinute: 30,
+			MaxConcurrentUploads: 32, MaxConcurrentUploadsPerUser: 4, MinUploadRate: 1024},
 		Activity: Activity{MaxEvents: 10000, MaxBytes: 32 << 20, RatePerMinute: 60, GlobalRatePerMinute: 1200},
 		Site: Site{
 			Contacts: Contacts{Phones: []string{}},
@@ -181,6 +194,17 @@ func (c Config) Validate() error {
 	}
 	if c.Files.MaxUploadBytes <= 0 {
 		errs = append(errs, fmt.Errorf("files.max_upload_bytes must be positive, got %d", c.Files.MaxUploadBytes))
+	}
+	for name, n := range map[string]int{
+		"files.max_parts_per_request": c.Files.MaxPartsPerRequest, "files.uploads_per_minute": c.Files.UploadsPerMinute,
+		"files.max_concurrent_uploads": c.Files.MaxConcurrentUploads, "files.max_concurrent_uploads_per_user": c.Files.MaxConcurrentUploadsPerUser,
+	} {
+		if n <= 0 {
+			errs = append(errs, fmt.Errorf("%s must be positive, got %d", name, n))
+		}
+	}
+	if c.Files.MinUploadRate < 0 {
+		errs = append(errs, fmt.Errorf("files.min_upload_rate must not be negative, got %d", c.Files.MinUploadRate))
 	}
 	if c.Activity.MaxEvents <= 0 {
 		errs = append(errs, fmt.Errorf("activity.max_events must be positive, got %d", c.Activity.MaxEvents))

@@ -29,6 +29,10 @@ const bucketName = "files"
 // it was kept.
 var ErrTooLarge = errors.New("upload exceeds the maximum upload size")
 
+// ErrTooManyParts means a multipart upload had more parts than allowed;
+// nothing of it is kept.
+var ErrTooManyParts = errors.New("too many parts in the upload")
+
 // ErrNoFiles means an upload carried no file at all.
 var ErrNoFiles = errors.New("no files in the upload")
 

@@ -281,7 +281,7 @@ func multipartBody(t *testing.T, parts map[string][]byte, order []string) (*byte
 func TestSaveMultipartAllOrNothing(t *testing.T) {
 	s := newTestService(t, 1<<20)
 	body, boundary := multipartBody(t, map[string][]byte{"a.png": pngHead, "b.pdf": pdfHead}, []string{"a.png", "b.pdf"})
-	out, err := s.SaveMultipart(context.Background(), body, boundary, "files", Uploader{ID: 1})
+	out, err := s.SaveMultipart(context.Background(), body, boundary, "files", 100, Uploader{ID: 1})
 	if err != nil || len(out) != 2 || out[0].Type != TypeImage || out[1].Type != TypeDocument {
 		t.Fatalf("out %+v err %v", out, err)
 	}
@@ -289,7 +289,7 @@ func TestSaveMultipartAllOrNothing(t *testing.T) {
 	// The second file goes over the limit: the first one is not kept either.
 	s2 := newTestService(t, 1<<20)
 	body, boundary = multipartBody(t, map[string][]byte{"a.png": pngHead, "big.bin": make([]byte, 1<<20)}, []string{"a.png", "big.bin"})
-	if _, err := s2.SaveMultipart(context.Background(), body, boundary, "files", Uploader{}); !errors.Is(err, ErrTooLarge) {
+	if _, err := s2.SaveMultipart(context.Background(), body, boundary, "files", 100, Uploader{}); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("err = %v, want ErrTooLarge", err)
 	}
 	if names := dirNames(t, s2.Dir()); len(names) != 0 {
@@ -299,7 +299,7 @@ func TestSaveMultipartAllOrNothing(t *testing.T) {
 	// A body cut off in the second part keeps nothing.
 	body, boundary = multipartBody(t, map[string][]byte{"a.png": pngHead, "b.bin": make([]byte, 100000)}, []string{"a.png", "b.bin"})
 	cut := bytes.NewReader(body.Bytes()[:body.Len()-5000])
-	_, err = s2.SaveMultipart(context.Background(), cut, boundary, "files", Uploader{})
+	_, err = s2.SaveMultipart(context.Background(), cut, boundary, "files", 100, Uploader{})
 	var me *MultipartError
 	if !errors.As(err, &me) {
 		t.Fatalf("err = %v, want a MultipartError", err)
@@ -313,7 +313,7 @@ func TestSaveMultipartAllOrNothing(t *testing.T) {
 	w := multipart.NewWriter(&empty)
 	w.WriteField("note", "x")
 	w.Close()
-	if _, err := s2.SaveMultipart(context.Background(), &empty, w.Boundary(), "files", Uploader{}); !errors.Is(err, ErrNoFiles) {
+	if _, err := s2.SaveMultipart(context.Background(), &empty, w.Boundary(), "files", 100, Uploader{}); !errors.Is(err, ErrNoFiles) {
 		t.Fatalf("err = %v, want ErrNoFiles", err)
 	}
 }

@@ -30,10 +30,12 @@ const (
 	storedNameLen = 32
 )
 
-// copyBufSize is the size of the buffers bytes are copied through. Large
-// buffers mean few, large write(2) calls, which is where most of an
-// upload's time goes (notes/fiber-and-uploads.md).
-const copyBufSize = 1 << 20
+// copyBufSize is the size of the pooled buffers bytes are copied through.
+// Larger buffers mean fewer write(2) calls (notes/fiber-and-uploads.md), but
+// every upload in progress holds one: at 1 MiB, 200 slow clients pinned
+// 200 MiB. 128 KiB keeps a large upload near disk speed (the writeback below
+// does the batching that matters) and a crowd of slow ones cheap.
+const copyBufSize = 128 << 10
 
 var bufPool = sync.Pool{New: func() any { b := make([]byte, copyBufSize); return &b }}
 
@@ -275,12 +277,14 @@ func (e *MultipartError) Unwrap() error { return e.Err }
 // SaveMultipart reads a multipart/form-data body as a stream and stores
 // every part of the form field `field` (the spec's repeated "files") as
 // one upload: all files are kept, or none. Other fields are skipped. A
-// body cut short (client gone) or over the limit keeps nothing.
-func (s *Service) SaveMultipart(ctx context.Context, body io.Reader, boundary, field string, up Uploader) ([]File, error) {
+// body cut short (client gone), over the limit, with more than maxParts
+// parts, or with a part whose Content-Disposition does not parse keeps
+// nothing.
+func (s *Service) SaveMultipart(ctx context.Context, body io.Reader, boundary, field string, maxParts int, up Uploader) ([]File, error) {
 	u := s.Begin(up)
 	defer u.Abort()
 	mr := multipart.NewReader(body, boundary)
-	for {
+	for parts := 0; ; parts++ {
 		part, err := mr.NextPart()
 		if err == io.EOF {
 			break
@@ -290,6 +294,17 @@ func (s *Service) SaveMultipart(ctx context.Context, body io.Reader, boundary, f
 				return nil, ErrTooLarge
 			}
 			return nil, &MultipartError{Err: err}
+		}
+		if parts >= maxParts {
+			part.Close()
+			return nil, ErrTooManyParts
+		}
+		// A part whose disposition does not parse (a raw CR/LF in a file
+		// name ends its header line early) is a broken request, not a part
+		// to skip: skipping it would answer 201 for the files around it.
+		if disp, _, err := parseDisposition(part.Header.Get("Content-Disposition")); err != nil || disp != "form-data" {
+			part.Close()
+			return nil, &MultipartError{Err: errors.New("a part without a valid form-data Content-Disposition")}
 		}
 		if part.FormName() != field {
 			// Not a file of ours: read past it (still counted by the caller's

@@ -62,7 +62,7 @@ func (s *Server) mountFiles(api fiber.Router) {
 			g.Head(path, h)
 		}
 		get("/", s.listFiles)
-		g.Post("/upload", finishRefusedUpload, s.requireUser, s.uploadFiles)
+		g.Post("/upload", finishRefusedUpload, s.requireUser, s.admitUpload, s.uploadFiles)
 		get("/stream/:id", s.streamFile)
 		get("/:id/download", s.downloadFile)
 		get("/:id", s.fileDetail)
@@ -218,19 +218,28 @@ func (s *Server) uploadFiles(c fiber.Ctx) error {
 	} else {
 		body = bytes.NewReader(req.Body())
 	}
-	if rt := s.cfg.Server.ReadTimeout; rt > 0 {
+	if min := s.uploads.minRate; min > 0 {
 		// The server's read timeout is meant for a request's head; an upload
-		// may take long, so it only has to keep moving.
+		// may take long, so it only has to keep a minimum pace.
+		body = newMinRateReader(body, c.RequestCtx().Conn(), min)
+	} else if rt := s.cfg.Server.ReadTimeout; rt > 0 {
 		body = &deadlineReader{r: body, conn: c.RequestCtx().Conn(), timeout: rt}
 	}
 	capped := &capReader{r: body, left: limit}
 	id := currentUser(c)
-	saved, err := svc.SaveMultipart(c.Context(), capped, params["boundary"], "files", files.Uploader{ID: id.ID, Name: id.Email})
+	saved, err := svc.SaveMultipart(c.Context(), capped, params["boundary"], "files", s.cfg.Files.MaxPartsPerRequest,
+		files.Uploader{ID: id.ID, Name: id.Email})
 	var merr *files.MultipartError
 	switch {
 	case err == nil:
 	case capped.over || errors.Is(err, files.ErrTooLarge):
 		return tooLarge(limit)
+	case errors.Is(err, files.ErrTooManyParts):
+		return NewError(fiber.StatusBadRequest, "too many parts in the upload: at most "+
+			strconv.Itoa(s.cfg.Files.MaxPartsPerRequest)+" per request")
+	case errors.Is(err, errUploadTooSlow):
+		s.log.Info("upload ended: too slow", slog.String("ip", s.clientIP(c).String()))
+		return NewError(fiber.StatusRequestTimeout, "the upload arrived too slowly and was ended; nothing was kept")
 	case errors.Is(err, files.ErrNoFiles):
 		return NewError(fiber.StatusBadRequest, "no files in the upload: send one or more \"files\" fields")
 	case errors.As(err, &merr):

@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/store"
 )
@@ -50,6 +51,12 @@ type filesTestApp struct {
 // with the fake identities above and the given upload limit.
 func newFilesTestApp(t *testing.T, maxUpload int64) *filesTestApp {
 	t.Helper()
+	return newFilesTestAppWith(t, maxUpload, nil)
+}
+
+// newFilesTestAppWith is newFilesTestApp with the files config adjusted.
+func newFilesTestAppWith(t *testing.T, maxUpload int64, mutate func(*config.Files)) *filesTestApp {
+	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -63,6 +70,9 @@ func newFilesTestApp(t *testing.T, maxUpload int64) *filesTestApp {
 	t.Cleanup(func() { svc.Close() })
 	ta := newTestApp(t, func(o *Options) {
 		o.Config.Files.MaxUploadBytes = maxUpload
+		if mutate != nil {
+			mutate(&o.Config.Files)
+		}
 		o.Services = &Services{Store: st, Authenticate: fakeAuthenticate, Files: svc}
 	})
 	return &filesTestApp{testApp: ta, svc: svc, uploadsDir: dir}

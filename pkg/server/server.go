@@ -92,6 +92,8 @@ type Server struct {
 	site    *siteAssets
 	// streaming holds the paths that read their request body as a stream.
 	streaming map[string]bool
+	// uploads admits uploads (rates, concurrency, minimum pace).
+	uploads *uploadLimits
 }
 
 // New builds the Fiber app with every route mounted.
@@ -102,7 +104,8 @@ func New(o Options) (*fiber.App, error) {
 	if o.Services == nil {
 		o.Services = &Services{}
 	}
-	s := &Server{cfg: o.Config, svc: o.Services, log: o.Logger, streaming: map[string]bool{}}
+	s := &Server{cfg: o.Config, svc: o.Services, log: o.Logger, streaming: map[string]bool{},
+		uploads: newUploadLimits(o.Config.Files)}
 	for _, p := range o.Config.Server.TrustedProxies {
 		pfx, err := config.ParseProxy(p)
 		if err != nil {

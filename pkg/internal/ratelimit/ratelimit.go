@@ -8,6 +8,7 @@ package ratelimit
 
 import (
 	"container/list"
+	"net/netip"
 	"sync"
 	"time"
 )
@@ -170,4 +171,26 @@ func (l *Limiter[K]) Len() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.order.Len()
+}
+
+// Network is the client network an address counts as: the address itself
+// for IPv4 (IPv4-mapped IPv6 included) and its /64 for IPv6 — one
+// subscriber usually holds a whole /64 and could otherwise rotate addresses
+// to dodge a limit — or its /48 when wide (a site's allocation; see
+// Limiter.AllowGrouped). The zero Addr gives the zero Prefix: every client
+// without an address shares one key.
+func Network(ip netip.Addr, wide bool) netip.Prefix {
+	ip = ip.Unmap()
+	bits := ip.BitLen()
+	if ip.Is6() {
+		bits = 64
+		if wide {
+			bits = 48
+		}
+	}
+	p, err := ip.Prefix(bits)
+	if err != nil {
+		return netip.Prefix{}
+	}
+	return p
 }

@@ -1,0 +1,141 @@
+package server
+
+import (
+	"errors"
+	"io"
+	"net"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+
+	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/internal/ratelimit"
+)
+
+// Upload admission. An upload holds a connection, a buffer, a temp file and
+// disk bandwidth for as long as its client likes, so uploads are admitted
+// in three steps before a byte is read: a start rate per user and per client
+// network, then a cap on uploads in progress per user and on the whole
+// server. Each refusal is a 429 with Retry-After. Once admitted, an upload
+// must keep a minimum pace (minRateReader) or is ended with nothing kept.
+type uploadLimits struct {
+	rate      *ratelimit.Limiter[string]
+	maxAll    int
+	maxUser   int
+	mu        sync.Mutex
+	active    int
+	perUser   map[uint64]int
+	minRate   int64
+	rateRetry time.Duration
+}
+
+// uploadBusyRetry is the Retry-After of an upload refused because too many
+// are in progress: they end on their own, a few seconds is a fair guess.
+const uploadBusyRetry = 5 * time.Second
+
+// minRateWindow is the span the minimum upload rate is averaged over.
+const minRateWindow = 30 * time.Second
+
+func newUploadLimits(f config.Files) *uploadLimits {
+	return &uploadLimits{
+		rate:    ratelimit.New[string](f.UploadsPerMinute, time.Minute, 0, nil),
+		maxAll:  f.MaxConcurrentUploads,
+		maxUser: f.MaxConcurrentUploadsPerUser,
+		perUser: map[uint64]int{},
+		minRate: f.MinUploadRate,
+	}
+}
+
+// admitUpload runs before an upload handler: it checks the start rate and
+// takes a place among the uploads in progress, given back when the handler
+// returns.
+func (s *Server) admitUpload(c fiber.Ctx) error {
+	u := currentUser(c)
+	l := s.uploads
+	userKey := "u:" + strconv.FormatUint(u.ID, 10)
+	netKey := "n:" + ratelimit.Network(s.clientIP(c), false).String()
+	for _, k := range []string{userKey, netKey} {
+		if ok, wait := l.rate.Allow(k); !ok {
+			return tooManyUploads(c, wait, "too many uploads started, slow down")
+		}
+	}
+	l.mu.Lock()
+	if l.active >= l.maxAll || l.perUser[u.ID] >= l.maxUser {
+		l.mu.Unlock()
+		return tooManyUploads(c, uploadBusyRetry, "too many uploads in progress, try again shortly")
+	}
+	l.active++
+	l.perUser[u.ID]++
+	l.mu.Unlock()
+	defer func() {
+		l.mu.Lock()
+		l.active--
+		if l.perUser[u.ID]--; l.perUser[u.ID] <= 0 {
+			delete(l.perUser, u.ID)
+		}
+		l.mu.Unlock()
+	}()
+	return c.Next()
+}
+
+func tooManyUploads(c fiber.Ctx, wait time.Duration, msg string) error {
+	c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int((wait+time.Second-1)/time.Second)))
+	return NewError(fiber.StatusTooManyRequests, msg)
+}
+
+// errUploadTooSlow ends an upload that fell below files.min_upload_rate.
+var errUploadTooSlow = errors.New("upload too slow")
+
+// minRateReader ends an upload whose bytes arrive slower than min bytes a
+// second averaged over minRateWindow: a client that sends a little and then
+// stalls (or trickles) would otherwise hold its connection, buffer and temp
+// file for ever. While bytes arrive it keeps the connection's read deadline
+// minRateWindow ahead, so a read waiting for bytes that never come ends
+// after that much silence.
+type minRateReader struct {
+	r           io.Reader
+	conn        net.Conn
+	min         int64
+	windowStart time.Time
+	windowBytes int64
+	deadlineSet time.Time
+	window      time.Duration
+	now         func() time.Time
+}
+
+func newMinRateReader(r io.Reader, conn net.Conn, min int64) *minRateReader {
+	m := &minRateReader{r: r, conn: conn, min: min, window: minRateWindow, now: time.Now}
+	now := m.now()
+	m.windowStart = now
+	m.pushDeadline(now)
+	return m
+}
+
+func (m *minRateReader) pushDeadline(now time.Time) {
+	if m.conn != nil {
+		m.conn.SetReadDeadline(now.Add(m.window))
+	}
+	m.deadlineSet = now
+}
+
+func (m *minRateReader) Read(p []byte) (int, error) {
+	n, err := m.r.Read(p)
+	m.windowBytes += int64(n)
+	now := m.now()
+	if elapsed := now.Sub(m.windowStart); elapsed >= m.window {
+		if m.windowBytes < m.min*int64(elapsed/time.Second) {
+			return n, errUploadTooSlow
+		}
+		m.windowStart, m.windowBytes = now, 0
+	}
+	if n > 0 && now.Sub(m.deadlineSet) >= time.Second {
+		m.pushDeadline(now)
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return n, errUploadTooSlow // the window's deadline passed without a byte
+	}
+	return n, err
+}
