@@ -268,7 +268,7 @@ func (s *Service) append(ev *Event) error {
 		batch := s.pending
 		s.pending = nil
 		s.mu.Unlock()
-		err := s.writeBatch(batch)
+		err := s.writeBatchRecovered(batch)
 		for _, q := range batch {
 			q.done <- err
 		}
@@ -277,6 +277,18 @@ func (s *Service) append(ev *Event) error {
 	s.writing = false
 	s.mu.Unlock()
 	return <-p.done
+}
+
+// writeBatchRecovered is writeBatch with a panic turned into the batch's
+// error: the writer must always clear `writing`, or every later append
+// would queue behind a writer that is gone.
+func (s *Service) writeBatchRecovered(batch []pendingAppend) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("activity: write panicked: %v", r)
+		}
+	}()
+	return s.writeBatch(batch)
 }
 
 // writeBatch appends the events in one transaction and trims once.

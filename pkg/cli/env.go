@@ -174,6 +174,9 @@ func (s *services) Close() error {
 // startup runs the once-per-serve work of each area (importing content/,
 // scanning roms/, sweeping temp uploads) before the server accepts requests.
 func (s *services) startup(ctx context.Context) error {
+	if err := s.store.Check(); err != nil {
+		return fmt.Errorf("%w; restore a backup (devhub backup) or move the file aside", err)
+	}
 	if err := s.romsStartup(); err != nil {
 		return err
 	}

@@ -98,6 +98,29 @@ func (s *Store) Path() string { return s.path }
 // DB exposes bbolt for domain packages, which run their own transactions.
 func (s *Store) DB() *bolt.DB { return s.db }
 
+// Check runs bbolt's consistency check over the whole file (every page
+// reachable once, free list and tree agree) and returns the first problems
+// it finds, joined. serve runs it at start, so a damaged store is reported
+// before requests are served from it rather than in the middle of one.
+func (s *Store) Check() error {
+	var problems []error
+	err := s.db.View(func(tx *bolt.Tx) error {
+		for e := range tx.Check() {
+			if len(problems) < 10 {
+				problems = append(problems, e)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("store %s is damaged: %w", s.path, errors.Join(problems...))
+	}
+	return nil
+}
+
 // Close releases the file lock.
 func (s *Store) Close() error { return s.db.Close() }
 
