@@ -57,6 +57,10 @@ const defaultMemoryLimit = 48 << 20
 
 func serve(ctx context.Context, env *Env) error {
 	cfg, log := env.cfg, env.log
+	if cfg.Log.Format == "json" {
+		log = slog.New(slog.NewJSONHandler(env.Err, &slog.HandlerOptions{Level: slog.LevelInfo}))
+		env.log = log
+	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(defaultMemoryLimit)
 	}

@@ -26,6 +26,14 @@ type Config struct {
 	GeoIP    GeoIP    `mapstructure:"geoip"`
 	Emulator Emulator `mapstructure:"emulator"`
 	Site     Site     `mapstructure:"site"`
+	Log      Log      `mapstructure:"log"`
+}
+
+// Log configures serve's log lines.
+type Log struct {
+	// Format is "text" (key=value lines) or "json" (one object a line, for
+	// log collectors).
+	Format string `mapstructure:"format"`
 }
 
 // Server configures the HTTP listener.
@@ -133,6 +141,7 @@ func Default() Config {
 			AccessTTL:  15 * time.Minute,
 			RefreshTTL: 30 * 24 * time.Hour,
 		},
+		Log: Log{Format: "text"},
 		Files: Files{MaxUploadBytes: 4 << 30, MaxPartsPerRequest: 100, UploadsPerMinute: 30,
 			MaxConcurrentUploads: 32, MaxConcurrentUploadsPerUser: 4, MinUploadRate: 1024},
 		Activity: Activity{MaxEvents: 10000, MaxBytes: 32 << 20, RatePerMinute: 60, GlobalRatePerMinute: 1200},
@@ -205,6 +214,9 @@ func (c Config) Validate() error {
 	}
 	if c.Files.MinUploadRate < 0 {
 		errs = append(errs, fmt.Errorf("files.min_upload_rate must not be negative, got %d", c.Files.MinUploadRate))
+	}
+	if c.Log.Format != "text" && c.Log.Format != "json" {
+		errs = append(errs, fmt.Errorf("log.format must be text or json, got %q", c.Log.Format))
 	}
 	if c.Activity.MaxEvents <= 0 {
 		errs = append(errs, fmt.Errorf("activity.max_events must be positive, got %d", c.Activity.MaxEvents))

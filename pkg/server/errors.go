@@ -61,7 +61,7 @@ func (s *Server) toAPIError(c fiber.Ctx, err error) *APIError {
 		}
 		return NewError(ferr.Code, msg)
 	default:
-		s.log.Error("request failed", slog.String("method", c.Method()), slog.String("path", c.Path()), slog.Any("err", err))
+		s.logFor(c).Error("request failed", slog.String("method", c.Method()), slog.String("path", c.Path()), slog.Any("err", err))
 		return NewError(http.StatusInternalServerError, "internal server error")
 	}
 }

@@ -9,7 +9,15 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v3"
+	"github.com/gofiber/fiber/v3/middleware/requestid"
 )
+
+// logFor is the logger for what happens while answering c: every line
+// carries the request id (X-Request-Id), so the lines of one request can be
+// found together and matched with what a client or proxy reports.
+func (s *Server) logFor(c fiber.Ctx) *slog.Logger {
+	return s.log.With(slog.String("request_id", requestid.FromContext(c)))
+}
 
 // requestLog writes one structured line per request after it is answered.
 func (s *Server) requestLog(c fiber.Ctx) error {
@@ -20,7 +28,7 @@ func (s *Server) requestLog(c fiber.Ctx) error {
 		// The error handler has not run yet; log the status it will choose.
 		status = s.toAPIError(c, err).Status
 	}
-	s.log.Info("request",
+	s.logFor(c).Info("request",
 		slog.String("method", c.Method()),
 		slog.String("path", c.Path()),
 		slog.Int("status", status),

@@ -155,7 +155,7 @@ func (s *Server) deleteFile(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	s.log.Info("file deleted", slog.Uint64("id", id), slog.String("name", f.OriginalName),
+	s.logFor(c).Info("file deleted", slog.Uint64("id", id), slog.String("name", f.OriginalName),
 		slog.String("by", currentUser(c).Email))
 	return c.SendStatus(fiber.StatusNoContent)
 }
@@ -238,18 +238,18 @@ func (s *Server) uploadFiles(c fiber.Ctx) error {
 		return NewError(fiber.StatusBadRequest, "too many parts in the upload: at most "+
 			strconv.Itoa(s.cfg.Files.MaxPartsPerRequest)+" per request")
 	case errors.Is(err, errUploadTooSlow):
-		s.log.Info("upload ended: too slow", slog.String("ip", s.clientIP(c).String()))
+		s.logFor(c).Info("upload ended: too slow", slog.String("ip", s.clientIP(c).String()))
 		return NewError(fiber.StatusRequestTimeout, "the upload arrived too slowly and was ended; nothing was kept")
 	case errors.Is(err, files.ErrNoFiles):
 		return NewError(fiber.StatusBadRequest, "no files in the upload: send one or more \"files\" fields")
 	case errors.As(err, &merr):
-		s.log.Info("upload aborted", slog.String("ip", s.clientIP(c).String()), slog.Any("err", err))
+		s.logFor(c).Info("upload aborted", slog.String("ip", s.clientIP(c).String()), slog.Any("err", err))
 		return NewError(fiber.StatusBadRequest, "the upload was cut off or is not a well-formed multipart body")
 	default:
 		return err
 	}
 	for _, f := range saved {
-		s.log.Info("file uploaded", slog.Uint64("id", f.ID), slog.String("name", f.OriginalName),
+		s.logFor(c).Info("file uploaded", slog.Uint64("id", f.ID), slog.String("name", f.OriginalName),
 			slog.Int64("size", f.Size), slog.String("by", id.Email))
 	}
 	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"files": listItems(saved, true)})
@@ -341,7 +341,7 @@ func (s *Server) sendUserFile(c fiber.Ctx, inlineIfSafe bool) error {
 		if _, gerr := s.svc.Files.Get(id); gerr == nil {
 			// The record exists but its bytes do not, are not a regular file,
 			// or sit behind a link out of uploads/: say so in the log only.
-			s.log.Warn("file content unavailable", slog.Uint64("id", id), slog.Any("err", err))
+			s.logFor(c).Warn("file content unavailable", slog.Uint64("id", id), slog.Any("err", err))
 		}
 		return err
 	}

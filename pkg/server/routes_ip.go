@@ -16,7 +16,7 @@ func (s *Server) mountIP(api fiber.Router) {
 		res, err := s.svc.GeoIP.Lookup(ip)
 		if err != nil {
 			// A damaged database must not break the page: answer Unknown.
-			s.log.Warn("geoip lookup failed", slog.Any("err", err))
+			s.logFor(c).Warn("geoip lookup failed", slog.Any("err", err))
 		}
 		// The answer is about this caller only: no shared cache may keep it.
 		c.Set(fiber.HeaderCacheControl, "private, no-store")

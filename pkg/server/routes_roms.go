@@ -155,7 +155,7 @@ func (s *Server) romGames(c fiber.Ctx) error {
 			return romservError(c, http.StatusNotFound, "unknown console: "+id)
 		}
 		// The ROM service answers every error in its own envelope.
-		s.log.Error("romserv games", "console", id, "err", err)
+		s.logFor(c).Error("romserv games", "console", id, "err", err)
 		return romservError(c, http.StatusInternalServerError, "internal error")
 	}
 	c.Set(fiber.HeaderAccessControlAllowOrigin, "*")

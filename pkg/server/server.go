@@ -17,6 +17,7 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 	recoverer "github.com/gofiber/fiber/v3/middleware/recover"
+	"github.com/gofiber/fiber/v3/middleware/requestid"
 
 	"github.com/devhub/devhub/pkg/activity"
 	"github.com/devhub/devhub/pkg/auth"
@@ -137,10 +138,14 @@ func New(o Options) (*fiber.App, error) {
 		ReadBufferSize:               MaxHeaderBytes,
 	})
 
+	// First, so that every later log line of the request can name it: the
+	// id a proxy in front sent (X-Request-Id, when well-formed) or a new one,
+	// and the answer carries it back.
+	app.Use(requestid.New())
 	app.Use(recoverer.New(recoverer.Config{
 		EnableStackTrace: true,
 		StackTraceHandler: func(c fiber.Ctx, e any) {
-			s.log.Error("panic in handler", slog.String("method", c.Method()), slog.String("path", c.Path()),
+			s.logFor(c).Error("panic in handler", slog.String("method", c.Method()), slog.String("path", c.Path()),
 				slog.Any("panic", e), slog.String("stack", string(debug.Stack())))
 		},
 	}))

@@ -321,6 +321,35 @@ func TestPanicIsRecoveredAndLogged(t *testing.T) {
 	}
 }
 
+// Every log line of a request names its id, the answer carries it, and an
+// id a proxy in front sent is kept.
+func TestRequestID(t *testing.T) {
+	ta := newTestApp(t, func(o *Options) {
+		o.testRoutes = func(app *fiber.App) {
+			app.Get("/api/boom", func(c fiber.Ctx) error { panic("kaboom") })
+		}
+	})
+	resp, _ := ta.do(t, httptest.NewRequest(http.MethodGet, "/api/boom", nil))
+	id := resp.Header.Get("X-Request-Id")
+	if len(id) < 16 {
+		t.Fatalf("X-Request-Id %q", id)
+	}
+	lines := strings.Split(strings.TrimSpace(ta.logs.String()), "\n")
+	if len(lines) < 2 {
+		t.Fatalf("want the panic and the request line, got %q", lines)
+	}
+	for _, l := range lines {
+		if !strings.Contains(l, "request_id="+id) {
+			t.Fatalf("log line without the request id %s: %s", id, l)
+		}
+	}
+	req := httptest.NewRequest(http.MethodGet, "/healthz", nil)
+	req.Header.Set("X-Request-Id", "proxy-abc-123")
+	if resp, _ := ta.do(t, req); resp.Header.Get("X-Request-Id") != "proxy-abc-123" {
+		t.Fatalf("the proxy's id was replaced by %q", resp.Header.Get("X-Request-Id"))
+	}
+}
+
 func TestRequestLog(t *testing.T) {
 	ta := newTestApp(t, nil)
 	ta.do(t, httptest.NewRequest(http.MethodGet, "/api/missing", nil))
