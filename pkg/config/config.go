@@ -27,6 +27,16 @@ type Config struct {
 	Emulator Emulator `mapstructure:"emulator"`
 	Site     Site     `mapstructure:"site"`
 	Log      Log      `mapstructure:"log"`
+	Metrics  Metrics  `mapstructure:"metrics"`
+}
+
+// Metrics configures GET /metrics (Prometheus text format).
+type Metrics struct {
+	// Enabled turns the page on; it is off by default.
+	Enabled bool `mapstructure:"enabled"`
+	// Token, when set, is the bearer token a scraper must send; when empty
+	// only direct requests from this machine are answered.
+	Token string `mapstructure:"token"`
 }
 
 // Log configures serve's log lines.
@@ -214,6 +224,9 @@ func (c Config) Validate() error {
 	}
 	if c.Files.MinUploadRate < 0 {
 		errs = append(errs, fmt.Errorf("files.min_upload_rate must not be negative, got %d", c.Files.MinUploadRate))
+	}
+	if t := c.Metrics.Token; t != "" && len(t) < 16 {
+		errs = append(errs, fmt.Errorf("metrics.token must be at least 16 characters, got %d", len(t)))
 	}
 	if c.Log.Format != "text" && c.Log.Format != "json" {
 		errs = append(errs, fmt.Errorf("log.format must be text or json, got %q", c.Log.Format))

@@ -28,6 +28,9 @@ func (s *Server) requestLog(c fiber.Ctx) error {
 		// The error handler has not run yet; log the status it will choose.
 		status = s.toAPIError(c, err).Status
 	}
+	if s.metrics != nil {
+		s.metrics.observe(c, status, time.Since(start))
+	}
 	s.logFor(c).Info("request",
 		slog.String("method", c.Method()),
 		slog.String("path", c.Path()),

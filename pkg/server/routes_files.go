@@ -249,6 +249,9 @@ func (s *Server) uploadFiles(c fiber.Ctx) error {
 		return err
 	}
 	for _, f := range saved {
+		if s.metrics != nil {
+			s.metrics.uploaded.Add(float64(f.Size))
+		}
 		s.logFor(c).Info("file uploaded", slog.Uint64("id", f.ID), slog.String("name", f.OriginalName),
 			slog.Int64("size", f.Size), slog.String("by", id.Email))
 	}
@@ -387,6 +390,9 @@ func (s *Server) sendUserFile(c fiber.Ctx, inlineIfSafe bool) error {
 		c.Status(fiber.StatusOK)
 	}
 	c.Response().SetBodyStream(&fileSection{f: fh, off: start, n: length}, int(length))
+	if s.metrics != nil && c.Method() != fiber.MethodHead {
+		s.metrics.downloaded.Add(float64(length))
+	}
 	sent = true
 	return nil
 }

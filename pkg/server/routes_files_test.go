@@ -57,6 +57,21 @@ func newFilesTestApp(t *testing.T, maxUpload int64) *filesTestApp {
 // newFilesTestAppWith is newFilesTestApp with the files config adjusted.
 func newFilesTestAppWith(t *testing.T, maxUpload int64, mutate func(*config.Files)) *filesTestApp {
 	t.Helper()
+	return newFilesTestAppWithConfig(t, func(c *config.Config) {
+		c.Files.MaxUploadBytes = maxUpload
+		if mutate != nil {
+			mutate(&c.Files)
+		}
+	})
+}
+
+// newFilesTestAppWithConfig is newFilesTestApp with any config change.
+func newFilesTestAppWithConfig(t *testing.T, mutate func(*config.Config)) *filesTestApp {
+	t.Helper()
+	cfg := config.Default()
+	cfg.Files.MaxUploadBytes = 1 << 20
+	mutate(&cfg)
+	maxUpload := cfg.Files.MaxUploadBytes
 	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -69,10 +84,8 @@ func newFilesTestAppWith(t *testing.T, maxUpload int64, mutate func(*config.File
 	}
 	t.Cleanup(func() { svc.Close() })
 	ta := newTestApp(t, func(o *Options) {
-		o.Config.Files.MaxUploadBytes = maxUpload
-		if mutate != nil {
-			mutate(&o.Config.Files)
-		}
+		o.Config.Files = cfg.Files
+		o.Config.Metrics = cfg.Metrics
 		o.Services = &Services{Store: st, Authenticate: fakeAuthenticate, Files: svc}
 	})
 	return &filesTestApp{testApp: ta, svc: svc, uploadsDir: dir}

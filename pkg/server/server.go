@@ -95,6 +95,8 @@ type Server struct {
 	streaming map[string]bool
 	// uploads admits uploads (rates, concurrency, minimum pace).
 	uploads *uploadLimits
+	// metrics feeds GET /metrics; nil when metrics.enabled is off.
+	metrics *metrics
 }
 
 // New builds the Fiber app with every route mounted.
@@ -122,6 +124,9 @@ func New(o Options) (*fiber.App, error) {
 		return nil, fmt.Errorf("load site: %w", err)
 	}
 	s.site = site
+	if o.Config.Metrics.Enabled {
+		s.metrics = newMetrics(s)
+	}
 
 	app := fiber.New(fiber.Config{
 		AppName:      "devhub",
@@ -167,6 +172,7 @@ func New(o Options) (*fiber.App, error) {
 	s.mountIP(api)
 	s.mountFiles(api)
 	s.mountBlog(app, api)
+	s.mountMetrics(app)
 
 	if o.testRoutes != nil {
 		o.testRoutes(app)
