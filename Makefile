@@ -12,7 +12,7 @@ TAGS        := embedsite embedgeoip
 SITE_STAMP  := site/node_modules/.package-lock.json
 APT_UPDATED := build/.apt-updated
 
-.PHONY: all run build site geoip cores test test-go test-web e2e bench deps chromium vet clean
+.PHONY: all run build site geoip cores test test-go test-web e2e bench fuzz deps chromium vet clean
 
 all: build
 
@@ -79,6 +79,18 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./pkg/...
 	./.ci/bench-static.sh $(BIN)
 	./.ci/bench-files.sh $(BIN)
+
+## fuzz: every Go fuzz target for FUZZTIME each (make test runs only their seed corpora);
+## a crasher is written to the package's testdata/fuzz/ and then replays in every `make test`
+FUZZTIME ?= 30s
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		dir=$$($(GO) list -f '{{.Dir}}' $$pkg); \
+		for target in $$(grep -ho '^func Fuzz[A-Za-z0-9_]*' $$dir/*_test.go 2>/dev/null | sed 's/^func //'); do \
+			echo "== $$pkg $$target ($(FUZZTIME))"; \
+			$(GO) test $$pkg -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME); \
+		done; \
+	done
 
 clean:
 	rm -rf bin build site/dist

@@ -122,3 +122,27 @@ func TestOwnerSocketRefusesOversizedFrame(t *testing.T) {
 		t.Fatalf("the server kept the connection: %v", err)
 	}
 }
+
+// FuzzFrameReader: whatever a client writes on the owner socket, decoding
+// frames through the size cap ends in a frame or an error — never a panic
+// and never a frame over the cap.
+func FuzzFrameReader(f *testing.F) {
+	var ok bytes.Buffer
+	gob.NewEncoder(&ok).Encode(frame{Kind: frameRequest, Args: []string{"user", "list", "--json"}, Cwd: "/tmp"})
+	f.Add(ok.Bytes())
+	f.Add([]byte{0xFC, 0x0B, 0xEB, 0xC2, 0x00})
+	f.Add([]byte{0x80})
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dec := gob.NewDecoder(newFrameLimitReader(bytes.NewReader(data), maxFrameBytes))
+		for i := 0; i < 4; i++ {
+			var fr frame
+			if err := dec.Decode(&fr); err != nil {
+				return
+			}
+			if len(fr.Data) > maxFrameBytes {
+				t.Fatalf("a %d-byte frame passed the cap", len(fr.Data))
+			}
+		}
+	})
+}
