@@ -144,6 +144,9 @@ func addOne(cmd *cobra.Command, env *Env, up *files.Upload, path string, mayShow
 	if errors.Is(err, files.ErrTooLarge) {
 		return fmt.Errorf("%w (files.max_upload_bytes)", err)
 	}
+	if errors.Is(err, files.ErrNoSpace) {
+		return fmt.Errorf("%s: %w on the uploads directory's disk; nothing was kept", path, files.ErrNoSpace)
+	}
 	return err
 }
 

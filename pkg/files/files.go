@@ -29,6 +29,10 @@ const bucketName = "files"
 // it was kept.
 var ErrTooLarge = errors.New("upload exceeds the maximum upload size")
 
+// ErrNoSpace means the disk (or the user's filesystem quota) is full: the
+// upload could not be written and nothing of it is kept.
+var ErrNoSpace = errors.New("not enough storage space for the upload")
+
 // ErrTooManyParts means a multipart upload had more parts than allowed;
 // nothing of it is kept.
 var ErrTooManyParts = errors.New("too many parts in the upload")

@@ -14,6 +14,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"syscall"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -134,7 +135,7 @@ func (u *Upload) Add(ctx context.Context, name string, r io.Reader) (err error) 
 			}
 			h.Write(buf[:n])
 			if _, err := fh.Write(buf[:n]); err != nil {
-				return fmt.Errorf("files: write: %w", err)
+				return storageError("write", err)
 			}
 			size += int64(n)
 			if size-synced >= writebackChunk {
@@ -150,10 +151,10 @@ func (u *Upload) Add(ctx context.Context, name string, r io.Reader) (err error) 
 		}
 	}
 	if err := fh.Sync(); err != nil {
-		return fmt.Errorf("files: fsync: %w", err)
+		return storageError("fsync", err)
 	}
 	if err := fh.Close(); err != nil {
-		return fmt.Errorf("files: close: %w", err)
+		return storageError("close", err)
 	}
 	original := SanitizeName(name)
 	mt, typ := Detect(head, original)
@@ -257,6 +258,16 @@ func (s *Service) Save(ctx context.Context, name string, r io.Reader, up Uploade
 		return nil, err
 	}
 	return &out[0], nil
+}
+
+// storageError wraps a failure to store bytes; a full disk or quota is
+// ErrNoSpace, so callers can tell the visitor (507) instead of failing
+// blindly (500).
+func storageError(op string, err error) error {
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		return fmt.Errorf("files: %s: %w (%w)", op, ErrNoSpace, err)
+	}
+	return fmt.Errorf("files: %s: %w", op, err)
 }
 
 // readError marks a failure to read the incoming bytes (as opposed to

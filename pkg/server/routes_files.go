@@ -234,6 +234,9 @@ func (s *Server) uploadFiles(c fiber.Ctx) error {
 	case err == nil:
 	case capped.over || errors.Is(err, files.ErrTooLarge):
 		return tooLarge(limit)
+	case errors.Is(err, files.ErrNoSpace):
+		s.logFor(c).Error("upload refused: storage full", slog.Any("err", err))
+		return NewError(fiber.StatusInsufficientStorage, "not enough storage space on the server for this upload; nothing was kept")
 	case errors.Is(err, files.ErrTooManyParts):
 		return NewError(fiber.StatusBadRequest, "too many parts in the upload: at most "+
 			strconv.Itoa(s.cfg.Files.MaxPartsPerRequest)+" per request")

@@ -65,6 +65,15 @@ func newFilesTestAppWith(t *testing.T, maxUpload int64, mutate func(*config.File
 	})
 }
 
+// newFilesTestAppInDir is newFilesTestApp over a given uploads directory.
+func newFilesTestAppInDir(t *testing.T, dir string, maxUpload int64) *filesTestApp {
+	t.Helper()
+	return newFilesTestAppWithConfig(t, func(c *config.Config) {
+		c.Storage.UploadsDir = dir
+		c.Files.MaxUploadBytes = maxUpload
+	})
+}
+
 // newFilesTestAppWithConfig is newFilesTestApp with any config change.
 func newFilesTestAppWithConfig(t *testing.T, mutate func(*config.Config)) *filesTestApp {
 	t.Helper()
@@ -77,7 +86,10 @@ func newFilesTestAppWithConfig(t *testing.T, mutate func(*config.Config)) *files
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	dir := filepath.Join(t.TempDir(), "uploads")
+	dir := cfg.Storage.UploadsDir
+	if dir == "" || dir == config.Default().Storage.UploadsDir {
+		dir = filepath.Join(t.TempDir(), "uploads")
+	}
 	svc, err := files.New(st, dir, maxUpload, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -200,5 +202,30 @@ func TestMinRateReaderEndsAStall(t *testing.T) {
 	_, err := io.Copy(io.Discard, m)
 	if !errors.Is(err, errUploadTooSlow) {
 		t.Fatalf("stalled upload: %v, want errUploadTooSlow", err)
+	}
+}
+
+// A full disk: the upload that cannot be written is a 507 in the JSON
+// shape, keeps no record and no partial file, and the server goes on
+// serving (a small upload that fits still works once space is back).
+// Needs a size-limited filesystem: a 2 MiB tmpfs, which root may mount.
+func TestUploadDiskFull(t *testing.T) {
+	dir := t.TempDir()
+	if err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", dir).Run(); err != nil {
+		t.Skipf("cannot mount a size-limited tmpfs here (%v); the 507 path needs one", err)
+	}
+	t.Cleanup(func() { exec.Command("umount", "-l", dir).Run() })
+	fa := newFilesTestAppInDir(t, filepath.Join(dir, "uploads"), 64<<20)
+	resp, body := fa.do(t, uploadRequest("/api/files/upload", userToken,
+		multipartBody(filePart("small.png", testPNG), filePart("big.bin", randomBytes(3<<20)))))
+	if resp.StatusCode != http.StatusInsufficientStorage {
+		t.Fatalf("upload past a full disk: %d %s", resp.StatusCode, body)
+	}
+	if e := apiErr(t, body); !strings.Contains(e.Message, "storage") {
+		t.Fatalf("message %q", e.Message)
+	}
+	fa.assertNothingKept(t)
+	if got := fa.upload(t, filePart("fits.png", testPNG)); len(got) != 1 {
+		t.Fatal("the server stopped storing uploads after a full disk")
 	}
 }
