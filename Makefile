@@ -79,6 +79,7 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./pkg/...
 	./.ci/bench-static.sh $(BIN)
 	./.ci/bench-files.sh $(BIN)
+	./.ci/bench-load.sh $(BIN)
 
 ## fuzz: every Go fuzz target for FUZZTIME each (make test runs only their seed corpora);
 ## a crasher is written to the package's testdata/fuzz/ and then replays in every `make test`

@@ -194,7 +194,7 @@ func finishRefusedUpload(c fiber.Ctx) error {
 	return err
 }
 
-var drainBufPool = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
+var drainBufPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
 // onlyReader hides every method but Read, so io.CopyBuffer uses the given
 // buffer instead of a WriterTo that might allocate its own.
