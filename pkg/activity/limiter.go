@@ -34,4 +34,3 @@ func (l *Limiter) Allow(ip netip.Addr) (bool, time.Duration) {
 
 // Len is the number of clients currently tracked.
 func (l *Limiter) Len() int { return l.l.Len() }
-

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"math"
 	"os"
 	"sort"
 	"time"
@@ -89,6 +90,7 @@ type Service struct {
 	maxBytes int64
 	log      *slog.Logger
 	now      func() time.Time
+	ix       *index
 }
 
 // New opens the uploads directory (creating it) and the files bucket.
@@ -112,7 +114,18 @@ func New(st *store.Store, uploadsDir string, maxBytes int64, log *slog.Logger) (
 		root.Close()
 		return nil, err
 	}
-	return &Service{st: st, dir: uploadsDir, root: root, maxBytes: maxBytes, log: log, now: time.Now}, nil
+	s := &Service{st: st, dir: uploadsDir, root: root, maxBytes: maxBytes, log: log, now: time.Now, ix: newIndex()}
+	err = st.View(func(tx *bolt.Tx) error {
+		return store.ForEachJSON(tx.Bucket([]byte(bucketName)), func(_ []byte, f *File) error {
+			s.ix.put(*f)
+			return nil
+		})
+	})
+	if err != nil {
+		root.Close()
+		return nil, fmt.Errorf("files: load the file list: %w", err)
+	}
+	return s, nil
 }
 
 // Close releases the uploads directory handle.
@@ -126,32 +139,40 @@ func (s *Service) Dir() string { return s.dir }
 
 // Get returns one file's metadata or store.ErrNotFound.
 func (s *Service) Get(id uint64) (*File, error) {
-	var f File
-	err := s.st.View(func(tx *bolt.Tx) error {
-		return store.GetJSON(tx.Bucket([]byte(bucketName)), store.Itob(id), &f)
-	})
-	if err != nil {
-		return nil, err
+	f, ok := s.ix.get(id)
+	if !ok {
+		return nil, fmt.Errorf("file %d: %w", id, store.ErrNotFound)
 	}
 	return &f, nil
 }
 
 // List returns every file, newest first.
 func (s *Service) List() ([]File, error) {
-	var out []File
-	err := s.st.View(func(tx *bolt.Tx) error {
-		return store.ForEachJSON(tx.Bucket([]byte(bucketName)), func(_ []byte, f *File) error {
-			out = append(out, *f)
-			return nil
-		})
-	})
-	if err != nil {
-		return nil, err
+	out := make([]File, 0, s.ix.len())
+	for _, g := range groupTypes {
+		page, _ := s.ix.page(g.Group, 1, math.MaxInt32)
+		out = append(out, page...)
 	}
 	// Ids grow with time; newest first is reverse id order.
 	sort.Slice(out, func(i, j int) bool { return out[i].ID > out[j].ID })
 	return out, nil
 }
+
+// Count is the number of files.
+func (s *Service) Count() int { return s.ix.len() }
+
+// Page is one page (from 1) of limit files of a list group (GroupNames),
+// newest first, and how many files the group holds.
+func (s *Service) Page(group string, page, limit int) ([]File, int) {
+	return s.ix.page(group, page, limit)
+}
+
+// ListVersion changes whenever the file list does (an upload, a delete):
+// an answer built from Page and Totals stays right while it is the same.
+func (s *Service) ListVersion() uint64 { return s.ix.ver() }
+
+// Totals is the number of files in each list group.
+func (s *Service) Totals() map[string]int { return s.ix.totals() }
 
 // Grouped returns every file in its type group, newest first; every group
 // is a (possibly empty) list, never null.
@@ -223,6 +244,7 @@ func (s *Service) Delete(id uint64) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.ix.remove(id)
 	if validStoredName(f.StoredName) {
 		// Remove never follows a symlink: a planted link is removed itself.
 		if err := s.root.Remove(f.StoredName); err != nil && !errors.Is(err, fs.ErrNotExist) {

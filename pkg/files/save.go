@@ -230,6 +230,9 @@ func (u *Upload) Commit() ([]File, error) {
 	if err != nil {
 		return fail(fmt.Errorf("files: record upload: %w", err))
 	}
+	for _, f := range out {
+		u.s.ix.put(f)
+	}
 	return out, nil
 }
 

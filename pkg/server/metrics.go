@@ -74,13 +74,7 @@ func newMetrics(s *Server) *metrics {
 		}))
 	}
 	if f := s.svc.Files; f != nil {
-		m.reg.MustRegister(gauge("devhub_files", "Files in the file cloud.", func() float64 {
-			all, err := f.List()
-			if err != nil {
-				return 0
-			}
-			return float64(len(all))
-		}))
+		m.reg.MustRegister(gauge("devhub_files", "Files in the file cloud.", func() float64 { return float64(f.Count()) }))
 	}
 	return m
 }

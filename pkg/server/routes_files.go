@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +19,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/store"
 )
 
 // userFileCSP is sent with every user file: nothing in it may run scripts,
@@ -108,18 +111,83 @@ type fileDetail struct {
 	SHA256       string    `json:"sha256"`
 }
 
+// File list paging (GET /api/files?type=&page=&limit=).
+const (
+	// defaultFilesPerGroup is the page size when the client names none:
+	// the spec's client shows one list per group and no pager, so the first
+	// page is generous; past it the totals tell a client to ask for more.
+	defaultFilesPerGroup = 100
+	maxFilesPerGroup     = 500
+)
+
+// listFiles answers the file list in the spec's shape — one list per group,
+// newest first — a page at a time per group, with each group's total. With
+// ?type=<group> only that group's page is filled. It is answered from the
+// files service's in-memory index.
 func (s *Server) listFiles(c fiber.Ctx) error {
-	g, err := s.svc.Files.Grouped()
+	// The plain list (no parameters) is what every visitor of the page
+	// asks for: its encoded answer is kept until the list changes.
+	plain := c.Request().URI().QueryArgs().Len() == 0
+	if plain {
+		if body, ok := s.fileList.get(s.svc.Files.ListVersion()); ok {
+			c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
+			return c.Send(body)
+		}
+	}
+	group := c.Query("type")
+	if group != "" && !slices.Contains(files.GroupNames(), group) {
+		return NewError(fiber.StatusBadRequest, "type must be one of "+strings.Join(files.GroupNames(), ", "))
+	}
+	var v store.Validator
+	page, limit := queryInt(c, "page", &v), queryInt(c, "limit", &v)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	page = max(page, 1)
+	if limit == 0 {
+		limit = defaultFilesPerGroup
+	}
+	limit = min(limit, maxFilesPerGroup)
+	out := fiber.Map{"totals": s.svc.Files.Totals()}
+	for _, g := range files.GroupNames() {
+		items := []fileListItem{}
+		if group == "" || group == g {
+			fs, _ := s.svc.Files.Page(g, page, limit)
+			items = listItems(fs, false)
+		}
+		out[g] = items
+	}
+	if !plain {
+		return c.JSON(out)
+	}
+	ver := s.svc.Files.ListVersion() // read before building: a change meanwhile only makes the entry stale sooner
+	body, err := json.Marshal(out)
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{
-		"images":    listItems(g.Images, false),
-		"videos":    listItems(g.Videos, false),
-		"audio":     listItems(g.Audio, false),
-		"documents": listItems(g.Documents, false),
-		"other":     listItems(g.Other, false),
-	})
+	s.fileList.put(ver, body)
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
+	return c.Send(body)
+}
+
+// encodedList keeps the last encoded plain file list and the list version
+// it was built from.
+type encodedList struct {
+	mu      sync.RWMutex
+	version uint64
+	body    []byte
+}
+
+func (e *encodedList) get(version uint64) ([]byte, bool) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.body, e.body != nil && e.version == version
+}
+
+func (e *encodedList) put(version uint64, body []byte) {
+	e.mu.Lock()
+	e.version, e.body = version, body
+	e.mu.Unlock()
 }
 
 // fileIDParam reads :id; ids are positive numbers and nothing else, so no

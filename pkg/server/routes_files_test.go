@@ -200,13 +200,18 @@ func TestFilesListGroupedAndAlias(t *testing.T) {
 		if resp.StatusCode != 200 {
 			t.Fatalf("%s: %d %s", path, resp.StatusCode, body)
 		}
-		var g map[string][]map[string]any
-		if err := json.Unmarshal(body, &g); err != nil {
+		var answer struct {
+			Images, Videos, Audio, Documents, Other []map[string]any
+			Totals                                  map[string]int
+		}
+		if err := json.Unmarshal(body, &answer); err != nil {
 			t.Fatal(err)
 		}
+		g := map[string][]map[string]any{"images": answer.Images, "videos": answer.Videos, "audio": answer.Audio,
+			"documents": answer.Documents, "other": answer.Other}
 		want := map[string]string{"images": "a.png", "videos": "b.mp4", "audio": "c.mp3", "documents": "notes.txt,d.pdf", "other": "e.bin"}
-		if len(g) != len(want) {
-			t.Fatalf("%s: groups %v", path, g)
+		if answer.Totals["documents"] != 2 || answer.Totals["images"] != 1 || len(answer.Totals) != 5 {
+			t.Fatalf("%s: totals %v", path, answer.Totals)
 		}
 		for group, names := range want {
 			var got []string
@@ -226,9 +231,77 @@ func TestFilesListGroupedAndAlias(t *testing.T) {
 	// An empty cloud still has every group, as empty lists.
 	empty := newFilesTestApp(t, 1<<20)
 	_, body := empty.do(t, get("/api/files"))
-	if string(body) != `{"audio":[],"documents":[],"images":[],"other":[],"videos":[]}` {
+	if string(body) != `{"audio":[],"documents":[],"images":[],"other":[],"totals":{"audio":0,"documents":0,"images":0,"other":0,"videos":0},"videos":[]}` {
 		t.Fatalf("empty list: %s", body)
 	}
+}
+
+// The list pages per group (?type=&page=&limit=), newest first, with each
+// group's total; bad parameters are a 400 naming the parameter.
+func TestFilesListPaging(t *testing.T) {
+	fa := newFilesTestApp(t, 1<<20)
+	var ids []uint64
+	for i := 0; i < 7; i++ {
+		ids = append(ids, fa.upload(t, filePart("n"+strconv.Itoa(i)+".txt", []byte("note")))[0].ID)
+	}
+	fa.upload(t, filePart("pic.png", testPNG))
+	type answer struct {
+		Documents, Images []fileListItem
+		Totals            map[string]int
+	}
+	get := func(q string) (int, answer, []byte) {
+		resp, body := fa.do(t, get("/api/files"+q))
+		var a answer
+		json.Unmarshal(body, &a)
+		return resp.StatusCode, a, body
+	}
+	idsOf := func(items []fileListItem) []uint64 {
+		out := []uint64{}
+		for _, it := range items {
+			out = append(out, it.ID)
+		}
+		return out
+	}
+	code, a, body := get("?type=documents&page=2&limit=3")
+	if code != 200 || fmt.Sprint(idsOf(a.Documents)) != fmt.Sprint([]uint64{ids[3], ids[2], ids[1]}) || len(a.Images) != 0 ||
+		a.Totals["documents"] != 7 || a.Totals["images"] != 1 {
+		t.Fatalf("page 2 of 3: %d %s", code, body)
+	}
+	if _, a, _ := get("?type=documents&page=3&limit=3"); fmt.Sprint(idsOf(a.Documents)) != fmt.Sprint([]uint64{ids[0]}) {
+		t.Fatalf("last page: %v", idsOf(a.Documents))
+	}
+	if _, a, _ := get("?type=documents&page=9&limit=3"); len(a.Documents) != 0 || a.Totals["documents"] != 7 {
+		t.Fatalf("past the end: %+v", a)
+	}
+	if _, a, _ := get("?limit=2"); len(a.Documents) != 2 || len(a.Images) != 1 {
+		t.Fatalf("first page of each group: %+v", a)
+	}
+	for _, q := range []string{"?type=pictures", "?page=0", "?page=-1", "?limit=x", "?limit=0", "?page=1.5"} {
+		if code, _, body := get(q); code != 400 {
+			t.Errorf("%s: %d %s, want 400", q, code, body)
+		}
+	}
+	// The plain list is cached until the list changes: a new upload shows.
+	if _, a, _ := get(""); a.Totals["images"] != 1 {
+		t.Fatalf("plain list: %+v", a.Totals)
+	}
+	fa.upload(t, filePart("pic2.png", testPNG))
+	if _, a, _ := get(""); a.Totals["images"] != 2 || len(a.Images) != 2 {
+		t.Fatalf("plain list after an upload: %+v", a.Totals)
+	}
+	// A deleted file leaves the list and the totals at once.
+	fa.do(t, withToken(httptest.NewRequest("DELETE", fmt.Sprintf("/api/files/%d", ids[6]), nil), adminToken))
+	if _, a, _ := get("?type=documents&limit=1"); a.Totals["documents"] != 6 || a.Documents[0].ID != ids[5] {
+		t.Fatalf("after a delete: %+v", a)
+	}
+	if _, a, _ := get(""); a.Totals["documents"] != 6 || len(a.Documents) != 6 {
+		t.Fatalf("plain list after a delete: %+v", a.Totals)
+	}
+}
+
+func withToken(r *http.Request, tok string) *http.Request {
+	r.Header.Set("Authorization", "Bearer "+tok)
+	return r
 }
 
 func TestFileDetail(t *testing.T) {

@@ -97,6 +97,8 @@ type Server struct {
 	uploads *uploadLimits
 	// metrics feeds GET /metrics; nil when metrics.enabled is off.
 	metrics *metrics
+	// fileList caches the encoded plain file list (listFiles).
+	fileList encodedList
 }
 
 // New builds the Fiber app with every route mounted.

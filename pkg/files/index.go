@@ -1,0 +1,130 @@
+package files
+
+import (
+	"slices"
+	"sync"
+)
+
+// Group names as the list answers them, in the page's order, and the type
+// each holds.
+var groupTypes = []struct{ Group, Type string }{
+	{"images", TypeImage}, {"videos", TypeVideo}, {"audio", TypeAudio}, {"documents", TypeDocument}, {"other", TypeOther},
+}
+
+// GroupNames are the list's group names, in order.
+func GroupNames() []string {
+	out := make([]string, len(groupTypes))
+	for i, g := range groupTypes {
+		out[i] = g.Group
+	}
+	return out
+}
+
+// GroupOf is the list group of a file type ("other" for anything unknown).
+func GroupOf(typ string) string {
+	for _, g := range groupTypes {
+		if g.Type == typ {
+			return g.Group
+		}
+	}
+	return "other"
+}
+
+// index is the file list kept in memory, in step with the store: loaded
+// once at start, then told of every commit and delete. Lists and details
+// are answered from it without a transaction or a JSON decode per record,
+// so the anonymous list costs the same with ten thousand files as with ten
+// (the blog and games lists work the same way).
+type index struct {
+	mu     sync.RWMutex
+	byID   map[uint64]File
+	groups map[string][]uint64 // ids ascending: ids grow with time, so newest last
+	// version grows with every change, so an answer built from the index
+	// can be cached until it moves.
+	version uint64
+}
+
+func newIndex() *index {
+	return &index{byID: map[uint64]File{}, groups: map[string][]uint64{}}
+}
+
+// put adds or replaces a file.
+func (ix *index) put(f File) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.version++
+	g := GroupOf(f.Type)
+	if old, ok := ix.byID[f.ID]; ok {
+		ix.removeLocked(old)
+	}
+	ix.byID[f.ID] = f
+	ids := ix.groups[g]
+	if n := len(ids); n == 0 || ids[n-1] < f.ID {
+		ix.groups[g] = append(ids, f.ID) // the common case: a new upload
+		return
+	}
+	i, _ := slices.BinarySearch(ids, f.ID)
+	ix.groups[g] = slices.Insert(ids, i, f.ID)
+}
+
+// remove forgets a file.
+func (ix *index) remove(id uint64) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if f, ok := ix.byID[id]; ok {
+		ix.version++
+		ix.removeLocked(f)
+	}
+}
+
+func (ix *index) ver() uint64 {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.version
+}
+
+func (ix *index) removeLocked(f File) {
+	delete(ix.byID, f.ID)
+	g := GroupOf(f.Type)
+	ids := ix.groups[g]
+	if i, ok := slices.BinarySearch(ids, f.ID); ok {
+		ix.groups[g] = slices.Delete(ids, i, i+1)
+	}
+}
+
+func (ix *index) get(id uint64) (File, bool) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	f, ok := ix.byID[id]
+	return f, ok
+}
+
+// page is one page of a group, newest first, and the group's total.
+func (ix *index) page(group string, page, limit int) ([]File, int) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	ids := ix.groups[group]
+	total := len(ids)
+	out := []File{}
+	end := total - (page-1)*limit // exclusive, counting from the newest
+	for i := end - 1; i >= 0 && i >= end-limit; i-- {
+		out = append(out, ix.byID[ids[i]])
+	}
+	return out, total
+}
+
+func (ix *index) totals() map[string]int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	out := make(map[string]int, len(groupTypes))
+	for _, g := range groupTypes {
+		out[g.Group] = len(ix.groups[g.Group])
+	}
+	return out
+}
+
+func (ix *index) len() int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return len(ix.byID)
+}

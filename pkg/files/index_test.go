@@ -1,0 +1,52 @@
+package files
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestIndexPagesAndStaysInStep(t *testing.T) {
+	ix := newIndex()
+	for _, id := range []uint64{1, 2, 3, 5, 4} { // 4 arrives late: a reload in any order
+		ix.put(File{ID: id, Type: TypeDocument})
+	}
+	ix.put(File{ID: 6, Type: TypeImage})
+	ids := func(fs []File) string {
+		out := []uint64{}
+		for _, f := range fs {
+			out = append(out, f.ID)
+		}
+		return fmt.Sprint(out)
+	}
+	for _, tc := range []struct {
+		group       string
+		page, limit int
+		want        string
+		total       int
+	}{
+		{"documents", 1, 2, "[5 4]", 5},
+		{"documents", 2, 2, "[3 2]", 5},
+		{"documents", 3, 2, "[1]", 5},
+		{"documents", 4, 2, "[]", 5},
+		{"images", 1, 10, "[6]", 1},
+		{"videos", 1, 10, "[]", 0},
+	} {
+		got, total := ix.page(tc.group, tc.page, tc.limit)
+		if ids(got) != tc.want || total != tc.total {
+			t.Errorf("%s page %d/%d = %s (%d), want %s (%d)", tc.group, tc.page, tc.limit, ids(got), total, tc.want, tc.total)
+		}
+	}
+	v := ix.ver()
+	ix.remove(3)
+	ix.remove(99) // unknown: nothing changes
+	if got, total := ix.page("documents", 1, 10); ids(got) != "[5 4 2 1]" || total != 4 {
+		t.Fatalf("after remove: %s %d", ids(got), total)
+	}
+	ix.put(File{ID: 5, Type: TypeImage}) // a changed record moves group
+	if got, _ := ix.page("images", 1, 10); ids(got) != "[6 5]" {
+		t.Fatalf("moved record: %s", ids(got))
+	}
+	if ix.ver() == v || ix.totals()["documents"] != 3 || ix.len() != 5 {
+		t.Fatalf("version %d→%d totals %v len %d", v, ix.ver(), ix.totals(), ix.len())
+	}
+}
