@@ -87,6 +87,16 @@ echo "peak RSS during the run: $(hwm) MiB"
 for _ in 1 2 3 4 5 6 7 8 9 10; do sleep 1; done
 echo "RSS 10 s after the run: $(rss) MiB"
 
+echo "== file list with 10 000 files (wrk -t2 -c64 -d10s, plain GET /api/files)"
+printf 'note\n' >"$TMP/n.txt"
+args=(); for j in $(seq 1 100); do args+=(-F "files=@$TMP/n.txt;filename=n$j.txt"); done
+for i in $(seq 1 100); do
+  curl -fs -o /dev/null -H "Authorization: Bearer $TOKEN" "${args[@]}" "$BASE/api/files/upload" || { echo "seeding failed"; break; }
+done
+echo "files: $(curl -fs "$BASE/api/files?limit=1" | grep -o '"totals":{[^}]*}')"
+wrk -t2 -c64 -d10s --latency "$BASE/api/files" | grep -E "Requests/sec|50%|99%" | tr -s ' ' | sed 's/^/  /'
+echo "  (target: ≥ 10 000 requests/s)"
+
 echo "== 200 stalled uploads (1000 KB each, then nothing)"
 echo 5 >"/proc/$DEVHUB_PID/clear_refs"
 python3 - "$PORT" "$TOKEN" <<'PY' &
