@@ -106,6 +106,10 @@ type Tokens struct {
 type AuthResult struct {
 	User   User   `json:"user"`
 	Tokens Tokens `json:"tokens"`
+	// Challenge, when set, is the whole answer to a right password of an
+	// account with two-factor sign-in: no session yet, only the token
+	// that LoginMFA takes with a code.
+	Challenge *Challenge `json:"-"`
 }
 
 // Principal is the verified caller behind an access token.
@@ -266,6 +270,21 @@ func (s *Service) endSignIn(acct, network string, ok bool) {
 	s.throttle.cancel(pair, network)
 	s.throttle.reset(pair)
 	s.accountFailures.reset(acct)
+}
+
+// endCodeCheck ends a check started with startSignIn that was about a
+// one-time or recovery code: a wrong code counts as a failure, a right one
+// forgives like a right password, and anything else (nothing to check, a
+// token that no longer works) gives the reservation back uncounted.
+func (s *Service) endCodeCheck(acct, network string, err error) {
+	switch {
+	case err == nil:
+		s.endSignIn(acct, network, true)
+	case errors.Is(err, ErrInvalidCode):
+		s.endSignIn(acct, network, false)
+	default:
+		s.throttle.cancel(pairKey(acct, network), network)
+	}
 }
 
 // hash runs hashPassword inside a hash slot.

@@ -170,6 +170,13 @@ func (s *Service) Login(email, password string, c Client) (*AuthResult, error) {
 			})
 		}
 	}
+	if rec.TOTP != nil && rec.TOTP.Confirmed {
+		ch, err := s.challenge(rec)
+		if err != nil {
+			return nil, err
+		}
+		return &AuthResult{Challenge: ch}, nil
+	}
 	return s.startSession(rec.ID, c)
 }
 

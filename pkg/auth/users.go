@@ -30,6 +30,8 @@ type userRecord struct {
 	// of the user's outstanding access tokens invalid at once (password
 	// change, role change, "log out everywhere").
 	TokenVersion uint64 `json:"tokenVersion"`
+	// TOTP is the authenticator for two-factor sign-in (totp.go).
+	TOTP *totpState `json:"totp,omitempty"`
 }
 
 // NormalizeEmail is how e-mails are compared and stored: trimmed and lower

@@ -65,6 +65,7 @@ not a terminal, the first line of stdin is the password.`,
 		newUserPasswdCmd(env),
 		newUserRmCmd(env),
 		newUserSessionsCmd(env),
+		newUser2FACmd(env),
 	)
 	return cmd
 }
@@ -480,4 +481,62 @@ func (s *services) authStartup() {
 	if n, err := s.auth.CountAdmins(); err == nil && n == 0 {
 		s.log.Warn(`no admin account yet; create one with: devhub user create --email you@example.com --name "Your Name" --admin`)
 	}
+}
+
+func newUser2FACmd(env *Env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "2fa",
+		Short: "Show or turn off an account's two-factor sign-in",
+		Example: `  devhub user 2fa status me@example.com
+  devhub user 2fa disable me@example.com`,
+		SilenceUsage: true,
+	}
+	var asJSON bool
+	status := needsStore(&cobra.Command{
+		Use:     "status EMAIL",
+		Short:   "Show whether the account signs in with a one-time code, and its recovery codes left",
+		Example: "  devhub user 2fa status me@example.com --json",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			svc, err := env.Services()
+			if err != nil {
+				return err
+			}
+			st, err := svc.auth.TwoFactor(args[0])
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return env.PrintJSON(st)
+			}
+			if !st.TOTP {
+				env.Printf("two-factor sign-in: off\n")
+				return nil
+			}
+			env.Printf("two-factor sign-in: on (authenticator app), %d recovery code(s) left\n", st.RecoveryCodesLeft)
+			return nil
+		},
+	})
+	status.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	disable := needsStore(&cobra.Command{
+		Use:   "disable EMAIL",
+		Short: "Turn off the account's two-factor sign-in (it lost its authenticator and recovery codes)",
+		Long: `disable removes the account's authenticator and recovery codes without asking for a
+code; the password alone signs in again until the user enrols anew from the profile.`,
+		Example: "  devhub user 2fa disable me@example.com",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			svc, err := env.Services()
+			if err != nil {
+				return err
+			}
+			if err := svc.auth.ResetTOTP(args[0]); err != nil {
+				return err
+			}
+			env.Printf("two-factor sign-in turned off for %s\n", auth.NormalizeEmail(args[0]))
+			return nil
+		},
+	})
+	cmd.AddCommand(status, disable)
+	return cmd
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/pquerna/otp/totp"
 	"io"
 	"log/slog"
 	"net/netip"
@@ -375,5 +376,49 @@ func TestUserThroughRunningServer(t *testing.T) {
 	svc.authStartup()
 	if strings.Contains(logs.String(), "no admin account") {
 		t.Fatal("warned although an admin exists")
+	}
+}
+
+func TestUser2FA(t *testing.T) {
+	newTestInstance(t)
+	userCLI(t, "password1\n", false, "user", "create", "--email", "z@example.com", "--name", "Z", "--password-stdin")
+	out, _, err := userCLI(t, "", false, "user", "2fa", "status", "z@example.com")
+	if err != nil || !strings.Contains(out, "off") {
+		t.Fatalf("status while off: %v %q", err, out)
+	}
+	if _, _, err := userCLI(t, "", false, "user", "2fa", "disable", "z@example.com"); err == nil || !strings.Contains(err.Error(), "off") {
+		t.Fatalf("disable while off: %v", err)
+	}
+	// Turn it on through the service, as the profile page does.
+	svc, done := openAccounts(t)
+	res, err := svc.Login("z@example.com", "password1", testClient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := svc.Authenticate(res.Tokens.AccessToken)
+	en, err := svc.BeginTOTP(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _ := totp.GenerateCode(en.Secret, time.Now())
+	if _, err := svc.ConfirmTOTP(p, code, testClient); err != nil {
+		t.Fatal(err)
+	}
+	done()
+	out, _, err = userCLI(t, "", false, "user", "2fa", "status", "z@example.com", "--json")
+	var st auth.TwoFactorStatus
+	if err != nil || json.Unmarshal([]byte(out), &st) != nil || !st.TOTP || st.RecoveryCodesLeft != 10 {
+		t.Fatalf("status --json: %v %q", err, out)
+	}
+	if out, _, err := userCLI(t, "", false, "user", "2fa", "disable", "Z@example.com"); err != nil || !strings.Contains(out, "turned off") {
+		t.Fatalf("disable: %v %q", err, out)
+	}
+	if out, _, _ := userCLI(t, "", false, "user", "2fa", "status", "z@example.com"); !strings.Contains(out, "off") {
+		t.Fatalf("status after disable: %q", out)
+	}
+	for _, args := range [][]string{{"user", "2fa", "status"}, {"user", "2fa", "status", "nobody@example.com"}, {"user", "2fa", "disable", "nobody@example.com"}} {
+		if _, _, err := userCLI(t, "", false, args...); err == nil {
+			t.Errorf("%v: no error", args)
+		}
 	}
 }

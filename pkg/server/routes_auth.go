@@ -8,6 +8,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/store"
 )
 
 // refreshCookie carries the refresh token for the browser: httpOnly (no
@@ -33,6 +34,11 @@ func (s *Server) mountAuth(api fiber.Router) {
 	g.Get("/profile", s.requireSession, s.authProfile)
 	g.Post("/change-password", s.requireSession, s.authChangePassword)
 	g.Get("/admin/users", s.requireAdmin, s.authAdminUsers)
+	g.Post("/login/2fa", s.authLoginMFA)
+	g.Get("/2fa", s.requireSession, s.authTwoFactor)
+	g.Post("/2fa/totp", s.requireSession, s.authTOTPBegin)
+	g.Post("/2fa/totp/confirm", s.requireSession, s.authTOTPConfirm)
+	g.Delete("/2fa/totp", s.requireSession, s.authTOTPDisable)
 }
 
 // requireSession is requireUser for this area's handlers: they also need the
@@ -64,6 +70,12 @@ func authError(c fiber.Ctx, err error) error {
 		return NewError(fiber.StatusTooManyRequests, te.Error())
 	case auth.IsAuthError(err):
 		return NewError(fiber.StatusUnauthorized, err.Error())
+	case errors.Is(err, auth.ErrInvalidCode):
+		e := NewError(fiber.StatusBadRequest, err.Error())
+		e.Data["code"] = store.FieldError{Code: "invalid_code", Message: err.Error()}
+		return e
+	case errors.Is(err, auth.ErrTOTPAlreadyOn), errors.Is(err, auth.ErrTOTPNotPending), errors.Is(err, auth.ErrTOTPOff):
+		return NewError(fiber.StatusConflict, err.Error())
 	}
 	return err
 }
@@ -164,7 +176,77 @@ func (s *Server) authLogin(c fiber.Ctx) error {
 	if err != nil {
 		return authError(c, err)
 	}
+	if res.Challenge != nil {
+		// Two-factor sign-in: no session and no cookie until the code.
+		return c.JSON(res.Challenge)
+	}
 	return c.JSON(s.issue(c, res, in.RefreshTokenInBody))
+}
+
+// authLoginMFA is the second step of a two-factor sign-in.
+func (s *Server) authLoginMFA(c fiber.Ctx) error {
+	var in struct {
+		MFAToken string `json:"mfaToken"`
+		Code     string `json:"code"`
+		tokenChoice
+	}
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	res, err := s.svc.Auth.LoginMFA(in.MFAToken, in.Code, s.authClient(c))
+	if errors.Is(err, auth.ErrInvalidCode) {
+		return NewError(fiber.StatusUnauthorized, err.Error())
+	}
+	if err != nil {
+		return authError(c, err)
+	}
+	return c.JSON(s.issue(c, res, in.RefreshTokenInBody))
+}
+
+func (s *Server) authTwoFactor(c fiber.Ctx) error {
+	st, err := s.svc.Auth.TwoFactor(principal(c).User.Email)
+	if err != nil {
+		return err
+	}
+	return c.JSON(st)
+}
+
+func (s *Server) authTOTPBegin(c fiber.Ctx) error {
+	en, err := s.svc.Auth.BeginTOTP(principal(c))
+	if err != nil {
+		return authError(c, err)
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.JSON(en)
+}
+
+// codeBody is {code}: a one-time or recovery code.
+type codeBody struct {
+	Code string `json:"code"`
+}
+
+func (s *Server) authTOTPConfirm(c fiber.Ctx) error {
+	var in codeBody
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	codes, err := s.svc.Auth.ConfirmTOTP(principal(c), in.Code, s.authClient(c))
+	if err != nil {
+		return authError(c, err)
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.JSON(fiber.Map{"recoveryCodes": codes})
+}
+
+func (s *Server) authTOTPDisable(c fiber.Ctx) error {
+	var in codeBody
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	if err := s.svc.Auth.DisableTOTP(principal(c), in.Code, s.authClient(c)); err != nil {
+		return authError(c, err)
+	}
+	return c.SendStatus(fiber.StatusNoContent)
 }
 
 // refreshAnswer keeps the spec's `token` next to the DESIGN's names. The

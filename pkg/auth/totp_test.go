@@ -1,0 +1,209 @@
+package auth
+
+import (
+	"errors"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pquerna/otp/totp"
+)
+
+func codeAt(t *testing.T, secret string, at time.Time) string {
+	t.Helper()
+	c, err := totp.GenerateCode(secret, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// enrolTOTP turns two-factor sign-in on for a fresh account and returns
+// the service, clock, principal, secret and recovery codes.
+func enrolTOTP(t *testing.T) (*Service, *clock, *Principal, string, []string) {
+	t.Helper()
+	s, clk := newTestService(t)
+	res := register(t, s, "mfa@example.com", "password1")
+	p, err := s.Authenticate(res.Tokens.AccessToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	en, err := s.BeginTOTP(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(en.OTPAuthURL, "otpauth://totp/devhub:mfa@example.com?") || !strings.Contains(en.OTPAuthURL, "secret="+en.Secret) {
+		t.Fatalf("otpauth URL %q", en.OTPAuthURL)
+	}
+	codes, err := s.ConfirmTOTP(p, codeAt(t, en.Secret, clk.Now()), client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk.Add(31 * time.Second) // the confirming code is spent
+	return s, clk, p, en.Secret, codes
+}
+
+func TestTOTPEnrolment(t *testing.T) {
+	s, clk := newTestService(t)
+	res := register(t, s, "e@example.com", "password1")
+	p, _ := s.Authenticate(res.Tokens.AccessToken)
+	if _, err := s.ConfirmTOTP(p, "123456", client); !errors.Is(err, ErrTOTPNotPending) {
+		t.Fatalf("confirm before enrolment: %v", err)
+	}
+	en, _ := s.BeginTOTP(p)
+	for _, bad := range []string{"12345", "1234567", "abcdef", wrongCode(t, en.Secret, clk.Now())} {
+		if _, err := s.ConfirmTOTP(p, bad, client); !errors.Is(err, ErrInvalidCode) {
+			t.Fatalf("confirm with %q: %v", bad, err)
+		}
+	}
+	if st, _ := s.TwoFactor("e@example.com"); st.TOTP {
+		t.Fatal("a pending enrolment counts as on")
+	}
+	codes, err := s.ConfirmTOTP(p, codeAt(t, en.Secret, clk.Now()), client)
+	if err != nil || len(codes) != RecoveryCodeCount {
+		t.Fatalf("confirm: %v %v", codes, err)
+	}
+	seen := map[string]bool{}
+	for _, c := range codes {
+		if len(c) != 11 || c[5] != '-' || seen[c] {
+			t.Fatalf("recovery codes %v", codes)
+		}
+		seen[c] = true
+	}
+	if st, _ := s.TwoFactor("e@example.com"); !st.TOTP || st.RecoveryCodesLeft != RecoveryCodeCount {
+		t.Fatalf("status %+v", st)
+	}
+	if _, err := s.BeginTOTP(p); !errors.Is(err, ErrTOTPAlreadyOn) {
+		t.Fatalf("enrol again while on: %v", err)
+	}
+}
+
+// wrongCode is a six-digit code that is not valid around at.
+func wrongCode(t *testing.T, secret string, at time.Time) string {
+	t.Helper()
+	valid := map[string]bool{}
+	for d := -2; d <= 2; d++ {
+		valid[codeAt(t, secret, at.Add(time.Duration(d)*30*time.Second))] = true
+	}
+	for _, c := range []string{"000000", "111111", "222222", "333333", "444444", "555555"} {
+		if !valid[c] {
+			return c
+		}
+	}
+	t.Fatal("no wrong code found")
+	return ""
+}
+
+func TestTOTPSignIn(t *testing.T) {
+	s, clk, _, secret, recovery := enrolTOTP(t)
+	login := func() string {
+		t.Helper()
+		res, err := s.Login("mfa@example.com", "password1", client)
+		if err != nil || res.Challenge == nil || !res.Challenge.MFARequired || res.Tokens.AccessToken != "" {
+			t.Fatalf("password step: %+v %v", res, err)
+		}
+		return res.Challenge.MFAToken
+	}
+	tok := login()
+	// The token between password and code is good for nothing else.
+	if _, err := s.Authenticate(tok); !errors.Is(err, ErrInvalidToken) {
+		t.Fatalf("mfa token as an access token: %v", err)
+	}
+	if _, err := s.Refresh(tok, client); !errors.Is(err, ErrInvalidToken) {
+		t.Fatalf("mfa token as a refresh token: %v", err)
+	}
+	if _, err := s.LoginMFA(tok, wrongCode(t, secret, clk.Now()), client); !errors.Is(err, ErrInvalidCode) {
+		t.Fatalf("wrong code: %v", err)
+	}
+	code := codeAt(t, secret, clk.Now())
+	res, err := s.LoginMFA(tok, code, client)
+	if err != nil || res.Tokens.AccessToken == "" {
+		t.Fatalf("right code: %v", err)
+	}
+	if _, err := s.Authenticate(res.Tokens.AccessToken); err != nil {
+		t.Fatalf("session after the code: %v", err)
+	}
+	// The same code again, even with a fresh password step: a replay.
+	if _, err := s.LoginMFA(login(), code, client); !errors.Is(err, ErrInvalidCode) {
+		t.Fatalf("replayed code: %v", err)
+	}
+	// An older code within the skew is a replay too.
+	if _, err := s.LoginMFA(login(), codeAt(t, secret, clk.Now().Add(-30*time.Second)), client); !errors.Is(err, ErrInvalidCode) {
+		t.Fatalf("an earlier step's code: %v", err)
+	}
+	// Recovery codes work once each, typed in any case and spacing.
+	if _, err := s.LoginMFA(login(), strings.ToUpper(strings.ReplaceAll(recovery[0], "-", " ")), client); err != nil {
+		t.Fatalf("recovery code: %v", err)
+	}
+	if _, err := s.LoginMFA(login(), recovery[0], client); !errors.Is(err, ErrInvalidCode) {
+		t.Fatalf("recovery code reused: %v", err)
+	}
+	if st, _ := s.TwoFactor("mfa@example.com"); st.RecoveryCodesLeft != RecoveryCodeCount-1 {
+		t.Fatalf("recovery codes left %d", st.RecoveryCodesLeft)
+	}
+	// An expired token.
+	old := login()
+	clk.Add(MFATokenTTL + time.Second)
+	if _, err := s.LoginMFA(old, codeAt(t, secret, clk.Now()), client); !errors.Is(err, ErrInvalidToken) {
+		t.Fatalf("expired mfa token: %v", err)
+	}
+	for _, bad := range []string{"", "garbage", "a.b.c", res.Tokens.AccessToken} {
+		if _, err := s.LoginMFA(bad, codeAt(t, secret, clk.Now()), client); !errors.Is(err, ErrInvalidToken) {
+			t.Fatalf("mfa token %q: %v", bad, err)
+		}
+	}
+}
+
+// Wrong codes count against the password throttle: five from one network
+// and the sixth is refused, even with the right code.
+func TestTOTPWrongCodesAreThrottled(t *testing.T) {
+	s, clk, _, secret, _ := enrolTOTP(t)
+	attacker := Client{IP: netip.MustParseAddr("198.51.100.7")}
+	res, err := s.Login("mfa@example.com", "password1", attacker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < LoginMaxFailures; i++ {
+		if _, err := s.LoginMFA(res.Challenge.MFAToken, wrongCode(t, secret, clk.Now()), attacker); !errors.Is(err, ErrInvalidCode) {
+			t.Fatalf("guess %d: %v", i+1, err)
+		}
+	}
+	var te *ThrottledError
+	if _, err := s.LoginMFA(res.Challenge.MFAToken, codeAt(t, secret, clk.Now()), attacker); !errors.As(err, &te) {
+		t.Fatalf("sixth code from the guessing network: %v", err)
+	}
+}
+
+func TestTOTPDisableAndReset(t *testing.T) {
+	s, clk, p, secret, recovery := enrolTOTP(t)
+	if err := s.DisableTOTP(p, wrongCode(t, secret, clk.Now()), client); !errors.Is(err, ErrInvalidCode) {
+		t.Fatalf("disable with a wrong code: %v", err)
+	}
+	if err := s.DisableTOTP(p, recovery[3], client); err != nil {
+		t.Fatalf("disable with a recovery code: %v", err)
+	}
+	if err := s.DisableTOTP(p, recovery[4], client); !errors.Is(err, ErrTOTPOff) {
+		t.Fatalf("disable when off: %v", err)
+	}
+	if res, err := s.Login("mfa@example.com", "password1", client); err != nil || res.Challenge != nil {
+		t.Fatalf("sign-in after disabling asks for a code: %+v %v", res, err)
+	}
+	// The owner's reset, for a user who lost everything.
+	en, _ := s.BeginTOTP(p)
+	if _, err := s.ConfirmTOTP(p, codeAt(t, en.Secret, clk.Now()), client); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ResetTOTP("MFA@example.com"); err != nil {
+		t.Fatalf("reset: %v", err)
+	}
+	if st, _ := s.TwoFactor("mfa@example.com"); st.TOTP {
+		t.Fatal("still on after a reset")
+	}
+	if err := s.ResetTOTP("mfa@example.com"); !errors.Is(err, ErrTOTPOff) {
+		t.Fatalf("reset when off: %v", err)
+	}
+	if err := s.ResetTOTP("nobody@example.com"); err == nil {
+		t.Fatal("reset of an unknown account")
+	}
+}
