@@ -105,6 +105,7 @@ func TestFrameLimitReader(t *testing.T) {
 // The server drops a connection that announces an oversized frame, and one
 // that sends no request at all, instead of holding memory or a goroutine.
 func TestOwnerSocketRefusesOversizedFrame(t *testing.T) {
+	newTestInstance(t)
 	cfg, _, _ := runningServer(t)
 	conn, err := net.Dial("unix", cfg.SocketPath())
 	if err != nil {
