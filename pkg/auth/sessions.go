@@ -421,6 +421,37 @@ func (s *Service) RevokeSessions(email string) (int, error) {
 	return n, err
 }
 
+// RevokeSession ends one session of user id (the profile's "sign out
+// there"); a session of anyone else is store.ErrNotFound.
+func (s *Service) RevokeSession(userID uint64, sid string) error {
+	return s.st.Update(func(tx *bolt.Tx) error {
+		var sess Session
+		if err := store.GetJSON(tx.Bucket([]byte(bucketSessions)), []byte(sid), &sess); err != nil || sess.UserID != userID {
+			return fmt.Errorf("session: %w", store.ErrNotFound)
+		}
+		return revokeSession(tx, sid)
+	})
+}
+
+// RevokeOtherSessions ends every session of user id but keep (the
+// profile's "sign out everywhere else") and returns how many ended.
+func (s *Service) RevokeOtherSessions(userID uint64, keep string) (int, error) {
+	n := 0
+	err := s.st.Update(func(tx *bolt.Tx) error {
+		all, err := userSessions(tx, userID)
+		if err != nil {
+			return err
+		}
+		for _, x := range all {
+			if x.ID != keep {
+				n++
+			}
+		}
+		return revokeUserSessions(tx, userID, keep)
+	})
+	return n, err
+}
+
 // Sessions lists the account's live sessions, most recently used first.
 func (s *Service) Sessions(email string) ([]Session, error) {
 	var out []Session

@@ -229,6 +229,26 @@ func (s *Service) Open(id uint64) (*File, *os.File, error) {
 	return f, fh, nil
 }
 
+// DeleteUploadedBy deletes every file uploader id added (an account being
+// deleted with its files) and returns how many.
+func (s *Service) DeleteUploadedBy(uploaderID uint64) (int, error) {
+	all, err := s.List()
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, f := range all {
+		if f.UploaderID != uploaderID {
+			continue
+		}
+		if _, err := s.Delete(f.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
 // Delete removes the record, then the bytes. If removing the bytes fails
 // the file is an orphan that the next start-up sweep deletes; the record is
 // gone either way, so the file is no longer offered and the call succeeds.

@@ -1,7 +1,10 @@
 package files
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"strings"
 	"testing"
 )
 
@@ -48,5 +51,25 @@ func TestIndexPagesAndStaysInStep(t *testing.T) {
 	}
 	if ix.ver() == v || ix.totals()["documents"] != 3 || ix.len() != 5 {
 		t.Fatalf("version %d→%d totals %v len %d", v, ix.ver(), ix.totals(), ix.len())
+	}
+}
+
+func TestDeleteUploadedBy(t *testing.T) {
+	s := newTestService(t, 1<<20)
+	for i, up := range []uint64{7, 8, 7} {
+		if _, err := s.Save(context.Background(), fmt.Sprintf("f%d.txt", i), strings.NewReader("x"), Uploader{ID: up}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := s.DeleteUploadedBy(7)
+	if err != nil || n != 2 {
+		t.Fatalf("deleted %d, %v", n, err)
+	}
+	left, _ := s.List()
+	if len(left) != 1 || left[0].UploaderID != 8 {
+		t.Fatalf("left %+v", left)
+	}
+	if entries, _ := os.ReadDir(s.Dir()); len(entries) != 1 {
+		t.Fatalf("%d files on disk", len(entries))
 	}
 }

@@ -39,6 +39,7 @@ func (s *Server) mountAuth(api fiber.Router) {
 	g.Post("/2fa/totp", s.requireSession, s.authTOTPBegin)
 	g.Post("/2fa/totp/confirm", s.requireSession, s.authTOTPConfirm)
 	g.Delete("/2fa/totp", s.requireSession, s.authTOTPDisable)
+	s.mountAccounts(g)
 }
 
 // requireSession is requireUser for this area's handlers: they also need the
@@ -326,7 +327,7 @@ func (s *Server) authChangePassword(c fiber.Ctx) error {
 }
 
 func (s *Server) authAdminUsers(c fiber.Ctx) error {
-	users, err := s.svc.Auth.Users()
+	users, err := s.adminUserPage(c)
 	if err != nil {
 		return err
 	}

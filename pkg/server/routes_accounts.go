@@ -1,0 +1,184 @@
+package server
+
+import (
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+
+	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/store"
+)
+
+// Account management beyond sign-in: a user's own sessions, and the admin
+// panel's user management. Every action here is also a CLI command (user
+// sessions, user set-role, user rm, user 2fa).
+func (s *Server) mountAccounts(g fiber.Router) {
+	g.Get("/sessions", s.requireSession, s.ownSessions)
+	g.Delete("/sessions", s.requireSession, s.revokeOtherSessions)
+	g.Delete("/sessions/:id", s.requireSession, s.revokeOwnSession)
+	g.Patch("/admin/users/:id", s.requireAdmin, s.adminSetRole)
+	g.Delete("/admin/users/:id", s.requireAdmin, s.adminDeleteUser)
+	g.Post("/admin/users/:id/revoke", s.requireAdmin, s.adminRevokeSessions)
+	g.Delete("/admin/users/:id/2fa", s.requireAdmin, s.adminResetTwoFactor)
+}
+
+// sessionItem is a session as its owner sees it. The browser is worked out
+// from the User-Agent by the page.
+type sessionItem struct {
+	ID         string    `json:"id"`
+	CreatedAt  time.Time `json:"createdAt"`
+	LastUsedAt time.Time `json:"lastUsedAt"`
+	IP         string    `json:"ip"`
+	UserAgent  string    `json:"userAgent"`
+	Current    bool      `json:"current"`
+}
+
+func (s *Server) ownSessions(c fiber.Ctx) error {
+	p := principal(c)
+	all, err := s.svc.Auth.Sessions(p.User.Email)
+	if err != nil {
+		return err
+	}
+	out := make([]sessionItem, 0, len(all))
+	for _, x := range all {
+		out = append(out, sessionItem{ID: x.ID, CreatedAt: x.CreatedAt, LastUsedAt: x.LastUsedAt, IP: x.IP,
+			UserAgent: x.UserAgent, Current: x.ID == p.SessionID})
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.JSON(out)
+}
+
+func (s *Server) revokeOwnSession(c fiber.Ctx) error {
+	p := principal(c)
+	if err := s.svc.Auth.RevokeSession(p.User.ID, c.Params("id")); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (s *Server) revokeOtherSessions(c fiber.Ctx) error {
+	p := principal(c)
+	if _, err := s.svc.Auth.RevokeOtherSessions(p.User.ID, p.SessionID); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// adminTarget reads :id and finds the account; an admin acting on their
+// own account through the panel is refused (a slip of the mouse must not
+// lock the owner out: the CLI can still do it).
+func (s *Server) adminTarget(c fiber.Ctx) (*auth.User, error) {
+	id, err := strconv.ParseUint(c.Params("id"), 10, 64)
+	if err != nil || id == 0 {
+		return nil, NewError(fiber.StatusBadRequest, "user id must be a positive number")
+	}
+	u, err := s.svc.Auth.UserByID(id)
+	if err != nil {
+		return nil, err
+	}
+	if me := currentUser(c); me != nil && me.ID == u.ID {
+		return nil, NewError(fiber.StatusConflict, "admins do not change their own account from the panel; use the profile or the CLI")
+	}
+	return u, nil
+}
+
+func (s *Server) adminSetRole(c fiber.Ctx) error {
+	u, err := s.adminTarget(c)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Role string `json:"role"`
+	}
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	updated, err := s.svc.Auth.SetRole(u.Email, in.Role)
+	if err != nil {
+		return err
+	}
+	s.logFor(c).Info("role changed", slog.String("user", u.Email), slog.String("role", updated.Role), slog.String("by", currentUser(c).Email))
+	return c.JSON(updated)
+}
+
+// adminDeleteUser deletes an account; ?files=delete deletes the files it
+// uploaded too, ?files=keep (the default) leaves them in the file cloud.
+func (s *Server) adminDeleteUser(c fiber.Ctx) error {
+	u, err := s.adminTarget(c)
+	if err != nil {
+		return err
+	}
+	mode := c.Query("files", "keep")
+	if mode != "keep" && mode != "delete" {
+		return NewError(fiber.StatusBadRequest, "files must be keep or delete")
+	}
+	if err := s.svc.Auth.DeleteUser(u.Email); err != nil {
+		return err
+	}
+	removed := 0
+	if mode == "delete" && s.svc.Files != nil {
+		if removed, err = s.svc.Files.DeleteUploadedBy(u.ID); err != nil {
+			return err
+		}
+	}
+	s.logFor(c).Info("user deleted", slog.String("user", u.Email), slog.String("files", mode), slog.Int("files_deleted", removed),
+		slog.String("by", currentUser(c).Email))
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (s *Server) adminRevokeSessions(c fiber.Ctx) error {
+	u, err := s.adminTarget(c)
+	if err != nil {
+		return err
+	}
+	if _, err := s.svc.Auth.RevokeSessions(u.Email); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (s *Server) adminResetTwoFactor(c fiber.Ctx) error {
+	u, err := s.adminTarget(c)
+	if err != nil {
+		return err
+	}
+	if err := s.svc.Auth.ResetTOTP(u.Email); err != nil {
+		return authError(c, err)
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// adminUserPage is GET /api/auth/admin/users: the spec's plain array of
+// every account, or with ?search= (in e-mail and name), ?page= and ?limit=
+// one page of it; X-Total-Count tells how many matched.
+func (s *Server) adminUserPage(c fiber.Ctx) ([]auth.User, error) {
+	users, err := s.svc.Auth.Users()
+	if err != nil {
+		return nil, err
+	}
+	if q := strings.ToLower(strings.TrimSpace(c.Query("search"))); q != "" {
+		kept := users[:0]
+		for _, u := range users {
+			if strings.Contains(u.Email, q) || strings.Contains(strings.ToLower(u.Name), q) {
+				kept = append(kept, u)
+			}
+		}
+		users = kept
+	}
+	c.Set("X-Total-Count", strconv.Itoa(len(users)))
+	var v store.Validator
+	page, limit := queryInt(c, "page", &v), queryInt(c, "limit", &v)
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	if limit == 0 {
+		return users, nil
+	}
+	page = max(page, 1)
+	start := min((page-1)*limit, len(users))
+	return users[start:min(start+limit, len(users))], nil
+}
+

@@ -1,0 +1,153 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/devhub/devhub/pkg/auth"
+)
+
+func TestOwnSessions(t *testing.T) {
+	a := newAuthApp(t, nil)
+	laptop := a.register(t, "s@example.com", "password1")
+	_, phone := a.login(t, "s@example.com", "password1", header("User-Agent", "Phone/1.0"))
+	_, tablet := a.login(t, "s@example.com", "password1")
+	me := bearer(laptop.Tokens.AccessToken)
+
+	if st := a.status(t, "GET", "/api/auth/sessions", nil); st != 401 {
+		t.Fatalf("without a session: %d", st)
+	}
+	list := func() []sessionItem {
+		t.Helper()
+		resp, raw := a.call(t, "GET", "/api/auth/sessions", nil, me)
+		var out []sessionItem
+		if json.Unmarshal(raw, &out); resp.StatusCode != 200 {
+			t.Fatalf("list: %d %s", resp.StatusCode, raw)
+		}
+		return out
+	}
+	all := list()
+	current, phoneID := 0, ""
+	for _, x := range all {
+		if x.Current {
+			current++
+		}
+		if x.UserAgent == "Phone/1.0" {
+			phoneID = x.ID
+		}
+	}
+	if len(all) != 3 || current != 1 || phoneID == "" {
+		t.Fatalf("sessions %+v", all)
+	}
+	// Another user's session, or an unknown one, is not there to revoke.
+	other := a.register(t, "o@example.com", "password1")
+	if st := a.status(t, "DELETE", "/api/auth/sessions/"+phoneID, nil, bearer(other.Tokens.AccessToken)); st != 404 {
+		t.Fatalf("revoking someone else's session: %d", st)
+	}
+	if st := a.status(t, "DELETE", "/api/auth/sessions/nope", nil, me); st != 404 {
+		t.Fatalf("unknown session: %d", st)
+	}
+	if st := a.status(t, "DELETE", "/api/auth/sessions/"+phoneID, nil, me); st != 204 {
+		t.Fatalf("revoke the phone: %d", st)
+	}
+	if st := a.status(t, "GET", "/api/auth/profile", nil, bearer(phone.Tokens.AccessToken)); st != 401 {
+		t.Fatalf("the phone still signed in: %d", st)
+	}
+	if st := a.status(t, "DELETE", "/api/auth/sessions", nil, me); st != 204 {
+		t.Fatalf("sign out everywhere else: %d", st)
+	}
+	if st := a.status(t, "GET", "/api/auth/profile", nil, bearer(tablet.Tokens.AccessToken)); st != 401 {
+		t.Fatalf("the tablet still signed in: %d", st)
+	}
+	if got := list(); len(got) != 1 || !got[0].Current {
+		t.Fatalf("left: %+v", got)
+	}
+}
+
+func TestAdminManagesUsers(t *testing.T) {
+	a := newAuthApp(t, nil)
+	if _, err := a.svc.CreateUser(auth.NewUser{Email: "boss@example.com", Name: "Boss", Password: "password1", Role: auth.RoleAdmin}); err != nil {
+		t.Fatal(err)
+	}
+	_, admin := a.login(t, "boss@example.com", "password1")
+	boss := bearer(admin.Tokens.AccessToken)
+	for i := 0; i < 5; i++ {
+		if _, err := a.svc.CreateUser(auth.NewUser{Email: fmt.Sprintf("user%d@example.com", i), Name: "U", Password: "password1", Role: auth.RoleUser}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plain := a.register(t, "plain@example.com", "password1")
+	target := plain.User.ID
+	path := func(suffix string) string { return fmt.Sprintf("/api/auth/admin/users/%d%s", target, suffix) }
+
+	// Every management route is for admins only.
+	for _, r := range []struct {
+		method, path string
+		body         any
+	}{{"PATCH", path(""), map[string]string{"role": "admin"}}, {"DELETE", path(""), nil}, {"POST", path("/revoke"), nil}, {"DELETE", path("/2fa"), nil}} {
+		if st := a.status(t, r.method, r.path, r.body, bearer(plain.Tokens.AccessToken)); st != 403 {
+			t.Errorf("%s %s as a plain user: %d", r.method, r.path, st)
+		}
+		if st := a.status(t, r.method, r.path, r.body); st != 401 {
+			t.Errorf("%s %s without a token: %d", r.method, r.path, st)
+		}
+	}
+
+	// Search and paging.
+	resp, raw := a.call(t, "GET", "/api/auth/admin/users?search=USER&page=2&limit=2", nil, boss)
+	var page []auth.User
+	if json.Unmarshal(raw, &page); resp.StatusCode != 200 || len(page) != 2 || resp.Header.Get("X-Total-Count") != "5" || page[0].Email != "user2@example.com" {
+		t.Fatalf("search page: %d %s total %s", resp.StatusCode, raw, resp.Header.Get("X-Total-Count"))
+	}
+	if st := a.status(t, "GET", "/api/auth/admin/users?limit=x", nil, boss); st != 400 {
+		t.Fatalf("bad limit: %d", st)
+	}
+
+	// Role change, with bad input.
+	for _, bad := range []struct {
+		path string
+		body any
+		want int
+	}{
+		{path(""), map[string]string{"role": "root"}, 400},
+		{"/api/auth/admin/users/abc", map[string]string{"role": "admin"}, 400},
+		{"/api/auth/admin/users/99999", map[string]string{"role": "admin"}, 404},
+		{fmt.Sprintf("/api/auth/admin/users/%d", admin.User.ID), map[string]string{"role": "user"}, 409},
+	} {
+		if st := a.status(t, "PATCH", bad.path, bad.body, boss); st != bad.want {
+			t.Errorf("PATCH %s %v: %d, want %d", bad.path, bad.body, st, bad.want)
+		}
+	}
+	resp, raw = a.call(t, "PATCH", path(""), map[string]string{"role": "admin"}, boss)
+	var u auth.User
+	if json.Unmarshal(raw, &u); resp.StatusCode != 200 || u.Role != "admin" {
+		t.Fatalf("promote: %d %s", resp.StatusCode, raw)
+	}
+	// A role change ends the user's sessions.
+	if st := a.status(t, "GET", "/api/auth/profile", nil, bearer(plain.Tokens.AccessToken)); st != 401 {
+		t.Fatalf("old token after a role change: %d", st)
+	}
+	_, again := a.login(t, "plain@example.com", "password1")
+	if st := a.status(t, "POST", path("/revoke"), nil, boss); st != 204 {
+		t.Fatalf("revoke: %d", st)
+	}
+	if st := a.status(t, "GET", "/api/auth/profile", nil, bearer(again.Tokens.AccessToken)); st != 401 {
+		t.Fatalf("token after revoke: %d", st)
+	}
+	if st := a.status(t, "DELETE", path("/2fa"), nil, boss); st != 409 {
+		t.Fatalf("reset 2fa while off: %d", st)
+	}
+	if st := a.status(t, "DELETE", path("?files=burn"), nil, boss); st != 400 {
+		t.Fatalf("bad files mode: %d", st)
+	}
+	if st := a.status(t, "DELETE", path("?files=keep"), nil, boss); st != 204 {
+		t.Fatalf("delete: %d", st)
+	}
+	if st := a.status(t, "DELETE", path(""), nil, boss); st != 404 {
+		t.Fatalf("delete again: %d", st)
+	}
+	if resp, _ := a.login(t, "plain@example.com", "password1"); resp.StatusCode != 401 {
+		t.Fatalf("a deleted user signs in: %d", resp.StatusCode)
+	}
+}
