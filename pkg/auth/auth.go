@@ -147,6 +147,8 @@ type Service struct {
 	params     HashParams
 	now        func() time.Time
 	sleep      func(time.Duration)
+	// registration is the policy Register follows (config auth.registration).
+	registration string
 	// throttle counts failed sign-ins per (account, network) and per
 	// network: the hard limit.
 	throttle *limiter
@@ -172,7 +174,7 @@ type Service struct {
 // set (config validation demands ≥ 32 bytes), otherwise 32 random bytes
 // generated once and kept in the store, so tokens survive restarts.
 func New(st *store.Store, cfg config.Auth, opts ...Option) (*Service, error) {
-	if err := st.EnsureBuckets(bucketUsers, bucketEmails, bucketSessions); err != nil {
+	if err := st.EnsureBuckets(bucketUsers, bucketEmails, bucketSessions, bucketInvites); err != nil {
 		return nil, err
 	}
 	s := &Service{
@@ -182,6 +184,7 @@ func New(st *store.Store, cfg config.Auth, opts ...Option) (*Service, error) {
 		params:          DefaultHashParams,
 		now:             time.Now,
 		sleep:           time.Sleep,
+		registration:    cfg.Registration,
 		throttle:        newLimiter(LoginMaxFailures, LoginWindow),
 		accountFailures: newLimiter(math.MaxInt, AccountFailureWindow),
 		registrations:   newLimiter(RegisterMaxPerWindow, RegisterWindow),
@@ -189,6 +192,9 @@ func New(st *store.Store, cfg config.Auth, opts ...Option) (*Service, error) {
 	}
 	if s.accessTTL <= 0 {
 		s.accessTTL = 15 * time.Minute
+	}
+	if s.registration == "" {
+		s.registration = RegistrationOpen
 	}
 	if s.refreshTTL <= 0 {
 		s.refreshTTL = 30 * 24 * time.Hour

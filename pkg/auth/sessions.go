@@ -78,12 +78,23 @@ type RegisterInput struct {
 	Email           string
 	Password        string
 	ConfirmPassword string
+	// Invite is the invitation code, needed when registration is by
+	// invitation.
+	Invite string
 }
 
 // Register creates an ordinary account (never an admin, whatever the
 // request says) and signs it in. Valid forms are throttled per client
 // network (RegisterMaxPerWindow per RegisterWindow).
 func (s *Service) Register(in RegisterInput, c Client) (*AuthResult, error) {
+	switch s.registration {
+	case RegistrationClosed:
+		return nil, ErrRegistrationClosed
+	case RegistrationInvite:
+		if strings.TrimSpace(in.Invite) == "" {
+			return nil, store.Invalid("invite", "required", ErrInviteRequired.Error())
+		}
+	}
 	var v store.Validator
 	name, email := strings.TrimSpace(in.Name), NormalizeEmail(in.Email)
 	checkName(&v, "name", name)
@@ -101,16 +112,43 @@ func (s *Service) Register(in RegisterInput, c Client) (*AuthResult, error) {
 	if wait := s.registrations.take(s.now(), networkKey(c.IP)); wait > 0 {
 		return nil, &ThrottledError{RetryAfter: wait, What: ThrottledRegister}
 	}
-	u, err := s.CreateUser(NewUser{Email: email, Name: name, Password: in.Password, Role: RoleUser})
+	if s.registration == RegistrationInvite {
+		// Claimed before the account exists, so two registrations racing
+		// with one code cannot both get in; given back if creation fails.
+		h, err := s.claimInvite(in.Invite, email)
+		if err != nil {
+			return nil, store.Invalid("invite", "invalid", err.Error())
+		}
+		created := false
+		defer func() {
+			if !created {
+				s.releaseInvite(h)
+			}
+		}()
+		u, err := s.createRegistered(email, name, in.Password)
+		if err != nil {
+			return nil, err
+		}
+		created = true
+		return s.startSession(u.ID, c)
+	}
+	u, err := s.createRegistered(email, name, in.Password)
+	if err != nil {
+		return nil, err
+	}
+	return s.startSession(u.ID, c)
+}
+
+// createRegistered creates the account of a registration: an ordinary
+// user, and a conflict that does not echo the address the guest typed.
+func (s *Service) createRegistered(email, name, password string) (*User, error) {
+	u, err := s.CreateUser(NewUser{Email: email, Name: name, Password: password, Role: RoleUser})
 	if errors.Is(err, store.ErrConflict) {
 		// The guest typed the address; the answer need not echo it back
 		// (the owner's CLI, which calls CreateUser, does name it).
 		return nil, fmt.Errorf("an account with this e-mail %w", store.ErrConflict)
 	}
-	if err != nil {
-		return nil, err
-	}
-	return s.startSession(u.ID, c)
+	return u, err
 }
 
 // Login checks credentials and starts a session. Unknown e-mail and wrong

@@ -66,6 +66,7 @@ not a terminal, the first line of stdin is the password.`,
 		newUserRmCmd(env),
 		newUserSessionsCmd(env),
 		newUser2FACmd(env),
+		newUserInviteCmd(env),
 	)
 	return cmd
 }
@@ -538,5 +539,48 @@ code; the password alone signs in again until the user enrols anew from the prof
 		},
 	})
 	cmd.AddCommand(status, disable)
+	return cmd
+}
+
+func newUserInviteCmd(env *Env) *cobra.Command {
+	var expires string
+	var asJSON bool
+	cmd := needsStore(&cobra.Command{
+		Use:   "invite [--expires 7d] [--json]",
+		Short: "Make a single-use invitation code to register (auth.registration: invite)",
+		Long: `invite prints a new invitation code; a visitor registers with it once, before it
+expires. The code is shown this once: the store keeps only its hash.`,
+		Example: `  devhub user invite
+  devhub user invite --expires 36h --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ttl, err := auth.ParseTTL(expires)
+			if err == nil && ttl <= 0 {
+				err = fmt.Errorf("--expires must be positive")
+			}
+			if err != nil {
+				return fmt.Errorf("--expires: %w", err)
+			}
+			svc, err := env.Services()
+			if err != nil {
+				return err
+			}
+			inv, err := svc.auth.CreateInvite("owner (CLI)", ttl)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return env.PrintJSON(inv)
+			}
+			env.Printf("%s\n", inv.Code)
+			if svc.auth.Registration() != auth.RegistrationInvite {
+				fmt.Fprintf(env.Err, "note: auth.registration is %q; the code counts only when it is \"invite\"\n", svc.auth.Registration())
+			}
+			env.Printf("valid until %s\n", inv.ExpiresAt.Local().Format(time.DateTime))
+			return nil
+		},
+	})
+	cmd.Flags().StringVar(&expires, "expires", "7d", "how long the code is valid: days (7d) or a duration (36h)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }

@@ -422,3 +422,25 @@ func TestUser2FA(t *testing.T) {
 		}
 	}
 }
+
+func TestUserInvite(t *testing.T) {
+	newTestInstance(t)
+	out, stderr, err := userCLI(t, "", false, "user", "invite", "--expires", "2d")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if err != nil || len(lines) != 2 || len(lines[0]) < 20 || !strings.Contains(lines[1], "valid until") {
+		t.Fatalf("invite: %v %q", err, out)
+	}
+	if !strings.Contains(stderr, `auth.registration is "open"`) {
+		t.Fatalf("no note that invitations are not in use: %q", stderr)
+	}
+	out, _, err = userCLI(t, "", false, "user", "invite", "--json")
+	var inv auth.NewInvite
+	if err != nil || json.Unmarshal([]byte(out), &inv) != nil || inv.Code == "" || time.Until(inv.ExpiresAt) < 6*24*time.Hour {
+		t.Fatalf("invite --json: %v %q", err, out)
+	}
+	for _, bad := range []string{"soon", "0d", "-1h", "400d"} {
+		if _, _, err := userCLI(t, "", false, "user", "invite", "--expires", bad); err == nil {
+			t.Errorf("--expires %s: no error", bad)
+		}
+	}
+}

@@ -70,6 +70,10 @@ type Auth struct {
 	JWTSecret  string        `mapstructure:"jwt_secret"`
 	AccessTTL  time.Duration `mapstructure:"access_ttl"`
 	RefreshTTL time.Duration `mapstructure:"refresh_ttl"`
+	// Registration is who may create an account from the site: "open"
+	// (anyone), "invite" (with a code an admin made) or "closed" (only the
+	// owner, with `devhub user create`).
+	Registration string `mapstructure:"registration"`
 }
 
 // Files configures the file cloud.
@@ -148,8 +152,9 @@ func Default() Config {
 			ContentDir: "./content",
 		},
 		Auth: Auth{
-			AccessTTL:  15 * time.Minute,
-			RefreshTTL: 30 * 24 * time.Hour,
+			AccessTTL:    15 * time.Minute,
+			RefreshTTL:   30 * 24 * time.Hour,
+			Registration: "open",
 		},
 		Log: Log{Format: "text"},
 		Files: Files{MaxUploadBytes: 4 << 30, MaxPartsPerRequest: 100, UploadsPerMinute: 30,
@@ -201,6 +206,11 @@ func (c Config) Validate() error {
 	}
 	if c.Server.BodyLimit <= 0 {
 		errs = append(errs, fmt.Errorf("server.body_limit must be positive, got %d", c.Server.BodyLimit))
+	}
+	switch c.Auth.Registration {
+	case "open", "invite", "closed":
+	default:
+		errs = append(errs, fmt.Errorf("auth.registration must be open, invite or closed, got %q", c.Auth.Registration))
 	}
 	if c.Auth.AccessTTL < time.Minute {
 		errs = append(errs, fmt.Errorf("auth.access_ttl must be at least 1m, got %s", c.Auth.AccessTTL))

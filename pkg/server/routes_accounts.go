@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -23,6 +24,61 @@ func (s *Server) mountAccounts(g fiber.Router) {
 	g.Delete("/admin/users/:id", s.requireAdmin, s.adminDeleteUser)
 	g.Post("/admin/users/:id/revoke", s.requireAdmin, s.adminRevokeSessions)
 	g.Delete("/admin/users/:id/2fa", s.requireAdmin, s.adminResetTwoFactor)
+	g.Get("/registration", s.registrationPolicy)
+	g.Get("/admin/invites", s.requireAdmin, s.adminInvites)
+	g.Post("/admin/invites", s.requireAdmin, s.adminCreateInvite)
+	g.Delete("/admin/invites/:id", s.requireAdmin, s.adminDeleteInvite)
+}
+
+// registrationPolicy tells the sign-in page whether to offer registration
+// and whether to ask for an invitation code.
+func (s *Server) registrationPolicy(c fiber.Ctx) error {
+	return c.JSON(fiber.Map{"policy": s.svc.Auth.Registration()})
+}
+
+func (s *Server) adminInvites(c fiber.Ctx) error {
+	list, err := s.svc.Auth.Invites()
+	if err != nil {
+		return err
+	}
+	return c.JSON(list)
+}
+
+// adminCreateInvite makes an invitation; {expiresIn} is "7d", "36h" or
+// empty (7 days). The code is in this answer only.
+func (s *Server) adminCreateInvite(c fiber.Ctx) error {
+	var in struct {
+		ExpiresIn string `json:"expiresIn"`
+	}
+	if len(c.Body()) > 0 {
+		if err := bindJSON(c, &in); err != nil {
+			return err
+		}
+	}
+	var ttl time.Duration
+	if in.ExpiresIn != "" {
+		d, err := auth.ParseTTL(in.ExpiresIn)
+		if err == nil && d <= 0 {
+			err = errors.New("an invitation must last from 1 minute to 365 days")
+		}
+		if err != nil {
+			return store.Invalid("expiresIn", "invalid", err.Error())
+		}
+		ttl = d
+	}
+	inv, err := s.svc.Auth.CreateInvite(currentUser(c).Email, ttl)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.Status(fiber.StatusCreated).JSON(inv)
+}
+
+func (s *Server) adminDeleteInvite(c fiber.Ctx) error {
+	if err := s.svc.Auth.DeleteInvite(c.Params("id")); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
 }
 
 // sessionItem is a session as its owner sees it. The browser is worked out
@@ -181,4 +237,3 @@ func (s *Server) adminUserPage(c fiber.Ctx) ([]auth.User, error) {
 	start := min((page-1)*limit, len(users))
 	return users[start:min(start+limit, len(users))], nil
 }
-

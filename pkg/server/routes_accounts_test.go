@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/config"
 )
 
 func TestOwnSessions(t *testing.T) {
@@ -150,4 +152,78 @@ func TestAdminManagesUsers(t *testing.T) {
 	if resp, _ := a.login(t, "plain@example.com", "password1"); resp.StatusCode != 401 {
 		t.Fatalf("a deleted user signs in: %d", resp.StatusCode)
 	}
+}
+
+func TestRegistrationPolicies(t *testing.T) {
+	form := func(email, invite string) map[string]string {
+		return map[string]string{"name": "N", "email": email, "password": "password1", "confirmPassword": "password1", "invite": invite}
+	}
+	t.Run("closed", func(t *testing.T) {
+		a := newAuthApp(t, func(c *config.Config) { c.Auth.Registration = "closed" })
+		resp, raw := a.call(t, "GET", "/api/auth/registration", nil)
+		if resp.StatusCode != 200 || string(raw) != `{"policy":"closed"}` {
+			t.Fatalf("policy: %d %s", resp.StatusCode, raw)
+		}
+		if st := a.status(t, "POST", "/api/auth/register", form("x@example.com", "")); st != 403 {
+			t.Fatalf("register while closed: %d", st)
+		}
+	})
+	t.Run("invite", func(t *testing.T) {
+		a := newAuthApp(t, func(c *config.Config) { c.Auth.Registration = "invite" })
+		if _, err := a.svc.CreateUser(auth.NewUser{Email: "boss@example.com", Name: "Boss", Password: "password1", Role: auth.RoleAdmin}); err != nil {
+			t.Fatal(err)
+		}
+		_, admin := a.login(t, "boss@example.com", "password1")
+		boss := bearer(admin.Tokens.AccessToken)
+		resp, raw := a.call(t, "POST", "/api/auth/register", form("x@example.com", ""))
+		if resp.StatusCode != 400 || apiErr(t, raw).Data["invite"].Code != "required" {
+			t.Fatalf("register without a code: %d %s", resp.StatusCode, raw)
+		}
+		for _, bad := range []map[string]string{{"expiresIn": "soon"}, {"expiresIn": "0d"}, {"expiresIn": "400d"}} {
+			if st := a.status(t, "POST", "/api/auth/admin/invites", bad, boss); st != 400 {
+				t.Errorf("invite %v: %d", bad, st)
+			}
+		}
+		resp, raw = a.call(t, "POST", "/api/auth/admin/invites", map[string]string{"expiresIn": "2d"}, boss)
+		var inv struct {
+			ID, Code  string
+			ExpiresAt time.Time
+		}
+		if json.Unmarshal(raw, &inv); resp.StatusCode != 201 || inv.Code == "" || time.Until(inv.ExpiresAt) < 47*time.Hour {
+			t.Fatalf("create invite: %d %s", resp.StatusCode, raw)
+		}
+		if resp, raw := a.call(t, "POST", "/api/auth/register", form("x@example.com", "not-a-code")); resp.StatusCode != 400 || apiErr(t, raw).Data["invite"].Code != "invalid" {
+			t.Fatalf("register with a wrong code: %d %s", resp.StatusCode, raw)
+		}
+		if st := a.status(t, "POST", "/api/auth/register", form("x@example.com", inv.Code)); st != 201 {
+			t.Fatalf("register with the code: %d", st)
+		}
+		if st := a.status(t, "POST", "/api/auth/register", form("y@example.com", inv.Code)); st != 400 {
+			t.Fatalf("the code used twice: %d", st)
+		}
+		// A code whose account cannot be created stays usable.
+		_, raw = a.call(t, "POST", "/api/auth/admin/invites", nil, boss)
+		json.Unmarshal(raw, &inv)
+		if st := a.status(t, "POST", "/api/auth/register", form("x@example.com", inv.Code)); st != 409 {
+			t.Fatalf("taken e-mail: %d", st)
+		}
+		resp, raw = a.call(t, "GET", "/api/auth/admin/invites", nil, boss)
+		var list []auth.Invite
+		if json.Unmarshal(raw, &list); resp.StatusCode != 200 || len(list) != 2 || !list[0].UsedAt.IsZero() || list[1].UsedBy != "x@example.com" {
+			t.Fatalf("invites: %s", raw)
+		}
+		if st := a.status(t, "DELETE", "/api/auth/admin/invites/"+list[0].ID, nil, boss); st != 204 {
+			t.Fatalf("withdraw: %d", st)
+		}
+		if st := a.status(t, "POST", "/api/auth/register", form("z@example.com", inv.Code)); st != 400 {
+			t.Fatalf("a withdrawn code: %d", st)
+		}
+		if st := a.status(t, "DELETE", "/api/auth/admin/invites/nope", nil, boss); st != 404 {
+			t.Fatalf("withdraw an unknown one: %d", st)
+		}
+		_, user := a.login(t, "x@example.com", "password1")
+		if st := a.status(t, "POST", "/api/auth/admin/invites", nil, bearer(user.Tokens.AccessToken)); st != 403 {
+			t.Fatalf("a plain user makes an invite: %d", st)
+		}
+	})
 }

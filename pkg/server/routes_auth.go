@@ -75,6 +75,8 @@ func authError(c fiber.Ctx, err error) error {
 		e := NewError(fiber.StatusBadRequest, err.Error())
 		e.Data["code"] = store.FieldError{Code: "invalid_code", Message: err.Error()}
 		return e
+	case errors.Is(err, auth.ErrRegistrationClosed):
+		return NewError(fiber.StatusForbidden, err.Error())
 	case errors.Is(err, auth.ErrTOTPAlreadyOn), errors.Is(err, auth.ErrTOTPNotPending), errors.Is(err, auth.ErrTOTPOff):
 		return NewError(fiber.StatusConflict, err.Error())
 	}
@@ -128,6 +130,8 @@ type registerBody struct {
 	Email           string `json:"email"`
 	Password        string `json:"password"`
 	ConfirmPassword string `json:"confirmPassword"`
+	// Invite is the invitation code when auth.registration is invite.
+	Invite string `json:"invite"`
 	// No role field: whatever role a client sends is dropped here.
 	tokenChoice
 }
@@ -157,7 +161,7 @@ func (s *Server) authRegister(c fiber.Ctx) error {
 		return err
 	}
 	res, err := s.svc.Auth.Register(auth.RegisterInput{Name: in.Name, Email: in.Email, Password: in.Password,
-		ConfirmPassword: in.ConfirmPassword}, s.authClient(c))
+		ConfirmPassword: in.ConfirmPassword, Invite: in.Invite}, s.authClient(c))
 	if err != nil {
 		return authError(c, err)
 	}
