@@ -1,8 +1,14 @@
 import { useTranslation } from 'react-i18next';
 import { Page } from '../../../components/ui/Page';
+import { TONE_NS } from '../tone/i18n';
+import { ToneGenerator } from '../tone/ToneGenerator';
 
-// Route placeholder from the shell: shows the section heading only until this feature is built.
+/** /tools/tone_generator (spec §2 "Tone generator page"). */
 export default function ToneGeneratorPage() {
-  const { t } = useTranslation();
-  return <Page title={t('toolsItems.toneGenerator')} />;
+  const { t } = useTranslation(TONE_NS);
+  return (
+    <Page title={t('title')} lead={t('lead')} className="tone-page">
+      <ToneGenerator />
+    </Page>
+  );
 }

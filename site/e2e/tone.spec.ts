@@ -1,0 +1,239 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+// Tone generator (portfolio spec §2 "Tone generator page", §4, §5, §8, §9) against the real
+// binary. Nothing test-only ships in the page: this file wraps the browser's own AudioContext
+// before the page loads, so every context the page creates sends its output through an
+// AnalyserNode on the way to the speakers, and every oscillator start is recorded.
+
+declare global {
+  interface Window {
+    __tone: {
+      contexts: Array<AudioContext & { __tap: AnalyserNode }>;
+      starts: Array<{ when: number; type: OscillatorType; frequency: number }>;
+    };
+  }
+}
+
+function tapAudio() {
+  const Original = window.AudioContext;
+  const realDestination = Object.getOwnPropertyDescriptor(BaseAudioContext.prototype, 'destination')!.get!;
+  window.__tone = { contexts: [], starts: [] };
+  class Tapped extends Original {
+    __tap: AnalyserNode;
+    constructor(options?: AudioContextOptions) {
+      super(options);
+      this.__tap = this.createAnalyser();
+      this.__tap.fftSize = 32768;
+      this.__tap.smoothingTimeConstant = 0;
+      this.__tap.connect(realDestination.call(this) as AudioNode);
+      window.__tone.contexts.push(this);
+    }
+    override get destination() {
+      return (this.__tap ?? realDestination.call(this)) as unknown as AudioDestinationNode;
+    }
+  }
+  window.AudioContext = Tapped;
+  const start = OscillatorNode.prototype.start;
+  OscillatorNode.prototype.start = function (this: OscillatorNode, when?: number) {
+    window.__tone.starts.push({ when: when ?? 0, type: this.type, frequency: this.frequency.value });
+    return start.call(this, when);
+  };
+}
+
+/** The loudest bin of the last context's output and the width of one bin, in Hz. */
+function spectralPeak(page: Page) {
+  return page.evaluate(() => {
+    const ctx = window.__tone.contexts.at(-1);
+    if (!ctx) return { hz: 0, bin: 0, db: -Infinity };
+    const an = ctx.__tap;
+    const data = new Float32Array(an.frequencyBinCount);
+    an.getFloatFrequencyData(data);
+    let peak = 1;
+    for (let i = 2; i < data.length; i++) if (data[i] > data[peak]) peak = i;
+    return { hz: (peak * ctx.sampleRate) / an.fftSize, bin: ctx.sampleRate / an.fftSize, db: data[peak] };
+  });
+}
+
+/** Waits until the output's spectral peak is a real tone within one FFT bin of `hz`. */
+async function expectPeakAt(page: Page, hz: number) {
+  await expect
+    .poll(
+      async () => {
+        const p = await spectralPeak(page);
+        return p.db > -60 && Math.abs(p.hz - hz) <= p.bin;
+      },
+      { message: `spectral peak at ${hz} Hz`, timeout: 10_000 },
+    )
+    .toBe(true);
+}
+
+const playToggle = (page: Page) => page.locator('button.tone-play');
+
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('preferredLanguage', 'en'));
+  await page.addInitScript(tapAudio);
+});
+
+test.describe('tone generator', () => {
+  test('really plays 440 Hz, then 1 kHz after typing 1000 in the exact-frequency field', async ({ page, consoleErrors }) => {
+    await page.goto('/tools/tone_generator');
+    await expect(page.getByRole('heading', { level: 1, name: 'Tone generator' })).toBeVisible();
+    await expect(playToggle(page)).toContainText('440 Hz');
+    await expect(playToggle(page)).toContainText('Sine · Mid');
+    await playToggle(page).click();
+    await expect(playToggle(page)).toHaveAttribute('aria-pressed', 'true');
+    await expectPeakAt(page, 440);
+
+    await page.getByRole('button', { name: /Exact frequency/ }).click();
+    await page.getByRole('spinbutton', { name: 'Frequency, Hz' }).fill('1000');
+    await page.getByRole('button', { name: 'Set', exact: true }).click();
+    await expect(playToggle(page)).toContainText('1.0 kHz');
+    await expect(playToggle(page)).toContainText('Sine · High');
+    await expectPeakAt(page, 1000);
+    // changed live: still the one oscillator
+    expect(await page.evaluate(() => window.__tone.starts.length)).toBe(1);
+    await expect(page).toHaveURL(/[?&]f=1000(&|$)/);
+
+    await playToggle(page).click();
+    await expect(playToggle(page)).toHaveAttribute('aria-pressed', 'false');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('30000 shows the spec error and disables play until it clears after 5 s', async ({ page }) => {
+    await page.goto('/tools/tone_generator');
+    await page.getByRole('button', { name: /Exact frequency/ }).click();
+    await page.getByRole('spinbutton', { name: 'Frequency, Hz' }).fill('30000');
+    await page.getByRole('button', { name: 'Set', exact: true }).click();
+    await expect(page.getByRole('alert')).toHaveText('Frequency must be from 1 to 21000 Hz');
+    await expect(playToggle(page)).toBeDisabled();
+    await expect(playToggle(page)).toContainText('440 Hz');
+    await expect(page.getByRole('alert')).toBeHidden({ timeout: 8_000 });
+    await expect(playToggle(page)).toBeEnabled();
+  });
+
+  test('a preset loop plays 10 cycles 200 ms apart, counting down, then stops', async ({ page, consoleErrors }) => {
+    await page.goto('/tools/tone_generator');
+    // every category starts closed
+    const toggles = page.locator('.tone-presets__toggle');
+    await expect(toggles).toHaveCount(9);
+    for (const el of await toggles.all()) await expect(el).toHaveAttribute('aria-expanded', 'false');
+
+    // record every text the stop button shows, as the page renders it
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __loopTexts: string[] }).__loopTexts = seen;
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-testid="tone-stop-loop"]')?.textContent;
+        if (text && seen.at(-1) !== text) seen.push(text);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    await page.getByRole('button', { name: /Mid-high/ }).click();
+    await page.getByRole('button', { name: 'Loop 1.0 kHz' }).click();
+    const stopLoop = page.getByRole('button', { name: /^Stop loop/ });
+    await expect(stopLoop).toBeVisible();
+    await expect(stopLoop).toBeHidden({ timeout: 10_000 });
+
+    const texts = await page.evaluate(() => (window as unknown as { __loopTexts: string[] }).__loopTexts);
+    expect(texts).toEqual(Array.from({ length: 10 }, (_, i) => `Stop loop (${10 - i} left)`));
+    const starts = await page.evaluate(() => window.__tone.starts);
+    expect(starts).toHaveLength(10);
+    expect(starts.every((s) => s.frequency === 1000)).toBe(true);
+    for (let i = 1; i < starts.length; i++) expect(starts[i].when - starts[i - 1].when).toBeCloseTo(0.2, 6);
+    await expect(page.getByRole('button', { name: 'Loop 1.0 kHz' }).locator('xpath=..')).toHaveAttribute('aria-current', 'true');
+    await expect(playToggle(page)).toContainText('1.0 kHz');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('keyboard shortcuts and the octave buttons change the frequency', async ({ page }) => {
+    await page.goto('/tools/tone_generator');
+    const freq = page.getByTestId('tone-frequency');
+    await expect(freq).toHaveText('440 Hz');
+    await page.keyboard.press('ArrowRight');
+    await expect(freq).toHaveText('441 Hz');
+    await page.keyboard.press('Shift+ArrowRight');
+    await expect(freq).toHaveText('451 Hz');
+    await page.keyboard.press('Control+ArrowLeft');
+    await expect(freq).toHaveText('450.99 Hz');
+    await page.keyboard.press('Shift+ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Control+ArrowRight');
+    await expect(freq).toHaveText('440 Hz');
+    await page.keyboard.press('ArrowUp');
+    await expect(freq).toHaveText('466.16 Hz');
+    await expect(page.getByTestId('tone-note')).toHaveText('Note A♯4, 0 cents');
+    await page.keyboard.press('ArrowDown');
+    await expect(freq).toHaveText('440 Hz');
+    await page.getByRole('button', { name: /One octave up/ }).click();
+    await expect(freq).toHaveText('880 Hz');
+    await page.getByRole('button', { name: /One octave down/ }).click();
+    await page.getByRole('button', { name: /One octave down/ }).click();
+    await expect(freq).toHaveText('220 Hz');
+    await expect(page.getByText('Keys: Space play/stop')).toBeVisible();
+
+    // Space plays (the page itself focused, not a button) and the tone is the one shown
+    await page.locator('h1').click();
+    await page.keyboard.press('Space');
+    await expect(playToggle(page)).toHaveAttribute('aria-pressed', 'true');
+    await expectPeakAt(page, 220);
+    await page.keyboard.press('Space');
+    await expect(playToggle(page)).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  test('?f=1000&w=square starts there and plays a 1 kHz square wave', async ({ page, consoleErrors }) => {
+    await page.goto('/tools/tone_generator?f=1000&w=square');
+    await expect(page.getByTestId('tone-frequency')).toHaveText('1.0 kHz');
+    await expect(playToggle(page)).toContainText('Square · High');
+    await expect(page.getByRole('button', { name: 'Square', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await playToggle(page).click();
+    await expectPeakAt(page, 1000);
+    expect(await page.evaluate(() => window.__tone.starts.map((s) => [s.type, s.frequency]))).toEqual([['square', 1000]]);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('a link with an out-of-range frequency falls back to 440 Hz with the spec error', async ({ page }) => {
+    await page.goto('/tools/tone_generator?f=30000&w=triangle');
+    await expect(page.getByRole('alert')).toHaveText('Frequency must be from 1 to 21000 Hz');
+    await expect(page.getByTestId('tone-frequency')).toHaveText('440 Hz');
+    await expect(playToggle(page)).toContainText('Triangle');
+    await expect(playToggle(page)).toBeDisabled();
+  });
+
+  test('leaving the page closes the audio context', async ({ page }) => {
+    await page.goto('/tools/tone_generator');
+    await playToggle(page).click();
+    await expectPeakAt(page, 440);
+    expect(await page.evaluate(() => window.__tone.contexts.map((c) => c.state))).toEqual(['running']);
+    await page.locator('a.brand').first().click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect
+      .poll(() => page.evaluate(() => window.__tone.contexts.map((c) => c.state)))
+      .toEqual(['closed']);
+  });
+
+  for (const [lang, title, error, play] of [
+    ['uk', 'Генератор тону', 'Частота має бути від 1 до 21000 Гц', 'Грати'],
+    ['ru', 'Генератор тона', 'Частота должна быть от 1 до 21000 Гц', 'Играть'],
+    ['en', 'Tone generator', 'Frequency must be from 1 to 21000 Hz', 'Play'],
+  ] as const) {
+    test(`in ${lang}: translated, no raw key, no console error`, async ({ page, consoleErrors }) => {
+      await page.addInitScript((l) => localStorage.setItem('preferredLanguage', l), lang);
+      await page.goto('/tools/tone_generator');
+      await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+      await expect(playToggle(page)).toContainText(play);
+      for (const el of await page.locator('.tone-presets__toggle').all()) await el.click();
+      await page.locator('.tone-presets__category').last().getByRole('button').nth(1).click(); // the custom modal
+      await expect(page.getByRole('dialog')).toBeVisible();
+      const dialogText = await page.getByRole('dialog').innerText();
+      await page.keyboard.press('Escape');
+      await page.locator('[aria-controls="tone-exact"]').click();
+      await page.locator('#tone-exact input').fill('30000');
+      await page.locator('#tone-exact button[type="submit"]').click();
+      await expect(page.getByRole('alert')).toHaveText(error);
+      const text = (await page.getByRole('main').innerText()) + dialogText;
+      expect(text).not.toMatch(/\b(categories|descriptions|waveforms|sources|balance|bands|sweepModes|errors)\.[a-zA-Z]+/);
+      expect(text).not.toMatch(/\b(playPreset|loopPreset|keysHint|customOpen|stopLoop|bandSlider|exactLabel)\b/);
+      expect(consoleErrors).toEqual([]);
+    });
+  }
+});
