@@ -23,11 +23,11 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/devhub/devhub/pkg/internal/ratelimit"
+	"github.com/devhub/devhub/pkg/internal/text"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -437,15 +437,15 @@ func (s *Service) validate(in Input) (*Event, error) {
 
 	// Browser-provided strings are kept, but cut to size: losing the tail of
 	// a huge user agent is better than losing the event.
-	ci.UserAgent = clip(ci.UserAgent, maxLongString)
-	ci.Referrer = clip(ci.Referrer, maxLongString)
-	ci.Language = clip(ci.Language, maxShortString)
-	ci.TimeZone = clip(ci.TimeZone, maxShortString)
-	ci.Platform = clip(ci.Platform, maxShortString)
-	ci.Vendor = clip(ci.Vendor, maxShortString)
+	ci.UserAgent = text.Truncate(ci.UserAgent, maxLongString)
+	ci.Referrer = text.Truncate(ci.Referrer, maxLongString)
+	ci.Language = text.Truncate(ci.Language, maxShortString)
+	ci.TimeZone = text.Truncate(ci.TimeZone, maxShortString)
+	ci.Platform = text.Truncate(ci.Platform, maxShortString)
+	ci.Vendor = text.Truncate(ci.Vendor, maxShortString)
 	if ci.Connection != nil {
 		c := *ci.Connection
-		c.EffectiveType = clip(c.EffectiveType, maxShortString)
+		c.EffectiveType = text.Truncate(c.EffectiveType, maxShortString)
 		ci.Connection = &c
 	}
 	return &Event{Action: action, Details: details, ClientInfo: ci, ClientTimestamp: ts}, nil
@@ -497,15 +497,4 @@ func parseTimestamp(raw json.RawMessage) (time.Time, bool, error) {
 		return time.Time{}, false, fmt.Errorf("timestamp must be an RFC 3339 date-time or epoch milliseconds")
 	}
 	return time.UnixMilli(int64(ms)).UTC(), true, nil
-}
-
-// clip cuts s to at most n bytes without splitting a UTF-8 sequence.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -14,6 +14,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/devhub/devhub/pkg/internal/text"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -224,7 +225,7 @@ func (s *Service) startSession(userID uint64, c Client) (*AuthResult, error) {
 	now := s.now().UTC()
 	sess := Session{
 		ID: randomToken(16), UserID: userID, Generation: 1, CreatedAt: now, LastUsedAt: now,
-		ExpiresAt: now.Add(s.refreshTTL), UserAgent: truncate(c.UserAgent, 256),
+		ExpiresAt: now.Add(s.refreshTTL), UserAgent: text.Truncate(c.UserAgent, 256),
 	}
 	if c.IP.IsValid() {
 		sess.IP = c.IP.String()
@@ -593,13 +594,6 @@ func trimSessions(tx *bolt.Tx, userID uint64, max int) error {
 		}
 	}
 	return nil
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return strings.ToValidUTF8(s[:n], "")
 }
 
 // IsAuthError reports whether err means "not authenticated" (HTTP 401).

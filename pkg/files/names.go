@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/devhub/devhub/pkg/internal/text"
 )
 
 // maxNameBytes bounds a kept original name; longer ones are shortened
@@ -44,20 +46,9 @@ func SanitizeName(name string) string {
 		if len(ext) > 16 || len(ext) == len(name) {
 			ext = ""
 		}
-		name = truncateUTF8(name[:len(name)-len(ext)], maxNameBytes-len(ext)) + ext
+		name = text.Truncate(name[:len(name)-len(ext)], maxNameBytes-len(ext)) + ext
 	}
 	return name
-}
-
-// truncateUTF8 cuts s to at most n bytes without splitting a character.
-func truncateUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 // parseDisposition parses a part's Content-Disposition (RFC 2231 aware).
