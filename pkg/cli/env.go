@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/devhub/devhub/pkg/activity"
+	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/config"
@@ -113,6 +114,7 @@ type services struct {
 
 	files *files.Service
 	blog  *blog.Service
+	audit *audit.Service
 }
 
 func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logger) (*services, error) {
@@ -145,7 +147,24 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 	if s.blog, err = blog.New(st); err != nil {
 		return nil, err
 	}
+	if s.audit, err = audit.New(st, 0, nil); err != nil {
+		return nil, err
+	}
 	return s, nil
+}
+
+// ownerActor names the owner in the audit log when a CLI command acts.
+const ownerActor = "owner (CLI)"
+
+// record writes an audit event for a CLI command; a failure to write it is
+// logged, never the command's failure (the action itself succeeded).
+func (s *services) record(ev audit.Event) {
+	if ev.Actor == "" {
+		ev.Actor = ownerActor
+	}
+	if err := s.audit.Record(ev); err != nil {
+		s.log.Warn("audit log", slog.String("type", ev.Type), slog.Any("err", err))
+	}
 }
 
 // httpServices exposes the services to pkg/server.
@@ -159,6 +178,7 @@ func (s *services) httpServices() *server.Services {
 		GeoIP:        s.geo,
 		Files:        s.files,
 		Blog:         s.blog,
+		Audit:        s.audit,
 	}
 }
 

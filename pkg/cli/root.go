@@ -118,6 +118,7 @@ files and ROMs from the terminal — also while the server runs.
 		newFileCmd(env),
 		newRomCmd(env),
 		newActivityCmd(env),
+		newAuditCmd(env),
 	)
 	documentCompletion(root)
 	return root

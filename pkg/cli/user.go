@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/server"
 	"github.com/devhub/devhub/pkg/store"
@@ -259,6 +261,7 @@ code is 0, for idempotent seeding).`,
 				}
 				return err
 			}
+			svc.record(audit.Event{Type: audit.UserCreated, Target: u.Email, Details: map[string]string{"role": u.Role}})
 			if asJSON {
 				return env.PrintJSON(u)
 			}
@@ -337,6 +340,7 @@ effect immediately; the user signs in again.`,
 			if err != nil {
 				return err
 			}
+			svc.record(audit.Event{Type: audit.RoleChanged, Target: u.Email, Details: map[string]string{"to": u.Role}})
 			env.Printf("%s is now %s\n", u.Email, u.Role)
 			return nil
 		},
@@ -369,6 +373,7 @@ its sessions.`,
 			if err := svc.auth.SetPassword(args[0], pw); err != nil {
 				return err
 			}
+			svc.record(audit.Event{Type: audit.PasswordChanged, Target: auth.NormalizeEmail(args[0])})
 			env.Printf("password of %s changed; its sessions were ended\n", auth.NormalizeEmail(args[0]))
 			return nil
 		},
@@ -391,6 +396,7 @@ func newUserRmCmd(env *Env) *cobra.Command {
 			if err := svc.auth.DeleteUser(args[0]); err != nil {
 				return err
 			}
+			svc.record(audit.Event{Type: audit.UserDeleted, Target: auth.NormalizeEmail(args[0]), Details: map[string]string{"files": "keep"}})
 			env.Printf("deleted %s\n", auth.NormalizeEmail(args[0]))
 			return nil
 		},
@@ -456,6 +462,8 @@ at once; every device has to sign in again.`,
 			if err != nil {
 				return err
 			}
+			svc.record(audit.Event{Type: audit.SessionsRevoked, Target: auth.NormalizeEmail(args[0]),
+				Details: map[string]string{"sessions": "all", "count": strconv.Itoa(n)}})
 			env.Printf("ended %d session(s) of %s\n", n, auth.NormalizeEmail(args[0]))
 			return nil
 		},
@@ -534,6 +542,7 @@ code; the password alone signs in again until the user enrols anew from the prof
 			if err := svc.auth.ResetTOTP(args[0]); err != nil {
 				return err
 			}
+			svc.record(audit.Event{Type: audit.TwoFactorReset, Target: auth.NormalizeEmail(args[0])})
 			env.Printf("two-factor sign-in turned off for %s\n", auth.NormalizeEmail(args[0]))
 			return nil
 		},
@@ -565,10 +574,12 @@ expires. The code is shown this once: the store keeps only its hash.`,
 			if err != nil {
 				return err
 			}
-			inv, err := svc.auth.CreateInvite("owner (CLI)", ttl)
+			inv, err := svc.auth.CreateInvite(ownerActor, ttl)
 			if err != nil {
 				return err
 			}
+			svc.record(audit.Event{Type: audit.InviteCreated, Target: inv.ID,
+				Details: map[string]string{"expiresAt": inv.ExpiresAt.Format(time.RFC3339)}})
 			if asJSON {
 				return env.PrintJSON(inv)
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 
+	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/store"
 )
@@ -70,6 +71,8 @@ func (s *Server) adminCreateInvite(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	s.record(c, audit.Event{Type: audit.InviteCreated, Actor: currentUser(c).Email, Target: inv.ID,
+		Details: map[string]string{"expiresAt": inv.ExpiresAt.Format(time.RFC3339)}})
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	return c.Status(fiber.StatusCreated).JSON(inv)
 }
@@ -112,14 +115,18 @@ func (s *Server) revokeOwnSession(c fiber.Ctx) error {
 	if err := s.svc.Auth.RevokeSession(p.User.ID, c.Params("id")); err != nil {
 		return err
 	}
+	s.record(c, audit.Event{Type: audit.SessionsRevoked, Actor: p.User.Email, Target: p.User.Email, Details: map[string]string{"sessions": "one"}})
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
 func (s *Server) revokeOtherSessions(c fiber.Ctx) error {
 	p := principal(c)
-	if _, err := s.svc.Auth.RevokeOtherSessions(p.User.ID, p.SessionID); err != nil {
+	n, err := s.svc.Auth.RevokeOtherSessions(p.User.ID, p.SessionID)
+	if err != nil {
 		return err
 	}
+	s.record(c, audit.Event{Type: audit.SessionsRevoked, Actor: p.User.Email, Target: p.User.Email,
+		Details: map[string]string{"sessions": "all others", "count": strconv.Itoa(n)}})
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
@@ -157,6 +164,8 @@ func (s *Server) adminSetRole(c fiber.Ctx) error {
 		return err
 	}
 	s.logFor(c).Info("role changed", slog.String("user", u.Email), slog.String("role", updated.Role), slog.String("by", currentUser(c).Email))
+	s.record(c, audit.Event{Type: audit.RoleChanged, Actor: currentUser(c).Email, Target: u.Email,
+		Details: map[string]string{"from": u.Role, "to": updated.Role}})
 	return c.JSON(updated)
 }
 
@@ -182,6 +191,8 @@ func (s *Server) adminDeleteUser(c fiber.Ctx) error {
 	}
 	s.logFor(c).Info("user deleted", slog.String("user", u.Email), slog.String("files", mode), slog.Int("files_deleted", removed),
 		slog.String("by", currentUser(c).Email))
+	s.record(c, audit.Event{Type: audit.UserDeleted, Actor: currentUser(c).Email, Target: u.Email,
+		Details: map[string]string{"files": mode, "filesDeleted": strconv.Itoa(removed)}})
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
@@ -190,9 +201,12 @@ func (s *Server) adminRevokeSessions(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.svc.Auth.RevokeSessions(u.Email); err != nil {
+	n, err := s.svc.Auth.RevokeSessions(u.Email)
+	if err != nil {
 		return err
 	}
+	s.record(c, audit.Event{Type: audit.SessionsRevoked, Actor: currentUser(c).Email, Target: u.Email,
+		Details: map[string]string{"sessions": "all", "count": strconv.Itoa(n)}})
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
@@ -204,6 +218,7 @@ func (s *Server) adminResetTwoFactor(c fiber.Ctx) error {
 	if err := s.svc.Auth.ResetTOTP(u.Email); err != nil {
 		return authError(c, err)
 	}
+	s.record(c, audit.Event{Type: audit.TwoFactorReset, Actor: currentUser(c).Email, Target: u.Email})
 	return c.SendStatus(fiber.StatusNoContent)
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/config"
 )
@@ -226,4 +227,60 @@ func TestRegistrationPolicies(t *testing.T) {
 			t.Fatalf("a plain user makes an invite: %d", st)
 		}
 	})
+}
+
+func TestAuditLog(t *testing.T) {
+	a := newAuthApp(t, nil)
+	if _, err := a.svc.CreateUser(auth.NewUser{Email: "boss@example.com", Name: "Boss", Password: "password1", Role: auth.RoleAdmin}); err != nil {
+		t.Fatal(err)
+	}
+	_, admin := a.login(t, "boss@example.com", "password1")
+	boss := bearer(admin.Tokens.AccessToken)
+	plain := a.register(t, "p@example.com", "password1")
+	a.login(t, "p@example.com", "wrong-password")
+	a.call(t, "PATCH", fmt.Sprintf("/api/auth/admin/users/%d", plain.User.ID), map[string]string{"role": "admin"}, boss)
+	a.call(t, "POST", fmt.Sprintf("/api/auth/admin/users/%d/revoke", plain.User.ID), nil, boss)
+
+	type page struct {
+		Events []audit.Event
+		Next   *uint64
+	}
+	get := func(q string) (int, page) {
+		resp, raw := a.call(t, "GET", "/api/audit"+q, nil, boss)
+		var p page
+		json.Unmarshal(raw, &p)
+		return resp.StatusCode, p
+	}
+	code, all := get("")
+	var types []string
+	for _, e := range all.Events {
+		types = append(types, e.Type)
+	}
+	want := "[sessions.revoked role.changed signin.failed user.created signin]"
+	if code != 200 || fmt.Sprint(types) != want || all.Next != nil {
+		t.Fatalf("events %d %v, want %s", code, types, want)
+	}
+	rc := all.Events[1]
+	if rc.Actor != "boss@example.com" || rc.Target != "p@example.com" || rc.Details["to"] != "admin" || rc.IP == "" {
+		t.Fatalf("role change event %+v", rc)
+	}
+	if _, p := get("?type=signin"); len(p.Events) != 2 {
+		t.Fatalf("type filter: %+v", p.Events)
+	}
+	if _, p := get("?limit=2"); len(p.Events) != 2 || p.Next == nil {
+		t.Fatalf("page: %+v", p)
+	} else if _, p2 := get(fmt.Sprintf("?limit=2&before=%d", *p.Next)); len(p2.Events) != 2 || p2.Events[0].Type != "signin.failed" {
+		t.Fatalf("next page: %+v", p2.Events)
+	}
+	for _, bad := range []string{"?limit=x", "?before=abc", "?since=yesterday"} {
+		if code, _ := get(bad); code != 400 {
+			t.Errorf("%s: %d", bad, code)
+		}
+	}
+	// Demoted again, the user is refused.
+	a.call(t, "PATCH", fmt.Sprintf("/api/auth/admin/users/%d", plain.User.ID), map[string]string{"role": "user"}, boss)
+	_, user := a.login(t, "p@example.com", "password1")
+	if st := a.status(t, "GET", "/api/audit", nil, bearer(user.Tokens.AccessToken)); st != 403 {
+		t.Fatalf("a plain user reads the audit log: %d", st)
+	}
 }

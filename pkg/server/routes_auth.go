@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 
+	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/store"
 )
@@ -165,6 +166,7 @@ func (s *Server) authRegister(c fiber.Ctx) error {
 	if err != nil {
 		return authError(c, err)
 	}
+	s.record(c, audit.Event{Type: audit.UserCreated, Actor: res.User.Email, Target: res.User.Email, Details: map[string]string{"via": "registration"}})
 	return c.Status(fiber.StatusCreated).JSON(s.issue(c, res, in.RefreshTokenInBody))
 }
 
@@ -178,6 +180,11 @@ func (s *Server) authLogin(c fiber.Ctx) error {
 		return err
 	}
 	res, err := s.svc.Auth.Login(in.Email, in.Password, s.authClient(c))
+	if errors.Is(err, auth.ErrInvalidCredentials) {
+		// Throttled attempts are not recorded: they were never checked.
+		email := auth.NormalizeEmail(in.Email)
+		s.record(c, audit.Event{Type: audit.SignInFailed, Actor: email, Target: email, Details: map[string]string{"reason": "password"}})
+	}
 	if err != nil {
 		return authError(c, err)
 	}
@@ -185,6 +192,7 @@ func (s *Server) authLogin(c fiber.Ctx) error {
 		// Two-factor sign-in: no session and no cookie until the code.
 		return c.JSON(res.Challenge)
 	}
+	s.record(c, audit.Event{Type: audit.SignIn, Actor: res.User.Email, Target: res.User.Email, Details: map[string]string{"method": "password"}})
 	return c.JSON(s.issue(c, res, in.RefreshTokenInBody))
 }
 
@@ -200,11 +208,13 @@ func (s *Server) authLoginMFA(c fiber.Ctx) error {
 	}
 	res, err := s.svc.Auth.LoginMFA(in.MFAToken, in.Code, s.authClient(c))
 	if errors.Is(err, auth.ErrInvalidCode) {
+		s.record(c, audit.Event{Type: audit.SignInFailed, Details: map[string]string{"reason": "one-time code"}})
 		return NewError(fiber.StatusUnauthorized, err.Error())
 	}
 	if err != nil {
 		return authError(c, err)
 	}
+	s.record(c, audit.Event{Type: audit.SignIn, Actor: res.User.Email, Target: res.User.Email, Details: map[string]string{"method": "password + one-time code"}})
 	return c.JSON(s.issue(c, res, in.RefreshTokenInBody))
 }
 
@@ -239,6 +249,8 @@ func (s *Server) authTOTPConfirm(c fiber.Ctx) error {
 	if err != nil {
 		return authError(c, err)
 	}
+	me := principal(c).User.Email
+	s.record(c, audit.Event{Type: audit.TwoFactorOn, Actor: me, Target: me})
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	return c.JSON(fiber.Map{"recoveryCodes": codes})
 }
@@ -251,6 +263,8 @@ func (s *Server) authTOTPDisable(c fiber.Ctx) error {
 	if err := s.svc.Auth.DisableTOTP(principal(c), in.Code, s.authClient(c)); err != nil {
 		return authError(c, err)
 	}
+	me := principal(c).User.Email
+	s.record(c, audit.Event{Type: audit.TwoFactorOff, Actor: me, Target: me})
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
@@ -323,6 +337,7 @@ func (s *Server) authChangePassword(c fiber.Ctx) error {
 	if err != nil {
 		return authError(c, err)
 	}
+	s.record(c, audit.Event{Type: audit.PasswordChanged, Actor: res.User.Email, Target: res.User.Email})
 	// Every earlier token and session is now invalid, the caller's too; the
 	// answer (and the cookie) carry the caller's new session.
 	res = s.issue(c, res, in.RefreshTokenInBody)

@@ -19,6 +19,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/golang-jwt/jwt/v5"
 
+	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/store"
@@ -52,7 +53,11 @@ func newAuthApp(t *testing.T, mutate func(*config.Config)) *authApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	services := &Services{Store: st, Auth: svc, Authenticate: func(_ context.Context, tok string) (*Identity, error) {
+	auditSvc, err := audit.New(st, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	services := &Services{Store: st, Auth: svc, Audit: auditSvc, Authenticate: func(_ context.Context, tok string) (*Identity, error) {
 		p, err := svc.Authenticate(tok)
 		if err != nil {
 			return nil, err

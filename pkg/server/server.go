@@ -20,6 +20,7 @@ import (
 	"github.com/gofiber/fiber/v3/middleware/requestid"
 
 	"github.com/devhub/devhub/pkg/activity"
+	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/config"
@@ -50,6 +51,8 @@ type Services struct {
 	Files *files.Service
 	// Blog is the blog (/api/blog, /feed.xml); nil leaves it unmounted.
 	Blog *blog.Service
+	// Audit is the security audit log (GET /api/audit); nil records nothing.
+	Audit *audit.Service
 }
 
 // MaxHeaderBytes bounds a request's line and headers together: fasthttp reads
@@ -174,6 +177,7 @@ func New(o Options) (*fiber.App, error) {
 	s.mountIP(api)
 	s.mountFiles(api)
 	s.mountBlog(app, api)
+	s.mountAudit(api)
 	s.mountMetrics(app)
 
 	if o.testRoutes != nil {
