@@ -199,6 +199,38 @@ test.describe('tone generator', () => {
     await expect(playToggle(page)).toBeDisabled();
   });
 
+  test('the custom modal keeps an invalid value open and plays a valid one', async ({ page, consoleErrors }) => {
+    await page.goto('/tools/tone_generator');
+    await page.getByRole('button', { name: 'Custom', exact: true }).click();
+    await page.getByRole('button', { name: 'Custom frequency…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Custom frequency' });
+    await dialog.getByRole('spinbutton').fill('50000');
+    await dialog.getByRole('button', { name: 'Play' }).click();
+    await expect(dialog).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    await dialog.getByRole('spinbutton').fill('1234.5');
+    await dialog.getByRole('button', { name: 'Play' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByTestId('tone-frequency')).toHaveText('1.2 kHz');
+    await expectPeakAt(page, 1234.5);
+    await expect(page.getByRole('button', { name: 'Play 1.2 kHz' })).toBeVisible();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('a sweep really rises from A to B and stops by itself', async ({ page }) => {
+    await page.goto('/tools/tone_generator');
+    await page.getByRole('spinbutton', { name: 'From, Hz' }).fill('300');
+    await page.getByRole('spinbutton', { name: 'To, Hz' }).fill('3000');
+    await page.getByRole('spinbutton', { name: 'Duration, s' }).fill('3');
+    await page.getByLabel('Scale').selectOption('linear');
+    await page.getByRole('button', { name: 'Start sweep' }).click();
+    await expect(page.getByRole('button', { name: 'Stop sweep' })).toBeVisible();
+    // the output's peak passes 1 kHz on the way up, then the sweep ends on its own
+    await expect.poll(async () => (await spectralPeak(page)).hz, { timeout: 10_000 }).toBeGreaterThan(1000);
+    await expect(page.getByRole('button', { name: 'Start sweep' })).toBeVisible({ timeout: 10_000 });
+    await expect(playToggle(page)).toHaveAttribute('aria-pressed', 'false');
+  });
+
   test('leaving the page closes the audio context', async ({ page }) => {
     await page.goto('/tools/tone_generator');
     await playToggle(page).click();

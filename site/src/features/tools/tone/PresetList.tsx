@@ -53,7 +53,11 @@ export function PresetList({ categories, activeId, disabled, format, onPlay, onL
                     return (
                       <li key={p.id} className={p.id === activeId ? 'tone-preset tone-preset--active' : 'tone-preset'} aria-current={p.id === activeId ? 'true' : undefined}>
                         <span className="tone-preset__name">{name}</span>
-                        <span className="tone-preset__description">{t(`descriptions.${c.id}`)}</span>
+                        <span className="tone-preset__description">
+                          {/* the kHz name has one decimal (spec §9): the exact value is given beside it */}
+                          {p.frequency >= 1000 ? `${p.frequency} ${t('hz')} · ` : ''}
+                          {t(`descriptions.${c.id}`)}
+                        </span>
                         <button type="button" className="btn btn--ghost" aria-label={t('playPreset', { name })} title={t('playPreset', { name })} disabled={disabled} onClick={() => onPlay(p)}>
                           ▶
                         </button>

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -27,8 +27,8 @@ function renderPage(route = '/tools/tone_generator') {
   );
 }
 
-const playButton = () => screen.getByRole('button', { pressed: false, name: /^▶ Play/ });
-const stopButton = () => screen.getByRole('button', { pressed: true, name: /^■ Stop/ });
+const playButton = () => screen.getByRole('button', { pressed: false, name: /^Play / });
+const stopButton = () => screen.getByRole('button', { pressed: true, name: /^Stop / });
 const ctx = () => FakeAudioContext.instances.at(-1)!;
 const osc = () => ctx().oscillators.at(-1)!;
 
@@ -57,7 +57,7 @@ describe('ToneGenerator', () => {
   it('starts at the spec defaults with every preset category closed and no audio context yet', () => {
     renderPage();
     expect(screen.getByRole('heading', { level: 1, name: 'Tone generator' })).toBeTruthy();
-    expect(playButton().textContent).toContain('▶ Play440 HzSine · Mid');
+    expect(playButton().textContent).toContain('▶ Play 440 Hz Sine · Mid');
     expect(screen.getByTestId('tone-note').textContent).toContain('Note A4, 0 cents');
     expect((screen.getByRole('checkbox', { name: 'Continuous playback' }) as HTMLInputElement).checked).toBe(true);
     expect(screen.getByText(/Volume/).textContent).toContain('Volume: 50.00 %');
@@ -76,23 +76,28 @@ describe('ToneGenerator', () => {
     expect(osc().type).toBe('sine');
     expect(osc().frequency.value).toBe(440);
     expect(ctx().gains[0].gain.value).toBe(0.5);
-    expect(stopButton().textContent).toContain('■ Stop440 HzSine · Mid');
+    expect(stopButton().textContent).toContain('■ Stop 440 Hz Sine · Mid');
 
+    // a new waveform crossfades into a new voice; the old one fades out
     fireEvent.click(screen.getByRole('button', { name: 'Square' }));
+    expect(ctx().oscillators).toHaveLength(2);
+    expect(ctx().oscillators[0].stoppedAt).not.toBeNull();
+    expect(ctx().gains[0].gain.value).toBe(0);
+    expect(osc().type).toBe('square');
+    expect(ctx().gains[1].gain.value).toBe(0.5);
     setExact('1000');
     fireEvent.change(screen.getByRole('slider', { name: /Volume/i }), { target: { value: '35.55' } });
-    expect(ctx().oscillators).toHaveLength(1); // the same voice, changed in place
-    expect(osc().type).toBe('square');
+    expect(ctx().oscillators).toHaveLength(2); // frequency and volume change the same voice in place
     expect(osc().frequency.value).toBe(1000);
-    expect(ctx().gains[0].gain.value).toBe(0.3555);
-    expect(stopButton().textContent).toContain('1.0 kHzSquare · High');
+    expect(ctx().gains[1].gain.value).toBe(0.3555);
+    expect(stopButton().textContent).toContain('1.0 kHz Square · High');
 
     fireEvent.click(screen.getByRole('button', { name: 'Right' }));
-    expect(ctx().panners[0].pan.value).toBe(1);
+    expect(ctx().panners[1].pan.value).toBe(1);
 
     fireEvent.click(stopButton());
     expect(osc().stoppedAt).not.toBeNull();
-    expect(ctx().gains[0].gain.value).toBe(0); // faded out, not cut
+    expect(ctx().gains[1].gain.value).toBe(0); // faded out, not cut
     act(() => osc().end());
     expect(playButton()).toBeTruthy();
   });
@@ -100,10 +105,10 @@ describe('ToneGenerator', () => {
   it('moves the frequency with the band sliders and marks the active band', () => {
     renderPage();
     fireEvent.change(screen.getByRole('slider', { name: 'Low band, 1–300 Hz' }), { target: { value: '120' } });
-    expect(playButton().textContent).toContain('120 HzSine · Low');
+    expect(playButton().textContent).toContain('120 Hz Sine · Low');
     expect(screen.getByText(/Low band, 1–300 Hz/).textContent).toContain('active');
     fireEvent.change(screen.getByRole('slider', { name: 'High band, 801–21000 Hz' }), { target: { value: '15000' } });
-    expect(playButton().textContent).toContain('15.0 kHzSine · High');
+    expect(playButton().textContent).toContain('15.0 kHz Sine · High');
     // the other sliders rest at their nearest end
     expect((screen.getByRole('slider', { name: 'Low band, 1–300 Hz' }) as HTMLInputElement).value).toBe('300');
   });
@@ -183,6 +188,7 @@ describe('ToneGenerator', () => {
     const starts = beeps.map((o) => o.startedAt!);
     starts.slice(1).forEach((s, i) => expect(s - starts[i]).toBeCloseTo(0.2, 9));
     beeps.forEach((o) => expect(o.stoppedAt! - o.startedAt!).toBeCloseTo(0.105, 9));
+    expect(screen.getByRole('button', { name: 'Loop 1.3 kHz' }).closest('li')!.textContent).toContain('1250 Hz · Presence');
     expect(screen.getByTestId('tone-stop-loop').textContent).toContain('Stop loop (10 left)');
     for (let left = 9; left >= 1; left--) {
       act(() => vi.advanceTimersByTime(200));
@@ -259,10 +265,10 @@ describe('ToneGenerator', () => {
     key('ArrowDown');
     expect(playButton().textContent).toContain('440 Hz');
     fireEvent.click(screen.getByRole('button', { name: /One octave up/ }));
-    expect(playButton().textContent).toContain('880 HzSine · High');
+    expect(playButton().textContent).toContain('880 Hz Sine · High');
     fireEvent.click(screen.getByRole('button', { name: /One octave down/ }));
     fireEvent.click(screen.getByRole('button', { name: /One octave down/ }));
-    expect(playButton().textContent).toContain('220 HzSine · Low');
+    expect(playButton().textContent).toContain('220 Hz Sine · Low');
 
     key(' ');
     expect(stopButton()).toBeTruthy();
@@ -274,26 +280,26 @@ describe('ToneGenerator', () => {
     expect(playButton().textContent).toContain('220 Hz');
   });
 
-  it('starts from the address and writes changes back to it', () => {
+  it('starts from the address and writes changes back to it', async () => {
     renderPage('/tools/tone_generator?f=1000&w=square&v=0.35');
-    expect(playButton().textContent).toContain('1.0 kHzSquare · High');
+    expect(playButton().textContent).toContain('1.0 kHz Square · High');
     expect(screen.getByText(/Volume/).textContent).toContain('35.00 %');
     expect(screen.queryByRole('alert')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Triangle' }));
-    expect(screen.getByTestId('location').textContent).toContain('/tools/tone_generator?f=1000&w=triangle&v=0.35');
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/tools/tone_generator?f=1000&w=triangle&v=0.35'));
   });
 
   it('an out-of-range frequency in the address falls back to 440 with the spec error', () => {
     renderPage('/tools/tone_generator?f=30000&w=sawtooth');
     expect(screen.getByRole('alert').textContent).toContain('Frequency must be from 1 to 21000 Hz');
-    expect(playButton().textContent).toContain('440 HzSawtooth · Mid');
+    expect(playButton().textContent).toContain('440 Hz Sawtooth · Mid');
     expect((playButton() as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('an invalid waveform or volume in the address falls back with a notice, play stays enabled', () => {
     renderPage('/tools/tone_generator?w=noise&v=7');
     expect(screen.getByText(/settings in the link were not valid/)).toBeTruthy();
-    expect(playButton().textContent).toContain('440 HzSine');
+    expect(playButton().textContent).toContain('440 Hz Sine');
     expect((playButton() as HTMLButtonElement).disabled).toBe(false);
   });
 

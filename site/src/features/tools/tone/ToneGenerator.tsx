@@ -37,6 +37,9 @@ import './tone.css';
 
 type ErrorKind = 'range' | 'audioInit' | 'playback';
 
+/** How long the settings must rest before the address follows them. */
+const URL_DELAY_MS = 300;
+
 const BALANCE: Array<['left' | 'both' | 'right', number]> = [
   ['left', -1],
   ['both', 0],
@@ -104,10 +107,13 @@ export function ToneGenerator() {
     // only the sound's changes drive this; the engine's functions are stable
   }, [sound]);
 
-  // Settings in the address, so a tone is shared as a link.
+  // Settings in the address, so a tone is shared as a link. Written once the values rest for a
+  // moment: a dragged slider would otherwise replace the history entry dozens of times a second,
+  // which browsers throttle (Safari throws after 100 calls in 10 s).
   useEffect(() => {
     if (!touched.current) return;
-    setSearchParams(toneParams({ frequency, waveform, volume }), { replace: true });
+    const id = setTimeout(() => setSearchParams(toneParams({ frequency, waveform, volume }), { replace: true }), URL_DELAY_MS);
+    return () => clearTimeout(id);
   }, [frequency, waveform, volume, setSearchParams]);
 
   const setFrequency = (f: number) => {
@@ -246,8 +252,9 @@ export function ToneGenerator() {
     const { value, unit } = formatFrequency(f);
     return `${value} ${t(unit === 'Hz' ? 'hz' : 'khz')}`;
   };
-  const band = bandFor(frequency);
-  const note = noteFor(frequency);
+  const shown = sweepNow ?? frequency;
+  const band = bandFor(shown);
+  const note = noteFor(shown);
   const categories = useMemo(
     () => PRESET_CATEGORIES.map((c) => (c.id === 'custom' ? { ...c, presets: customPresets } : c)),
     [customPresets],
@@ -265,10 +272,12 @@ export function ToneGenerator() {
           disabled={playDisabled}
           onClick={togglePlay}
         >
-          <span className="tone-play__action">{isPlaying ? `■ ${t('stop')}` : `▶ ${t('play')}`}</span>
+          <span className="tone-play__action">
+            <span aria-hidden="true">{isPlaying ? '■' : '▶'}</span> {isPlaying ? t('stop') : t('play')}
+          </span>{' '}
           <span className="tone-play__frequency" data-testid="tone-frequency">
-            {fmt(sweepNow ?? frequency)}
-          </span>
+            {fmt(shown)}
+          </span>{' '}
           <span className="tone-play__meta">
             {source === 'tone' ? t(`waveforms.${waveform}.label`) : t(`sources.${source}`)} · {t(`bands.${band}`)}
           </span>
@@ -387,6 +396,7 @@ export function ToneGenerator() {
             </button>
           ))}
         </div>
+        <p className="tone-muted">{t(`waveforms.${waveform}.description`)}</p>
       </section>
 
       <section className="tone-section tone-columns">

@@ -236,19 +236,20 @@ export function useToneEngine(onError: (error: EngineError) => void) {
     [context, cancelBeeps],
   );
 
-  /** Live changes while playing: frequency, volume and balance ramp; the waveform switches in place. */
+  /** Live changes while playing: frequency, volume and balance ramp on the running voice. */
   const update = useCallback((sound: Sound) => {
     const ctx = ctxRef.current;
     const v = voiceRef.current;
     if (!ctx || !v || v.scheduled) return;
     try {
-      if (v.source !== sound.source) {
+      // Another source or waveform: a new voice crossfades with the old one (an instant switch
+      // of the oscillator's type can click).
+      if (v.source !== sound.source || (v.osc && v.osc.type !== sound.waveform)) {
         start(sound);
         return;
       }
       const now = ctx.currentTime;
       if (v.osc) {
-        if (v.osc.type !== sound.waveform) v.osc.type = sound.waveform;
         const f = v.osc.frequency;
         if (Math.abs(f.value - sound.frequency) > 1e-6) {
           f.cancelScheduledValues(now);
