@@ -9,8 +9,9 @@ import { expect, test } from './fixtures';
 declare global {
   interface Window {
     __tone: {
-      contexts: Array<AudioContext & { __tap: AnalyserNode }>;
+      contexts: Array<AudioContext & { __tap: AnalyserNode; __sides: [AnalyserNode, AnalyserNode] }>;
       starts: Array<{ when: number; type: OscillatorType; frequency: number }>;
+      stops: number[];
     };
   }
 }
@@ -18,15 +19,21 @@ declare global {
 function tapAudio() {
   const Original = window.AudioContext;
   const realDestination = Object.getOwnPropertyDescriptor(BaseAudioContext.prototype, 'destination')!.get!;
-  window.__tone = { contexts: [], starts: [] };
+  window.__tone = { contexts: [], starts: [], stops: [] };
   class Tapped extends Original {
     __tap: AnalyserNode;
+    __sides: [AnalyserNode, AnalyserNode];
     constructor(options?: AudioContextOptions) {
       super(options);
       this.__tap = this.createAnalyser();
       this.__tap.fftSize = 32768;
       this.__tap.smoothingTimeConstant = 0;
       this.__tap.connect(realDestination.call(this) as AudioNode);
+      // the left and right channels apart, for the balance
+      const split = this.createChannelSplitter(2);
+      this.__tap.connect(split);
+      this.__sides = [this.createAnalyser(), this.createAnalyser()];
+      this.__sides.forEach((an, i) => split.connect(an, i));
       window.__tone.contexts.push(this);
     }
     override get destination() {
@@ -39,6 +46,40 @@ function tapAudio() {
     window.__tone.starts.push({ when: when ?? 0, type: this.type, frequency: this.frequency.value });
     return start.call(this, when);
   };
+  const stop = AudioScheduledSourceNode.prototype.stop;
+  AudioScheduledSourceNode.prototype.stop = function (this: AudioScheduledSourceNode, when?: number) {
+    window.__tone.stops.push(when ?? 0);
+    return stop.call(this, when);
+  };
+}
+
+/** The RMS level in dBFS of the left and right channels of the last context's output. */
+function channelLevels(page: Page) {
+  return page.evaluate(() => {
+    const ctx = window.__tone.contexts.at(-1)!;
+    return ctx.__sides.map((an) => {
+      const data = new Float32Array(an.fftSize);
+      an.getFloatTimeDomainData(data);
+      const rms = Math.sqrt(data.reduce((s, x) => s + x * x, 0) / data.length);
+      return rms > 0 ? 20 * Math.log10(rms) : -Infinity;
+    });
+  });
+}
+
+/** Mean level in dB of the output's spectrum between two frequencies. */
+function bandLevel(page: Page, from: number, to: number) {
+  return page.evaluate(
+    ([lo, hi]) => {
+      const ctx = window.__tone.contexts.at(-1)!;
+      const an = ctx.__tap;
+      const data = new Float32Array(an.frequencyBinCount);
+      an.getFloatFrequencyData(data);
+      const hz = ctx.sampleRate / an.fftSize;
+      const bins = data.slice(Math.round(lo / hz), Math.round(hi / hz));
+      return bins.reduce((s, x) => s + x, 0) / bins.length;
+    },
+    [from, to],
+  );
 }
 
 /** The loudest bin of the last context's output and the width of one bin, in Hz. */
@@ -229,6 +270,43 @@ test.describe('tone generator', () => {
     await expect.poll(async () => (await spectralPeak(page)).hz, { timeout: 10_000 }).toBeGreaterThan(1000);
     await expect(page.getByRole('button', { name: 'Start sweep' })).toBeVisible({ timeout: 10_000 });
     await expect(playToggle(page)).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  test('a one-shot tone stops by itself after 0.1 s', async ({ page }) => {
+    await page.goto('/tools/tone_generator');
+    await page.getByRole('checkbox', { name: 'Continuous playback' }).uncheck();
+    await expect(page.getByText('Off: each play is a short 0.1 s beep.')).toBeVisible();
+    await playToggle(page).click();
+    await expect(playToggle(page)).toHaveAttribute('aria-pressed', 'false');
+    const { starts, stops } = await page.evaluate(() => window.__tone);
+    expect(starts).toHaveLength(1);
+    expect(stops[0] - starts[0].when).toBeCloseTo(0.1, 1);
+  });
+
+  test('balance sends the tone to the left, both or right channel', async ({ page }) => {
+    await page.goto('/tools/tone_generator');
+    await playToggle(page).click();
+    await expectPeakAt(page, 440);
+    const heard = async () => (await channelLevels(page)).map((db) => db > -40);
+    await expect.poll(heard).toEqual([true, true]);
+    await page.getByRole('button', { name: 'Left', exact: true }).click();
+    await expect.poll(heard).toEqual([true, false]);
+    await page.getByRole('button', { name: 'Right', exact: true }).click();
+    await expect.poll(heard).toEqual([false, true]);
+    await page.getByRole('button', { name: 'Both', exact: true }).click();
+    await expect.poll(heard).toEqual([true, true]);
+  });
+
+  test('white noise is flat, brown noise falls off towards the highs', async ({ page }) => {
+    await page.goto('/tools/tone_generator');
+    await page.getByRole('button', { name: 'White noise' }).click();
+    await playToggle(page).click();
+    await expect(playToggle(page)).toContainText('White noise');
+    const tilt = async () => (await bandLevel(page, 200, 400)) - (await bandLevel(page, 8000, 12000));
+    await expect.poll(async () => Math.abs(await tilt())).toBeLessThan(6);
+    await page.getByRole('button', { name: 'Brown noise' }).click();
+    await expect(playToggle(page)).toContainText('Brown noise');
+    await expect.poll(tilt, { timeout: 10_000 }).toBeGreaterThan(20);
   });
 
   test('leaving the page closes the audio context', async ({ page }) => {
