@@ -347,3 +347,23 @@ test.describe('tone generator', () => {
     });
   }
 });
+
+test('the generator has no accessibility violations (axe)', async ({ page }) => {
+  const { default: AxeBuilder } = await import('@axe-core/playwright');
+  await page.goto('/tools/tone_generator');
+  await page.getByRole('button', { name: /Mid-high/ }).click();
+  await page.getByRole('button', { name: /Exact frequency/ }).click();
+  const violations = async () =>
+    (await new AxeBuilder({ page }).include('.tone-page').analyze()).violations.map(
+      (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    );
+  expect(await violations()).toEqual([]);
+  // playing (the button filled with the band colour), in each band
+  await playToggle(page).click();
+  for (const f of ['100', '440', '5000']) {
+    await page.getByRole('spinbutton', { name: 'Frequency, Hz' }).fill(f);
+    await page.getByRole('button', { name: 'Set', exact: true }).click();
+    await expect(playToggle(page)).toHaveAttribute('aria-pressed', 'true');
+    expect(await violations()).toEqual([]);
+  }
+});

@@ -28,9 +28,9 @@ export interface Band {
 }
 /** Spec §2/§9: low 1-300, mid 301-800, high 801-21000. */
 export const BANDS: readonly Band[] = [
-  { id: 'low', min: 1, max: 300, color: '#2f80ed' },
-  { id: 'mid', min: 301, max: 800, color: '#27ae60' },
-  { id: 'high', min: 801, max: 21000, color: '#eb5757' },
+  { id: 'low', min: 1, max: 300, color: '#1d5fc4' },
+  { id: 'mid', min: 301, max: 800, color: '#1e7d45' },
+  { id: 'high', min: 801, max: 21000, color: '#c0392b' },
 ];
 
 /** Spec §4: up to 300 is low, up to 800 is mid, otherwise high (so 300.5 is mid, 800.5 high). */
