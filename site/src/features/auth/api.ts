@@ -18,6 +18,18 @@ export interface RegisterInput {
   email: string;
   password: string;
   confirmPassword: string;
+  /** The invitation code, when registration is by invitation. */
+  invite?: string;
+}
+
+/** The password step's answer when the account signs in with a second factor. */
+export interface MfaChallenge {
+  mfaRequired: true;
+  mfaToken: string;
+}
+
+export function isMfaChallenge(v: unknown): v is MfaChallenge {
+  return !!v && typeof v === 'object' && (v as MfaChallenge).mfaRequired === true && typeof (v as MfaChallenge).mfaToken === 'string';
 }
 
 export interface AdminUser {
@@ -35,8 +47,19 @@ export function register(input: RegisterInput): Promise<AuthResponse> {
   return api.post<AuthResponse>('/api/auth/register', input, anonymous);
 }
 
-export function login(email: string, password: string): Promise<AuthResponse> {
-  return api.post<AuthResponse>('/api/auth/login', { email, password }, anonymous);
+export function login(email: string, password: string): Promise<AuthResponse | MfaChallenge> {
+  return api.post<AuthResponse | MfaChallenge>('/api/auth/login', { email, password }, anonymous);
+}
+
+/** The second step of a two-factor sign-in: the challenge's token and a one-time or recovery code. */
+export function loginMfa(mfaToken: string, code: string): Promise<AuthResponse> {
+  return api.post<AuthResponse>('/api/auth/login/2fa', { mfaToken, code }, anonymous);
+}
+
+export type RegistrationPolicy = 'open' | 'invite' | 'closed';
+
+export function fetchRegistrationPolicy(signal?: AbortSignal): Promise<{ policy: RegistrationPolicy }> {
+  return api.get<{ policy: RegistrationPolicy }>('/api/auth/registration', { ...anonymous, signal });
 }
 
 export function changePassword(oldPassword: string, newPassword: string): Promise<{ message?: string; token?: string }> {

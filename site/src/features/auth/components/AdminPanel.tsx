@@ -1,48 +1,73 @@
-import { useEffect, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../lib/api';
-import { fetchUsers, type AdminUser } from '../api';
+import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
+import { ApiError, errorMessage } from '../../../lib/api';
+import { useAuth } from '../../../lib/auth';
+import { useDebouncedValue } from '../../blog/useDebouncedValue';
+import type { AdminUser } from '../api';
+import { USERS_PER_PAGE, useAdminAction, useAdminUsers, type AdminAction } from '../security/api';
+import { ACCOUNT_NS } from '../security/i18n';
 
-type State = { kind: 'loading' } | { kind: 'error'; text: string } | { kind: 'ready'; users: AdminUser[] };
+/** The spec's error text for a failed user list (§8). */
+function listError(err: unknown): string {
+  // The server answering with an error status is a failed fetch; anything else — no answer at
+  // all, a 2xx that is not JSON (a proxy's page), or not an array — gets its own text.
+  if (err instanceof Error && err.message === 'usersFormat') return 'auth.errors.usersFormat';
+  return err instanceof ApiError && err.status >= 400 ? 'auth.errors.usersFetch' : 'auth.errors.usersGeneric';
+}
 
-/** The admin panel's user list (spec §2, §8), for admins only — the page checks the role. */
+/**
+ * The admin panel's users (spec §2, §8) and their management: search, paging, change role,
+ * end sessions, reset two-factor sign-in, delete (files kept or deleted). The page checks the
+ * role; the server checks it again for every action, and refuses them on the admin's own account.
+ */
 export function AdminPanel() {
   const { t } = useTranslation();
-  const [state, setState] = useState<State>({ kind: 'loading' });
+  const { t: ta } = useTranslation(ACCOUNT_NS);
+  const { user: me } = useAuth();
+  const id = useId();
+  const [search, setSearch] = useState('');
+  const debounced = useDebouncedValue(search.trim(), 300);
+  const [page, setPage] = useState(1);
+  const users = useAdminUsers(debounced, page);
+  const action = useAdminAction();
+  const [deleting, setDeleting] = useState<AdminUser | null>(null);
+  const [keepFiles, setKeepFiles] = useState(true);
+  const pages = Math.max(1, Math.ceil((users.data?.total ?? 0) / USERS_PER_PAGE));
+  const list = users.data?.users ?? [];
 
-  useEffect(() => {
-    let alive = true;
-    fetchUsers()
-      .then((data) => {
-        if (!alive) return;
-        if (!Array.isArray(data)) setState({ kind: 'error', text: t('auth.errors.usersFormat') });
-        else setState({ kind: 'ready', users: data as AdminUser[] });
-      })
-      .catch((err: unknown) => {
-        if (!alive) return;
-        // The server answering with an error status is a failed fetch; anything else — no answer
-        // at all, or a 2xx that is not JSON (a proxy's page) — gets the generic text.
-        const fetchFailed = err instanceof ApiError && err.status >= 400;
-        setState({ kind: 'error', text: t(fetchFailed ? 'auth.errors.usersFetch' : 'auth.errors.usersGeneric') });
-      });
-    return () => {
-      alive = false;
-    };
-  }, [t]);
+  const run = (a: AdminAction) => action.mutate(a, { onSuccess: () => setDeleting(null) });
 
   return (
     <section className="profile-section" aria-labelledby="admin-users-title">
       <h2 id="admin-users-title" className="profile-section__title">
         {t('auth.admin.title')}
       </h2>
-      {state.kind === 'loading' ? <p role="status">{t('auth.admin.loading')}</p> : null}
-      {state.kind === 'error' ? (
+      <div className="admin-users__search">
+        <label htmlFor={`${id}-search`}>{ta('admin.search')}</label>
+        <input
+          id={`${id}-search`}
+          type="search"
+          value={search}
+          onChange={(e) => {
+            setSearch(e.target.value);
+            setPage(1);
+          }}
+        />
+      </div>
+      {users.isPending ? <p role="status">{t('auth.admin.loading')}</p> : null}
+      {users.error ? (
         <p className="auth-form__error" role="alert">
-          {state.text}
+          {t(listError(users.error))}
         </p>
       ) : null}
-      {state.kind === 'ready' && state.users.length === 0 ? <p>{t('auth.admin.empty')}</p> : null}
-      {state.kind === 'ready' && state.users.length > 0 ? (
+      {action.error ? (
+        <p className="auth-form__error" role="alert">
+          {ta('admin.failed', { message: errorMessage(action.error) })}
+        </p>
+      ) : null}
+      {users.data && list.length === 0 ? <p>{t('auth.admin.empty')}</p> : null}
+      {list.length > 0 ? (
         <div className="admin-users">
           {/* Explicit roles: on a phone the CSS lays rows out as cards, and a table whose display
               changed may lose its semantics in some browsers. */}
@@ -58,27 +83,94 @@ export function AdminPanel() {
                 <th scope="col" role="columnheader">
                   {t('auth.admin.role')}
                 </th>
+                <th scope="col" role="columnheader">
+                  {ta('admin.actions')}
+                </th>
               </tr>
             </thead>
             <tbody role="rowgroup">
-              {state.users.map((u) => (
-                <tr key={u.id} role="row">
-                  <td className="admin-users__email" role="cell">
-                    {u.email}
-                  </td>
-                  <td className="admin-users__name" role="cell">
-                    {u.name ?? ''}
-                  </td>
-                  <td role="cell">
-                    <span className={u.role === 'admin' ? 'badge badge--admin' : 'badge'}>
-                      {u.role === 'admin' ? t('auth.admin.roleAdmin') : t('auth.admin.roleUser')}
-                    </span>
-                  </td>
-                </tr>
-              ))}
+              {list.map((u) => {
+                const self = me?.id === u.id;
+                return (
+                  <tr key={u.id} role="row">
+                    <td className="admin-users__email" role="cell">
+                      {u.email}
+                    </td>
+                    <td className="admin-users__name" role="cell">
+                      {u.name ?? ''}
+                    </td>
+                    <td role="cell">
+                      <span className={u.role === 'admin' ? 'badge badge--admin' : 'badge'}>
+                        {u.role === 'admin' ? t('auth.admin.roleAdmin') : t('auth.admin.roleUser')}
+                      </span>
+                    </td>
+                    <td role="cell" className="admin-users__actions">
+                      {self ? (
+                        <span className="profile-section__hint">{ta('admin.self')}</span>
+                      ) : (
+                        <>
+                          <button
+                            type="button"
+                            className="btn"
+                            disabled={action.isPending}
+                            onClick={() => run({ kind: 'role', id: u.id, role: u.role === 'admin' ? 'user' : 'admin' })}
+                          >
+                            {u.role === 'admin' ? ta('admin.makeUser') : ta('admin.makeAdmin')}
+                          </button>
+                          <button type="button" className="btn" disabled={action.isPending} onClick={() => run({ kind: 'revoke', id: u.id })}>
+                            {ta('admin.revoke')}
+                          </button>
+                          <button type="button" className="btn" disabled={action.isPending} onClick={() => run({ kind: 'reset2fa', id: u.id })}>
+                            {ta('admin.reset2fa')}
+                          </button>
+                          <button type="button" className="btn btn--danger" disabled={action.isPending} onClick={() => setDeleting(u)}>
+                            {ta('admin.delete')}
+                          </button>
+                        </>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>
+      ) : null}
+      {pages > 1 ? (
+        <nav className="admin-users__pager" aria-label={ta('admin.pageOf', { page, pages })}>
+          <button type="button" className="btn" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+            {ta('admin.prev')}
+          </button>
+          <span>{ta('admin.pageOf', { page, pages })}</span>
+          <button type="button" className="btn" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
+            {ta('admin.next')}
+          </button>
+        </nav>
+      ) : null}
+      {deleting ? (
+        <ConfirmDialog
+          title={ta('admin.deleteTitle', { email: deleting.email })}
+          text={
+            <>
+              {ta('admin.deleteText')}
+              <span className="admin-users__files" role="radiogroup">
+                <label>
+                  <input type="radio" name={`${id}-files`} checked={keepFiles} onChange={() => setKeepFiles(true)} />{' '}
+                  {ta('admin.keepFiles')}
+                </label>
+                <label>
+                  <input type="radio" name={`${id}-files`} checked={!keepFiles} onChange={() => setKeepFiles(false)} />{' '}
+                  {ta('admin.deleteFiles')}
+                </label>
+              </span>
+            </>
+          }
+          confirmLabel={ta('admin.confirmDelete')}
+          cancelLabel={ta('admin.cancel')}
+          busy={action.isPending}
+          onConfirm={() => run({ kind: 'delete', id: deleting.id, files: keepFiles ? 'keep' : 'delete' })}
+          onCancel={() => setDeleting(null)}
+        />
       ) : null}
     </section>
   );

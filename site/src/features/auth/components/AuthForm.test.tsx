@@ -30,6 +30,11 @@ function fillRegister(password = 'password1', confirm = password) {
   fill('Підтвердіть пароль', confirm);
 }
 
+/** The requests the form sent, without the registration-policy read the form makes on its own. */
+function formCalls(fetch: ReturnType<typeof stubFetch>) {
+  return fetch.mock.calls.filter(([url]) => !String(url).includes('/api/auth/registration'));
+}
+
 const submitRegister = () => fireEvent.click(screen.getByRole('button', { name: 'Зареєструватися' }));
 const submitLogin = () => fireEvent.click(screen.getByRole('button', { name: 'Увійти' }));
 
@@ -40,7 +45,7 @@ describe('AuthForm — registration', () => {
     fillRegister('password1', 'password2');
     submitRegister();
     expect((await screen.findByRole('alert')).textContent).toBe('Паролі не співпадають');
-    expect(fetch).not.toHaveBeenCalled();
+    expect(formCalls(fetch)).toHaveLength(0);
   });
 
   it('requires every field and sends nothing while one is empty', async () => {
@@ -51,7 +56,7 @@ describe('AuthForm — registration', () => {
     fill('Підтвердіть пароль', 'password1');
     submitRegister();
     expect((await screen.findByRole('alert')).textContent).toBe('Заповніть усі поля');
-    expect(fetch).not.toHaveBeenCalled();
+    expect(formCalls(fetch)).toHaveLength(0);
   });
 
   it('registers, stores the token under "token" and signs the user in', async () => {
@@ -61,7 +66,7 @@ describe('AuthForm — registration', () => {
     submitRegister();
     await waitFor(() => expect(screen.getByTestId('who').textContent).toBe('olena@example.com'));
     expect(localStorage.getItem('token')).toBe('access-1');
-    const [, init] = fetch.mock.calls[0] as [string, RequestInit];
+    const [, init] = formCalls(fetch)[0] as [string, RequestInit];
     expect(JSON.parse(init.body as string)).toEqual({
       name: 'Олена',
       email: 'olena@example.com',
@@ -117,7 +122,7 @@ describe('AuthForm — login', () => {
     submitLogin();
     await waitFor(() => expect(screen.getByTestId('who').textContent).toBe('olena@example.com'));
     expect(localStorage.getItem('token')).toBe('access-1');
-    expect(JSON.parse((fetch.mock.calls[0][1] as RequestInit).body as string)).toEqual({
+    expect(JSON.parse((formCalls(fetch)[0][1] as RequestInit).body as string)).toEqual({
       email: 'olena@example.com',
       password: 'password1',
     });
@@ -151,6 +156,6 @@ describe('AuthForm — login', () => {
     fill('Електронна пошта', 'olena@example.com');
     submitLogin();
     expect((await screen.findByRole('alert')).textContent).toBe('Заповніть усі поля');
-    expect(fetch).not.toHaveBeenCalled();
+    expect(formCalls(fetch)).toHaveLength(0);
   });
 });

@@ -1,9 +1,12 @@
+import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
-import { login, register, type AuthResponse } from '../api';
+import { fetchRegistrationPolicy, isMfaChallenge, login, register } from '../api';
 import { errorText, fieldErrors } from '../errors';
+import { MfaStep } from '../security/MfaStep';
+import { ACCOUNT_NS } from '../security/i18n';
 
 export type AuthMode = 'login' | 'register';
 
@@ -12,16 +15,26 @@ interface Values {
   email: string;
   password: string;
   confirmPassword: string;
+  invite: string;
 }
 
-const EMPTY: Values = { name: '', email: '', password: '', confirmPassword: '' };
+const EMPTY: Values = { name: '', email: '', password: '', confirmPassword: '', invite: '' };
 
 /**
  * The guest's sign-in form with a login/register toggle (spec §2 "Profile page", §5, §8).
- * Registration checks the required fields and equal passwords before anything is sent.
+ * Registration checks the required fields and equal passwords before anything is sent; it asks
+ * for an invitation code, or is not offered, as the site's registration policy says. An account
+ * with two-factor sign-in continues with the code step after its password.
  */
 export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) {
   const { t } = useTranslation();
+  const { t: ta } = useTranslation(ACCOUNT_NS);
+  const policy = useQuery({
+    queryKey: ['auth', 'registration'],
+    queryFn: ({ signal }) => fetchRegistrationPolicy(signal),
+    staleTime: Infinity,
+  }).data?.policy;
+  const [mfaToken, setMfaToken] = useState<string | null>(null);
   const { setSession } = useAuth();
   const id = useId();
   const [mode, setMode] = useState<AuthMode>(initialMode);
@@ -29,7 +42,8 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
   const [error, setError] = useState<string | null>(null);
   const [fields, setFields] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
-  const isRegister = mode === 'register';
+  const isRegister = mode === 'register' && policy !== 'closed';
+  const needsInvite = isRegister && policy === 'invite';
 
   const set = (key: keyof Values) => (e: { target: { value: string } }) =>
     setValues((v) => ({ ...v, [key]: e.target.value }));
@@ -45,6 +59,7 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
     setError(null);
     setFields({});
     const required: Array<keyof Values> = isRegister ? ['name', 'email', 'password', 'confirmPassword'] : ['email', 'password'];
+    if (needsInvite) required.push('invite');
     if (required.some((k) => !values[k].trim())) {
       setError(t('auth.form.required'));
       return;
@@ -55,7 +70,13 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
     }
     setBusy(true);
     try {
-      const res: AuthResponse = isRegister ? await register(values) : await login(values.email, values.password);
+      const res = isRegister
+        ? await register(needsInvite ? values : { ...values, invite: undefined })
+        : await login(values.email, values.password);
+      if (isMfaChallenge(res)) {
+        setMfaToken(res.mfaToken);
+        return;
+      }
       if (!res?.user || !res.tokens?.accessToken) throw new Error('malformed answer');
       setSession(res.user, res.tokens.accessToken);
     } catch (err) {
@@ -96,6 +117,18 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
     </div>
   );
 
+  if (mfaToken) {
+    return (
+      <MfaStep
+        mfaToken={mfaToken}
+        onBack={() => {
+          setMfaToken(null);
+          setValues((v) => ({ ...v, password: '' }));
+        }}
+      />
+    );
+  }
+
   const title = isRegister ? t('auth.form.registerTitle') : t('auth.form.loginTitle');
   return (
     <form className="auth-form" onSubmit={onSubmit} aria-label={title} noValidate>
@@ -104,6 +137,8 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
       {field('email', t('auth.form.email'), 'email', isRegister ? 'email' : 'username')}
       {field('password', t('auth.form.password'), 'password', isRegister ? 'new-password' : 'current-password')}
       {isRegister ? field('confirmPassword', t('auth.form.confirmPassword'), 'password', 'new-password') : null}
+      {needsInvite ? field('invite', ta('register.invite'), 'text', 'off') : null}
+      {mode === 'register' && policy === 'closed' ? <p className="profile-section__hint">{ta('register.closed')}</p> : null}
       {error ? (
         <p className="auth-form__error" role="alert">
           {error}
@@ -112,9 +147,11 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
       <button type="submit" className="btn btn--primary" disabled={busy}>
         {busy ? t('auth.form.submitting') : isRegister ? t('auth.form.submitRegister') : t('auth.form.submitLogin')}
       </button>
-      <button type="button" className="btn btn--ghost auth-form__toggle" onClick={toggle}>
-        {isRegister ? t('auth.form.toLogin') : t('auth.form.toRegister')}
-      </button>
+      {policy === 'closed' && !isRegister ? null : (
+        <button type="button" className="btn btn--ghost auth-form__toggle" onClick={toggle}>
+          {isRegister ? t('auth.form.toLogin') : t('auth.form.toRegister')}
+        </button>
+      )}
     </form>
   );
 }

@@ -8,6 +8,10 @@ import { ChangePasswordForm } from '../components/ChangePasswordForm';
 import { ProfileOverview } from '../components/ProfileOverview';
 import { ProfileSidebar } from '../components/ProfileSidebar';
 import { ChatPlaceholder, InDevelopment } from '../components/SectionPlaceholder';
+import { AuditLog } from '../security/AuditLog';
+import { InvitesPanel } from '../security/InvitesPanel';
+import { SessionsList } from '../security/SessionsList';
+import { TwoFactorSettings } from '../security/TwoFactorSettings';
 import { parseSection, type Section } from '../sections';
 import '../auth.css';
 
@@ -72,9 +76,23 @@ function sectionView(
     case 'chat':
       return <ChatPlaceholder />;
     case 'admin':
-      return isAdmin ? <AdminPanel /> : <AccessDenied />;
+      return isAdmin ? (
+        <>
+          <AdminPanel />
+          <InvitesPanel />
+          <AuditLog />
+        </>
+      ) : (
+        <AccessDenied />
+      );
     case 'settings':
-      return <ChangePasswordForm />;
+      return (
+        <>
+          <ChangePasswordForm />
+          <TwoFactorSettings />
+          <SessionsList />
+        </>
+      );
     default:
       return <ProfileOverview user={user} isAdmin={isAdmin} onLogout={onLogout} />;
   }

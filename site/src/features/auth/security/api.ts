@@ -1,0 +1,186 @@
+// The account-security API: two-factor sign-in, sessions, and the admin panel's management,
+// invitations and audit log. Reads and writes go through TanStack Query; keys live here.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, request } from '../../../lib/api';
+import type { AdminUser } from '../api';
+
+export const accountKeys = {
+  twoFactor: ['account', 'twoFactor'] as const,
+  sessions: ['account', 'sessions'] as const,
+  users: (search: string, page: number) => ['admin', 'users', search, page] as const,
+  usersAll: ['admin', 'users'] as const,
+  invites: ['admin', 'invites'] as const,
+  audit: (type: string) => ['admin', 'audit', type] as const,
+};
+
+export interface TwoFactorStatus {
+  totp: boolean;
+  recoveryCodesLeft: number;
+}
+
+export interface Enrolment {
+  secret: string;
+  otpauthUrl: string;
+}
+
+export interface SessionItem {
+  id: string;
+  createdAt: string;
+  lastUsedAt: string;
+  ip: string;
+  userAgent: string;
+  current: boolean;
+}
+
+export interface Invite {
+  id: string;
+  createdBy: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt?: string;
+  usedBy?: string;
+}
+
+export interface AuditEvent {
+  id: number;
+  at: string;
+  type: string;
+  actor: string;
+  target: string;
+  ip: string;
+  details?: Record<string, string>;
+}
+
+export interface AuditPage {
+  events: AuditEvent[];
+  next: number | null;
+}
+
+export function useTwoFactorStatus() {
+  return useQuery({
+    queryKey: accountKeys.twoFactor,
+    queryFn: ({ signal }) => api.get<TwoFactorStatus>('/api/auth/2fa', { signal }),
+  });
+}
+
+export function useBeginTotp() {
+  return useMutation({ mutationFn: () => api.post<Enrolment>('/api/auth/2fa/totp') });
+}
+
+export function useConfirmTotp() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (code: string) => api.post<{ recoveryCodes: string[] }>('/api/auth/2fa/totp/confirm', { code }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: accountKeys.twoFactor }),
+  });
+}
+
+export function useDisableTotp() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (code: string) => request<void>('/api/auth/2fa/totp', { method: 'DELETE', body: { code } }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: accountKeys.twoFactor }),
+  });
+}
+
+export function useSessions() {
+  return useQuery({
+    queryKey: accountKeys.sessions,
+    queryFn: ({ signal }) => api.get<SessionItem[]>('/api/auth/sessions', { signal }),
+  });
+}
+
+export function useRevokeSession() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string | 'others') =>
+      api.delete<void>(id === 'others' ? '/api/auth/sessions' : `/api/auth/sessions/${encodeURIComponent(id)}`),
+    onSuccess: () => qc.invalidateQueries({ queryKey: accountKeys.sessions }),
+  });
+}
+
+/** Users per page in the admin panel. */
+export const USERS_PER_PAGE = 20;
+
+export interface UserPage {
+  users: AdminUser[];
+  total: number;
+}
+
+export function useAdminUsers(search: string, page: number) {
+  return useQuery({
+    queryKey: accountKeys.users(search, page),
+    queryFn: async ({ signal }): Promise<UserPage> => {
+      const res = await api.get<Response>('/api/auth/admin/users', {
+        signal,
+        query: { search: search || undefined, page, limit: USERS_PER_PAGE },
+        responseType: 'response',
+      });
+      const users = (await res.json()) as unknown;
+      if (!Array.isArray(users)) throw new Error('usersFormat');
+      return { users: users as AdminUser[], total: Number(res.headers.get('X-Total-Count') ?? users.length) };
+    },
+    placeholderData: (prev) => prev,
+  });
+}
+
+export type AdminAction =
+  | { kind: 'role'; id: number; role: 'admin' | 'user' }
+  | { kind: 'revoke'; id: number }
+  | { kind: 'reset2fa'; id: number }
+  | { kind: 'delete'; id: number; files: 'keep' | 'delete' };
+
+export function useAdminAction() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (a: AdminAction): Promise<unknown> => {
+      const path = `/api/auth/admin/users/${a.id}`;
+      switch (a.kind) {
+        case 'role':
+          return api.patch<AdminUser>(path, { role: a.role });
+        case 'revoke':
+          return api.post<void>(`${path}/revoke`);
+        case 'reset2fa':
+          return api.delete<void>(`${path}/2fa`);
+        case 'delete':
+          return api.delete<void>(path, { query: { files: a.files } });
+      }
+    },
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: accountKeys.usersAll });
+      void qc.invalidateQueries({ queryKey: ['admin', 'audit'] });
+    },
+  });
+}
+
+export function useInvites() {
+  return useQuery({
+    queryKey: accountKeys.invites,
+    queryFn: ({ signal }) => api.get<Invite[]>('/api/auth/admin/invites', { signal }),
+  });
+}
+
+export function useCreateInvite() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (expiresIn: string) => api.post<Invite & { code: string }>('/api/auth/admin/invites', { expiresIn }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: accountKeys.invites }),
+  });
+}
+
+export function useDeleteInvite() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.delete<void>(`/api/auth/admin/invites/${encodeURIComponent(id)}`),
+    onSuccess: () => qc.invalidateQueries({ queryKey: accountKeys.invites }),
+  });
+}
+
+export function useAudit(type: string, before: number | null) {
+  return useQuery({
+    queryKey: [...accountKeys.audit(type), before],
+    queryFn: ({ signal }) =>
+      api.get<AuditPage>('/api/audit', { signal, query: { type: type || undefined, limit: 50, before: before ?? undefined } }),
+    placeholderData: (prev) => prev,
+  });
+}
