@@ -111,7 +111,7 @@ test('an admin created with `devhub user create --admin` sees the user list', as
   await expect(page.getByText('Адміністратор', { exact: true })).toBeVisible();
   await mainNav(page).getByRole('link', { name: 'Адмін-панель' }).click();
   await expect(page).toHaveURL(/section=admin/);
-  const table = page.getByRole('table');
+  const table = page.getByRole('table', { name: 'Користувачі' });
   await expect(table.getByRole('row').filter({ hasText: admin })).toContainText('адміністратор');
   await expect(table.getByRole('row').filter({ hasText: plain })).toContainText('користувач');
 

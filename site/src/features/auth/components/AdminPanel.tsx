@@ -71,7 +71,7 @@ export function AdminPanel() {
         <div className="admin-users">
           {/* Explicit roles: on a phone the CSS lays rows out as cards, and a table whose display
               changed may lose its semantics in some browsers. */}
-          <table className="admin-users__table" role="table">
+          <table className="admin-users__table" role="table" aria-labelledby="admin-users-title">
             <thead role="rowgroup">
               <tr role="row">
                 <th scope="col" role="columnheader">

@@ -40,7 +40,7 @@ export function AuditLog() {
       {audit.data && events.length === 0 ? <p>{t('audit.empty')}</p> : null}
       {events.length > 0 ? (
         <div className="audit__table-wrap" tabIndex={0} role="region" aria-label={t('audit.title')}>
-          <table className="audit__table">
+          <table className="audit__table" aria-labelledby={`${id}-title`}>
             <thead>
               <tr>
                 <th scope="col">{t('audit.time')}</th>
