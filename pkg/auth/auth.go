@@ -149,6 +149,9 @@ type Service struct {
 	sleep      func(time.Duration)
 	// registration is the policy Register follows (config auth.registration).
 	registration string
+	// ceremonies are the passkey registrations and sign-ins begun and not
+	// yet finished.
+	ceremonies ceremonies
 	// throttle counts failed sign-ins per (account, network) and per
 	// network: the hard limit.
 	throttle *limiter

@@ -77,6 +77,9 @@ type Enrolment struct {
 type Challenge struct {
 	MFARequired bool   `json:"mfaRequired"`
 	MFAToken    string `json:"mfaToken"`
+	// Methods are the second factors the account can use: "totp", and
+	// "passkey" when it holds one.
+	Methods []string `json:"methods"`
 }
 
 // BeginTOTP starts (or restarts) an enrolment for the caller: a new secret
@@ -331,7 +334,11 @@ func (s *Service) challenge(rec *userRecord) (*Challenge, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Challenge{MFARequired: true, MFAToken: tok}, nil
+	methods := []string{"totp"}
+	if len(rec.Passkeys) > 0 {
+		methods = append(methods, "passkey")
+	}
+	return &Challenge{MFARequired: true, MFAToken: tok, Methods: methods}, nil
 }
 
 func (s *Service) parseMFAToken(token string) (id, ver uint64, err error) {

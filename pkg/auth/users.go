@@ -32,6 +32,10 @@ type userRecord struct {
 	TokenVersion uint64 `json:"tokenVersion"`
 	// TOTP is the authenticator for two-factor sign-in (totp.go).
 	TOTP *totpState `json:"totp,omitempty"`
+	// WebAuthnID is the account's user handle for passkeys (random, made
+	// with the first passkey) and Passkeys its credentials (passkeys.go).
+	WebAuthnID []byte          `json:"webauthnId,omitempty"`
+	Passkeys   []storedPasskey `json:"passkeys,omitempty"`
 }
 
 // NormalizeEmail is how e-mails are compared and stored: trimmed and lower

@@ -29,6 +29,7 @@ func (s *Server) mountAccounts(g fiber.Router) {
 	g.Get("/admin/invites", s.requireAdmin, s.adminInvites)
 	g.Post("/admin/invites", s.requireAdmin, s.adminCreateInvite)
 	g.Delete("/admin/invites/:id", s.requireAdmin, s.adminDeleteInvite)
+	s.mountPasskeys(g)
 }
 
 // registrationPolicy tells the sign-in page whether to offer registration

@@ -284,3 +284,56 @@ func TestAuditLog(t *testing.T) {
 		t.Fatalf("a plain user reads the audit log: %d", st)
 	}
 }
+
+// The passkey routes' guards and bad input; the ceremonies themselves are
+// verified in pkg/auth (a software authenticator) and in the browser
+// suite (Chromium's virtual authenticator).
+func TestPasskeyRoutes(t *testing.T) {
+	a := newAuthApp(t, nil)
+	me := a.register(t, "pk@example.com", "password1")
+	tok := bearer(me.Tokens.AccessToken)
+	for _, r := range []struct{ method, path string }{
+		{"GET", "/api/auth/passkeys"}, {"DELETE", "/api/auth/passkeys/x"},
+		{"POST", "/api/auth/passkeys/register/begin"}, {"POST", "/api/auth/passkeys/register/finish"},
+	} {
+		if st := a.status(t, r.method, r.path, map[string]string{}); st != 401 {
+			t.Errorf("%s %s without a session: %d", r.method, r.path, st)
+		}
+	}
+	resp, raw := a.call(t, "POST", "/api/auth/passkeys/register/begin", nil, tok)
+	var cer struct {
+		CeremonyID string `json:"ceremonyId"`
+		Options    struct {
+			PublicKey struct {
+				Challenge string              `json:"challenge"`
+				RP        struct{ ID string } `json:"rp"`
+			} `json:"publicKey"`
+		} `json:"options"`
+	}
+	if json.Unmarshal(raw, &cer); resp.StatusCode != 200 || cer.CeremonyID == "" || cer.Options.PublicKey.Challenge == "" || cer.Options.PublicKey.RP.ID != "example.com" {
+		t.Fatalf("register begin: %d %s", resp.StatusCode, raw)
+	}
+	if st := a.status(t, "POST", "/api/auth/passkeys/register/finish", map[string]any{"ceremonyId": cer.CeremonyID, "credential": map[string]string{"id": "x"}}, tok); st != 400 {
+		t.Fatalf("register finish with garbage: %d", st)
+	}
+	resp, raw = a.call(t, "POST", "/api/auth/passkeys/login/begin", nil)
+	if json.Unmarshal(raw, &cer); resp.StatusCode != 200 || cer.CeremonyID == "" {
+		t.Fatalf("login begin: %d %s", resp.StatusCode, raw)
+	}
+	if st := a.status(t, "POST", "/api/auth/passkeys/login/finish", map[string]any{"ceremonyId": cer.CeremonyID, "credential": map[string]string{"id": "x"}}); st != 401 {
+		t.Fatalf("login finish with garbage: %d", st)
+	}
+	if st := a.status(t, "POST", "/api/auth/passkeys/login/finish", map[string]any{"ceremonyId": "unknown", "credential": map[string]string{}}); st != 400 {
+		t.Fatalf("unknown ceremony: %d", st)
+	}
+	if st := a.status(t, "POST", "/api/auth/login/2fa/passkey/begin", map[string]string{"mfaToken": "nope"}); st != 401 {
+		t.Fatalf("second factor with a bad token: %d", st)
+	}
+	if st := a.status(t, "DELETE", "/api/auth/passkeys/unknown", nil, tok); st != 404 {
+		t.Fatalf("delete an unknown passkey: %d", st)
+	}
+	resp, raw = a.call(t, "GET", "/api/auth/passkeys", nil, tok)
+	if resp.StatusCode != 200 || string(raw) != "[]" {
+		t.Fatalf("list: %d %s", resp.StatusCode, raw)
+	}
+}

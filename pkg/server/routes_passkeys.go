@@ -1,0 +1,155 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"net/url"
+
+	"github.com/gofiber/fiber/v3"
+
+	"github.com/devhub/devhub/pkg/audit"
+	"github.com/devhub/devhub/pkg/auth"
+)
+
+// mountPasskeys serves the WebAuthn ceremonies: adding, listing and
+// removing passkeys (signed in), signing in with a passkey alone, and a
+// passkey as the second step of a password sign-in.
+func (s *Server) mountPasskeys(g fiber.Router) {
+	g.Get("/passkeys", s.requireSession, s.passkeyList)
+	g.Delete("/passkeys/:id", s.requireSession, s.passkeyDelete)
+	g.Post("/passkeys/register/begin", s.requireSession, s.passkeyRegisterBegin)
+	g.Post("/passkeys/register/finish", s.requireSession, s.passkeyRegisterFinish)
+	g.Post("/passkeys/login/begin", s.passkeyLoginBegin)
+	g.Post("/passkeys/login/finish", s.passkeyLoginFinish)
+	g.Post("/login/2fa/passkey/begin", s.passkeySecondBegin)
+	g.Post("/login/2fa/passkey/finish", s.passkeySecondFinish)
+}
+
+// relyingParty is the site the passkeys belong to: server.public_url, or
+// without one the host this request was sent to (a setup on localhost).
+func (s *Server) relyingParty(c fiber.Ctx) auth.RelyingParty {
+	if pub := s.cfg.Server.PublicURL; pub != "" {
+		if u, err := url.Parse(pub); err == nil && u.Host != "" {
+			return auth.RelyingParty{ID: u.Hostname(), Origin: u.Scheme + "://" + u.Host}
+		}
+	}
+	host := string(c.Request().Host())
+	return auth.RelyingParty{ID: c.Hostname(), Origin: c.Protocol() + "://" + host}
+}
+
+// passkeyError maps the ceremony errors; failed verification of a sign-in
+// is a 401, of a registration a 400.
+func passkeyError(c fiber.Ctx, err error, signIn bool) error {
+	switch {
+	case errors.Is(err, auth.ErrPasskeyFailed):
+		if signIn {
+			return NewError(fiber.StatusUnauthorized, err.Error())
+		}
+		return NewError(fiber.StatusBadRequest, err.Error())
+	case errors.Is(err, auth.ErrCeremonyUnknown):
+		return NewError(fiber.StatusBadRequest, err.Error())
+	case errors.Is(err, auth.ErrPasskeyLimit):
+		return NewError(fiber.StatusConflict, err.Error())
+	}
+	return authError(c, err)
+}
+
+type ceremonyAnswer struct {
+	CeremonyID string          `json:"ceremonyId"`
+	MFAToken   string          `json:"mfaToken"`
+	Name       string          `json:"name"`
+	Credential json.RawMessage `json:"credential"`
+	tokenChoice
+}
+
+func (s *Server) passkeyList(c fiber.Ctx) error {
+	list, err := s.svc.Auth.Passkeys(principal(c).User.ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(list)
+}
+
+func (s *Server) passkeyDelete(c fiber.Ctx) error {
+	p := principal(c)
+	if err := s.svc.Auth.DeletePasskey(p.User.ID, c.Params("id")); err != nil {
+		return err
+	}
+	s.record(c, audit.Event{Type: audit.PasskeyRemoved, Actor: p.User.Email, Target: p.User.Email})
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (s *Server) passkeyRegisterBegin(c fiber.Ctx) error {
+	cer, err := s.svc.Auth.BeginPasskeyRegistration(principal(c), s.relyingParty(c))
+	if err != nil {
+		return passkeyError(c, err, false)
+	}
+	return c.JSON(cer)
+}
+
+func (s *Server) passkeyRegisterFinish(c fiber.Ctx) error {
+	var in ceremonyAnswer
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	p := principal(c)
+	pk, err := s.svc.Auth.FinishPasskeyRegistration(p, s.relyingParty(c), in.CeremonyID, in.Name, in.Credential)
+	if err != nil {
+		return passkeyError(c, err, false)
+	}
+	s.record(c, audit.Event{Type: audit.PasskeyAdded, Actor: p.User.Email, Target: p.User.Email, Details: map[string]string{"name": pk.Name}})
+	return c.Status(fiber.StatusCreated).JSON(pk)
+}
+
+func (s *Server) passkeyLoginBegin(c fiber.Ctx) error {
+	cer, err := s.svc.Auth.BeginPasskeyLogin(s.relyingParty(c))
+	if err != nil {
+		return passkeyError(c, err, true)
+	}
+	return c.JSON(cer)
+}
+
+func (s *Server) passkeyLoginFinish(c fiber.Ctx) error {
+	var in ceremonyAnswer
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	res, err := s.svc.Auth.FinishPasskeyLogin(s.relyingParty(c), in.CeremonyID, in.Credential, s.authClient(c))
+	if err != nil {
+		if errors.Is(err, auth.ErrPasskeyFailed) {
+			s.record(c, audit.Event{Type: audit.SignInFailed, Details: map[string]string{"reason": "passkey"}})
+		}
+		return passkeyError(c, err, true)
+	}
+	s.record(c, audit.Event{Type: audit.SignIn, Actor: res.User.Email, Target: res.User.Email, Details: map[string]string{"method": "passkey"}})
+	return c.JSON(s.issue(c, res, in.RefreshTokenInBody))
+}
+
+func (s *Server) passkeySecondBegin(c fiber.Ctx) error {
+	var in ceremonyAnswer
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	cer, err := s.svc.Auth.BeginPasskeySecondFactor(s.relyingParty(c), in.MFAToken)
+	if err != nil {
+		return passkeyError(c, err, true)
+	}
+	return c.JSON(cer)
+}
+
+func (s *Server) passkeySecondFinish(c fiber.Ctx) error {
+	var in ceremonyAnswer
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	res, err := s.svc.Auth.FinishPasskeySecondFactor(s.relyingParty(c), in.MFAToken, in.CeremonyID, in.Credential, s.authClient(c))
+	if err != nil {
+		if errors.Is(err, auth.ErrPasskeyFailed) {
+			s.record(c, audit.Event{Type: audit.SignInFailed, Details: map[string]string{"reason": "passkey"}})
+		}
+		return passkeyError(c, err, true)
+	}
+	s.record(c, audit.Event{Type: audit.SignIn, Actor: res.User.Email, Target: res.User.Email,
+		Details: map[string]string{"method": "password + passkey"}})
+	return c.JSON(s.issue(c, res, in.RefreshTokenInBody))
+}
