@@ -191,7 +191,7 @@ func (s *Service) FinishPasskeyRegistration(p *Principal, rp RelyingParty, cerem
 	}
 	parsed, err := protocol.ParseCredentialCreationResponseBytes(response)
 	if err != nil {
-		return nil, ErrPasskeyFailed
+		return nil, fmt.Errorf("%w: %s", ErrPasskeyFailed, protocolDetail(err))
 	}
 	wa, err := rp.webauthn()
 	if err != nil {
@@ -205,7 +205,7 @@ func (s *Service) FinishPasskeyRegistration(p *Principal, rp RelyingParty, cerem
 		}
 		cred, err := wa.CreateCredential(webauthnUser{rec}, cer.data, parsed)
 		if err != nil {
-			return ErrPasskeyFailed
+			return fmt.Errorf("%w: %s", ErrPasskeyFailed, protocolDetail(err))
 		}
 		if len(rec.Passkeys) >= MaxPasskeys {
 			return ErrPasskeyLimit
@@ -348,7 +348,7 @@ func (s *Service) finishAssertion(rp RelyingParty, cer ceremony, userID uint64, 
 			}
 			rec = r
 			if cred, err = wa.ValidateLogin(webauthnUser{rec}, cer.data, parsed); err != nil {
-				return ErrPasskeyFailed
+				return fmt.Errorf("%w: %s", ErrPasskeyFailed, protocolDetail(err))
 			}
 		} else {
 			handler := func(rawID, userHandle []byte) (webauthn.User, error) {
@@ -360,12 +360,12 @@ func (s *Service) finishAssertion(rp RelyingParty, cer ceremony, userID uint64, 
 				return webauthnUser{r}, nil
 			}
 			if _, cred, err = wa.ValidatePasskeyLogin(handler, cer.data, parsed); err != nil {
-				return ErrPasskeyFailed
+				return fmt.Errorf("%w: %s", ErrPasskeyFailed, protocolDetail(err))
 			}
 		}
 		// A counter that went backwards means a copy of the key is in use.
 		if cred.Authenticator.CloneWarning {
-			return ErrPasskeyFailed
+			return fmt.Errorf("%w: the signature counter went backwards (a cloned authenticator?)", ErrPasskeyFailed)
 		}
 		id := base64.RawURLEncoding.EncodeToString(cred.ID)
 		for i := range rec.Passkeys {
@@ -408,4 +408,14 @@ func oneLineName(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// protocolDetail is go-webauthn's explanation of a failed ceremony, for
+// the log (the client is told only that the passkey failed).
+func protocolDetail(err error) string {
+	var pe *protocol.Error
+	if errors.As(err, &pe) && pe.DevInfo != "" {
+		return pe.Details + ": " + pe.DevInfo
+	}
+	return err.Error()
 }

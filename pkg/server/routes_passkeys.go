@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/url"
 
 	"github.com/gofiber/fiber/v3"
@@ -34,18 +35,20 @@ func (s *Server) relyingParty(c fiber.Ctx) auth.RelyingParty {
 		}
 	}
 	host := string(c.Request().Host())
-	return auth.RelyingParty{ID: c.Hostname(), Origin: c.Protocol() + "://" + host}
+	return auth.RelyingParty{ID: c.Hostname(), Origin: c.Scheme() + "://" + host}
 }
 
 // passkeyError maps the ceremony errors; failed verification of a sign-in
 // is a 401, of a registration a 400.
-func passkeyError(c fiber.Ctx, err error, signIn bool) error {
+func (s *Server) passkeyError(c fiber.Ctx, err error, signIn bool) error {
 	switch {
 	case errors.Is(err, auth.ErrPasskeyFailed):
+		// The reason (origin, signature, counter…) is for the log only.
+		s.logFor(c).Info("passkey refused", slog.Any("err", err))
 		if signIn {
-			return NewError(fiber.StatusUnauthorized, err.Error())
+			return NewError(fiber.StatusUnauthorized, auth.ErrPasskeyFailed.Error())
 		}
-		return NewError(fiber.StatusBadRequest, err.Error())
+		return NewError(fiber.StatusBadRequest, auth.ErrPasskeyFailed.Error())
 	case errors.Is(err, auth.ErrCeremonyUnknown):
 		return NewError(fiber.StatusBadRequest, err.Error())
 	case errors.Is(err, auth.ErrPasskeyLimit):
@@ -82,7 +85,7 @@ func (s *Server) passkeyDelete(c fiber.Ctx) error {
 func (s *Server) passkeyRegisterBegin(c fiber.Ctx) error {
 	cer, err := s.svc.Auth.BeginPasskeyRegistration(principal(c), s.relyingParty(c))
 	if err != nil {
-		return passkeyError(c, err, false)
+		return s.passkeyError(c, err, false)
 	}
 	return c.JSON(cer)
 }
@@ -95,7 +98,7 @@ func (s *Server) passkeyRegisterFinish(c fiber.Ctx) error {
 	p := principal(c)
 	pk, err := s.svc.Auth.FinishPasskeyRegistration(p, s.relyingParty(c), in.CeremonyID, in.Name, in.Credential)
 	if err != nil {
-		return passkeyError(c, err, false)
+		return s.passkeyError(c, err, false)
 	}
 	s.record(c, audit.Event{Type: audit.PasskeyAdded, Actor: p.User.Email, Target: p.User.Email, Details: map[string]string{"name": pk.Name}})
 	return c.Status(fiber.StatusCreated).JSON(pk)
@@ -104,7 +107,7 @@ func (s *Server) passkeyRegisterFinish(c fiber.Ctx) error {
 func (s *Server) passkeyLoginBegin(c fiber.Ctx) error {
 	cer, err := s.svc.Auth.BeginPasskeyLogin(s.relyingParty(c))
 	if err != nil {
-		return passkeyError(c, err, true)
+		return s.passkeyError(c, err, true)
 	}
 	return c.JSON(cer)
 }
@@ -119,7 +122,7 @@ func (s *Server) passkeyLoginFinish(c fiber.Ctx) error {
 		if errors.Is(err, auth.ErrPasskeyFailed) {
 			s.record(c, audit.Event{Type: audit.SignInFailed, Details: map[string]string{"reason": "passkey"}})
 		}
-		return passkeyError(c, err, true)
+		return s.passkeyError(c, err, true)
 	}
 	s.record(c, audit.Event{Type: audit.SignIn, Actor: res.User.Email, Target: res.User.Email, Details: map[string]string{"method": "passkey"}})
 	return c.JSON(s.issue(c, res, in.RefreshTokenInBody))
@@ -132,7 +135,7 @@ func (s *Server) passkeySecondBegin(c fiber.Ctx) error {
 	}
 	cer, err := s.svc.Auth.BeginPasskeySecondFactor(s.relyingParty(c), in.MFAToken)
 	if err != nil {
-		return passkeyError(c, err, true)
+		return s.passkeyError(c, err, true)
 	}
 	return c.JSON(cer)
 }
@@ -147,7 +150,7 @@ func (s *Server) passkeySecondFinish(c fiber.Ctx) error {
 		if errors.Is(err, auth.ErrPasskeyFailed) {
 			s.record(c, audit.Event{Type: audit.SignInFailed, Details: map[string]string{"reason": "passkey"}})
 		}
-		return passkeyError(c, err, true)
+		return s.passkeyError(c, err, true)
 	}
 	s.record(c, audit.Event{Type: audit.SignIn, Actor: res.User.Email, Target: res.User.Email,
 		Details: map[string]string{"method": "password + passkey"}})

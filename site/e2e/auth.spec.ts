@@ -19,7 +19,7 @@ async function login(page: Page, email: string, password: string) {
   const form = loginForm(page);
   await form.getByLabel('Електронна пошта').fill(email);
   await form.getByLabel('Пароль', { exact: true }).fill(password);
-  await form.getByRole('button', { name: 'Увійти' }).click();
+  await form.getByRole('button', { name: 'Увійти', exact: true }).click();
 }
 
 async function logout(page: Page) {

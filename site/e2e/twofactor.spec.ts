@@ -34,7 +34,7 @@ async function signIn(page: Page, email: string, password: string) {
   const form = page.getByRole('form', { name: 'Sign in' });
   await form.getByLabel('E-mail').fill(email);
   await form.getByLabel('Password', { exact: true }).fill(password);
-  await form.getByRole('button', { name: 'Sign in' }).click();
+  await form.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 test('TOTP enrolment and sign-in with a code computed from the key', async ({ page, consoleErrors }) => {

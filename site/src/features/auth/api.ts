@@ -26,6 +26,8 @@ export interface RegisterInput {
 export interface MfaChallenge {
   mfaRequired: true;
   mfaToken: string;
+  /** The second factors the account can use ("totp", "passkey"). */
+  methods?: string[];
 }
 
 export function isMfaChallenge(v: unknown): v is MfaChallenge {

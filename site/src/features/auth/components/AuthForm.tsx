@@ -3,10 +3,11 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
-import { fetchRegistrationPolicy, isMfaChallenge, login, register } from '../api';
+import { fetchRegistrationPolicy, isMfaChallenge, login, register, type MfaChallenge } from '../api';
 import { errorText, fieldErrors } from '../errors';
 import { MfaStep } from '../security/MfaStep';
 import { ACCOUNT_NS } from '../security/i18n';
+import { passkeysSupported, signInWithPasskey } from '../security/webauthn';
 
 export type AuthMode = 'login' | 'register';
 
@@ -34,7 +35,7 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
     queryFn: ({ signal }) => fetchRegistrationPolicy(signal),
     staleTime: Infinity,
   }).data?.policy;
-  const [mfaToken, setMfaToken] = useState<string | null>(null);
+  const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
   const { setSession } = useAuth();
   const id = useId();
   const [mode, setMode] = useState<AuthMode>(initialMode);
@@ -74,7 +75,7 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
         ? await register(needsInvite ? values : { ...values, invite: undefined })
         : await login(values.email, values.password);
       if (isMfaChallenge(res)) {
-        setMfaToken(res.mfaToken);
+        setChallenge(res);
         return;
       }
       if (!res?.user || !res.tokens?.accessToken) throw new Error('malformed answer');
@@ -117,12 +118,26 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
     </div>
   );
 
-  if (mfaToken) {
+  const withPasskey = async () => {
+    setError(null);
+    setBusy(true);
+    try {
+      const res = await signInWithPasskey();
+      setSession(res.user, res.tokens.accessToken);
+    } catch {
+      setError(ta('login.passkeyFailed'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (challenge) {
     return (
       <MfaStep
-        mfaToken={mfaToken}
+        mfaToken={challenge.mfaToken}
+        passkey={challenge.methods?.includes('passkey') ?? false}
         onBack={() => {
-          setMfaToken(null);
+          setChallenge(null);
           setValues((v) => ({ ...v, password: '' }));
         }}
       />
@@ -147,6 +162,11 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
       <button type="submit" className="btn btn--primary" disabled={busy}>
         {busy ? t('auth.form.submitting') : isRegister ? t('auth.form.submitRegister') : t('auth.form.submitLogin')}
       </button>
+      {!isRegister && passkeysSupported() ? (
+        <button type="button" className="btn auth-form__passkey" onClick={() => void withPasskey()} disabled={busy}>
+          {ta('login.withPasskey')}
+        </button>
+      ) : null}
       {policy === 'closed' && !isRegister ? null : (
         <button type="button" className="btn btn--ghost auth-form__toggle" onClick={toggle}>
           {isRegister ? t('auth.form.toLogin') : t('auth.form.toRegister')}

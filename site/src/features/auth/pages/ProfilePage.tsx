@@ -10,6 +10,7 @@ import { ProfileSidebar } from '../components/ProfileSidebar';
 import { ChatPlaceholder, InDevelopment } from '../components/SectionPlaceholder';
 import { AuditLog } from '../security/AuditLog';
 import { InvitesPanel } from '../security/InvitesPanel';
+import { PasskeysSettings } from '../security/PasskeysSettings';
 import { SessionsList } from '../security/SessionsList';
 import { TwoFactorSettings } from '../security/TwoFactorSettings';
 import { parseSection, type Section } from '../sections';
@@ -90,6 +91,7 @@ function sectionView(
         <>
           <ChangePasswordForm />
           <TwoFactorSettings />
+          <PasskeysSettings />
           <SessionsList />
         </>
       );

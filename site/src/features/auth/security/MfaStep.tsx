@@ -5,13 +5,14 @@ import { useAuth } from '../../../lib/auth';
 import { loginMfa } from '../api';
 import { errorText } from '../errors';
 import { ACCOUNT_NS } from './i18n';
+import { passkeySecondFactor } from './webauthn';
 
 /**
  * The second step of a two-factor sign-in: a code from the authenticator app (or a recovery
  * code) with the token the password step gave. A wrong code keeps the step open; a token that
  * expired sends the visitor back to the password.
  */
-export function MfaStep({ mfaToken, onBack }: { mfaToken: string; onBack: () => void }) {
+export function MfaStep({ mfaToken, passkey = false, onBack }: { mfaToken: string; passkey?: boolean; onBack: () => void }) {
   const { t } = useTranslation(ACCOUNT_NS);
   const { t: tc } = useTranslation();
   const { setSession } = useAuth();
@@ -35,6 +36,19 @@ export function MfaStep({ mfaToken, onBack }: { mfaToken: string; onBack: () => 
       }
       setError(err instanceof ApiError && err.status === 429 ? errorText(err, tc, t('mfa.failed')) : t('mfa.failed'));
       setCode('');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const usePasskey = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await passkeySecondFactor(mfaToken);
+      setSession(res.user, res.tokens.accessToken);
+    } catch {
+      setError(t('mfa.passkeyFailed'));
     } finally {
       setBusy(false);
     }
@@ -66,6 +80,11 @@ export function MfaStep({ mfaToken, onBack }: { mfaToken: string; onBack: () => 
       <button type="submit" className="btn btn--primary" disabled={busy || !code.trim()}>
         {busy ? tc('auth.form.submitting') : t('mfa.submit')}
       </button>
+      {passkey ? (
+        <button type="button" className="btn" onClick={() => void usePasskey()} disabled={busy}>
+          {t('mfa.usePasskey')}
+        </button>
+      ) : null}
       <button type="button" className="btn btn--ghost auth-form__toggle" onClick={onBack}>
         {t('mfa.back')}
       </button>

@@ -6,6 +6,7 @@ import type { AdminUser } from '../api';
 
 export const accountKeys = {
   twoFactor: ['account', 'twoFactor'] as const,
+  passkeys: ['account', 'passkeys'] as const,
   sessions: ['account', 'sessions'] as const,
   users: (search: string, page: number) => ['admin', 'users', search, page] as const,
   usersAll: ['admin', 'users'] as const,
@@ -182,5 +183,27 @@ export function useAudit(type: string, before: number | null) {
     queryFn: ({ signal }) =>
       api.get<AuditPage>('/api/audit', { signal, query: { type: type || undefined, limit: 50, before: before ?? undefined } }),
     placeholderData: (prev) => prev,
+  });
+}
+
+export interface PasskeyItem {
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt?: string;
+}
+
+export function usePasskeys() {
+  return useQuery({
+    queryKey: accountKeys.passkeys,
+    queryFn: ({ signal }) => api.get<PasskeyItem[]>('/api/auth/passkeys', { signal }),
+  });
+}
+
+export function useRemovePasskey() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.delete<void>(`/api/auth/passkeys/${encodeURIComponent(id)}`),
+    onSuccess: () => qc.invalidateQueries({ queryKey: accountKeys.passkeys }),
   });
 }
