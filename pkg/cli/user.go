@@ -383,24 +383,44 @@ its sessions.`,
 }
 
 func newUserRmCmd(env *Env) *cobra.Command {
-	return needsStore(&cobra.Command{
-		Use:     "rm EMAIL",
-		Short:   "Delete an account and its sessions",
-		Example: "  devhub user rm old@example.com",
-		Args:    cobra.ExactArgs(1),
+	var deleteFiles bool
+	cmd := needsStore(&cobra.Command{
+		Use:   "rm EMAIL [--delete-files]",
+		Short: "Delete an account and its sessions (its uploaded files are kept unless --delete-files)",
+		Example: `  devhub user rm old@example.com
+  devhub user rm spammer@example.com --delete-files`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			svc, err := env.Services()
 			if err != nil {
 				return err
 			}
-			if err := svc.auth.DeleteUser(args[0]); err != nil {
+			u, err := svc.auth.UserByEmail(auth.NormalizeEmail(args[0]))
+			if err != nil {
 				return err
 			}
-			svc.record(audit.Event{Type: audit.UserDeleted, Target: auth.NormalizeEmail(args[0]), Details: map[string]string{"files": "keep"}})
-			env.Printf("deleted %s\n", auth.NormalizeEmail(args[0]))
+			if err := svc.auth.DeleteUser(u.Email); err != nil {
+				return err
+			}
+			mode, removed := "keep", 0
+			if deleteFiles {
+				mode = "delete"
+				if removed, err = svc.files.DeleteUploadedBy(u.ID); err != nil {
+					return fmt.Errorf("account deleted, but its files: %w", err)
+				}
+			}
+			svc.record(audit.Event{Type: audit.UserDeleted, Target: u.Email,
+				Details: map[string]string{"files": mode, "filesDeleted": strconv.Itoa(removed)}})
+			if deleteFiles {
+				env.Printf("deleted %s and %d file(s) it uploaded\n", u.Email, removed)
+			} else {
+				env.Printf("deleted %s\n", u.Email)
+			}
 			return nil
 		},
 	})
+	cmd.Flags().BoolVar(&deleteFiles, "delete-files", false, "also delete the files the account uploaded")
+	return cmd
 }
 
 func newUserSessionsCmd(env *Env) *cobra.Command {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -442,5 +443,39 @@ func TestUserInvite(t *testing.T) {
 		if _, _, err := userCLI(t, "", false, "user", "invite", "--expires", bad); err == nil {
 			t.Errorf("--expires %s: no error", bad)
 		}
+	}
+}
+
+func TestUserRmDeleteFiles(t *testing.T) {
+	newTestInstance(t)
+	for _, e := range []string{"keep@example.com", "gone@example.com"} {
+		userCLI(t, "password1\n", false, "user", "create", "--email", e, "--name", "N", "--password-stdin")
+	}
+	// Files uploaded by each account, through the service as the site's upload does.
+	cfg, err := loadConfig("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := openServices(t, cfg)
+	for _, e := range []string{"keep@example.com", "gone@example.com"} {
+		u, _ := svc.auth.UserByEmail(e)
+		if _, err := svc.files.Save(context.Background(), e+".txt", strings.NewReader("x"), files.Uploader{ID: u.ID, Name: e}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	svc.Close()
+	if out, _, err := userCLI(t, "", false, "user", "rm", "keep@example.com"); err != nil || !strings.Contains(out, "deleted keep@example.com") {
+		t.Fatalf("rm: %v %q", err, out)
+	}
+	if out, _, err := userCLI(t, "", false, "user", "rm", "gone@example.com", "--delete-files"); err != nil || !strings.Contains(out, "and 1 file(s)") {
+		t.Fatalf("rm --delete-files: %v %q", err, out)
+	}
+	svc = openServices(t, cfg)
+	all, _ := svc.files.List()
+	if len(all) != 1 || all[0].OriginalName != "keep@example.com.txt" {
+		t.Fatalf("files left: %+v", all)
+	}
+	if _, _, err := userCLI(t, "", false, "user", "rm", "nobody@example.com"); err == nil {
+		t.Fatal("rm of an unknown account")
 	}
 }
