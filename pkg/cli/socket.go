@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/internal/safe"
 )
 
 // The owner socket lets the CLI work while `devhub serve` holds the bbolt
@@ -220,10 +221,11 @@ func (s *ownerSocket) accept() {
 			return
 		}
 		s.wg.Add(1)
-		go func() {
+		safe.Go(s.log, "owner-socket command", func() {
 			defer s.wg.Done()
+			defer conn.Close()
 			s.handle(conn)
-		}()
+		})
 	}
 }
 
@@ -234,13 +236,9 @@ func (s *ownerSocket) Close() {
 	os.Remove(s.path)
 }
 
+// handle runs one caller's command (in safe.Go: a panic in a command is
+// logged and ends only that command).
 func (s *ownerSocket) handle(conn net.Conn) {
-	defer conn.Close()
-	defer func() {
-		if r := recover(); r != nil {
-			s.log.Error("panic in owner-socket command", slog.Any("panic", r))
-		}
-	}()
 	fw := &frameWriter{enc: gob.NewEncoder(conn)}
 	dec := gob.NewDecoder(newFrameLimitReader(conn, maxFrameBytes))
 	if err := fw.send(frame{Kind: frameHello}); err != nil {

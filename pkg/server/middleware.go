@@ -10,6 +10,7 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 	"github.com/gofiber/fiber/v3/middleware/requestid"
+	"github.com/valyala/fasthttp"
 )
 
 // logFor is the logger for what happens while answering c: every line
@@ -168,4 +169,30 @@ func (s *Server) isOwnOrigin(c fiber.Ctx, origin string) bool {
 		return err == nil && strings.EqualFold(p.Scheme, o.Scheme) && strings.EqualFold(p.Host, o.Host)
 	}
 	return strings.EqualFold(o.Host, c.Hostname()) || strings.EqualFold(o.Host, string(c.Request().Host()))
+}
+
+// compressMin is the smallest JSON answer worth compressing: below about a
+// kilobyte the headers and the CPU cost more than the bytes saved.
+const compressMin = 1024
+
+// jsonCompressor is fasthttp's brotli/gzip compressor (what Fiber's compress
+// middleware runs), applied to a finished response.
+var jsonCompressor = fasthttp.CompressHandlerBrotliLevel(func(*fasthttp.RequestCtx) {},
+	fasthttp.CompressBrotliDefaultCompression, fasthttp.CompressDefaultCompression)
+
+// compressJSON compresses JSON answers over compressMin bytes for clients
+// that accept brotli or gzip. Files, streams and small answers pass as they
+// are; static assets are served precompressed elsewhere.
+func compressJSON(c fiber.Ctx) error {
+	if err := c.Next(); err != nil {
+		return err
+	}
+	resp := c.Response()
+	if resp.IsBodyStream() || len(resp.Body()) < compressMin || c.GetRespHeader(fiber.HeaderContentEncoding) != "" ||
+		!strings.HasPrefix(c.GetRespHeader(fiber.HeaderContentType), fiber.MIMEApplicationJSON) {
+		return nil
+	}
+	jsonCompressor(c.RequestCtx())
+	resp.Header.Add(fiber.HeaderVary, fiber.HeaderAcceptEncoding)
+	return nil
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -1065,5 +1066,48 @@ func TestTooLargeMessage(t *testing.T) {
 		if got := tooLarge(limit).Error(); got != want {
 			t.Errorf("tooLarge(%d) = %q, want %q", limit, got, want)
 		}
+	}
+}
+
+// JSON answers over a kilobyte are compressed for clients that accept it;
+// small ones, clients without Accept-Encoding and file bytes are not.
+func TestJSONCompression(t *testing.T) {
+	fa := newFilesTestApp(t, 1<<20)
+	for i := 0; i < 20; i++ {
+		fa.upload(t, filePart(fmt.Sprintf("note-%02d.txt", i), []byte("some text")))
+	}
+	up := fa.upload(t, filePart("big.txt", bytes.Repeat([]byte("a"), 4096)))[0]
+	for _, tc := range []struct {
+		name, path, accept, want string
+	}{
+		{"big list, gzip", "/api/files", "gzip", "gzip"},
+		{"big list, brotli", "/api/files", "br, gzip", "br"},
+		{"big list, no Accept-Encoding", "/api/files", "", ""},
+		{"small answer", fmt.Sprintf("/api/files/%d", up.ID), "gzip", ""},
+		{"file bytes", fmt.Sprintf("/api/files/%d/download", up.ID), "gzip", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := get(tc.path)
+			if tc.accept != "" {
+				req.Header.Set("Accept-Encoding", tc.accept)
+			}
+			resp, body := fa.do(t, req)
+			if got := resp.Header.Get("Content-Encoding"); resp.StatusCode != 200 || got != tc.want {
+				t.Fatalf("%d Content-Encoding %q, want %q", resp.StatusCode, got, tc.want)
+			}
+			if tc.want == "gzip" {
+				zr, err := gzip.NewReader(bytes.NewReader(body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				plain, _ := io.ReadAll(zr)
+				if !json.Valid(plain) || !bytes.Contains(plain, []byte("note-19.txt")) {
+					t.Fatalf("decompressed %q", plain[:min(len(plain), 80)])
+				}
+				if !strings.Contains(resp.Header.Get("Vary"), "Accept-Encoding") {
+					t.Fatal("no Vary: Accept-Encoding")
+				}
+			}
+		})
 	}
 }

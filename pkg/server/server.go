@@ -164,7 +164,7 @@ func New(o Options) (*fiber.App, error) {
 
 	app.Get("/healthz", func(c fiber.Ctx) error { return c.SendString("ok") })
 
-	api := app.Group("/api", s.limitBody(o.Config.Server.BodyLimit))
+	api := app.Group("/api", s.limitBody(o.Config.Server.BodyLimit), compressJSON)
 	// Each product area mounts its routes here (routes_<area>.go). Root-level
 	// routes (feed, /romserv, /cores, emulator page) are registered on app,
 	// before the SPA catch-all below.

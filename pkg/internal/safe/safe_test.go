@@ -1,0 +1,42 @@
+package safe
+
+import (
+	"bytes"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestPanicIsLoggedAndContained(t *testing.T) {
+	var buf bytes.Buffer
+	var mu sync.Mutex
+	log := slog.New(slog.NewTextHandler(&lockedWriter{w: &buf, mu: &mu}, nil))
+	done := make(chan struct{})
+	Go(log, "thumbnail sweep", func() {
+		defer close(done)
+		var m map[string]int
+		m["boom"] = 1 // a nil-map write: a runtime panic
+	})
+	<-done
+	Run(log, "rom scan", func() { panic("disk vanished") })
+	mu.Lock()
+	out := buf.String()
+	mu.Unlock()
+	for _, want := range []string{"what=\"thumbnail sweep\"", "assignment to entry in nil map", "what=\"rom scan\"", "disk vanished", "stack="} {
+		if !strings.Contains(out, want) {
+			t.Errorf("log lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+type lockedWriter struct {
+	w  *bytes.Buffer
+	mu *sync.Mutex
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
