@@ -7,6 +7,9 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/devhub/devhub/pkg/files"
 )
 
 // FuzzAuthBodies: any body posted to the sign-in, registration and refresh
@@ -72,6 +75,53 @@ func FuzzRomservPath(f *testing.F) {
 		}
 		if bytes.Contains(body, []byte("TOP SECRET")) {
 			t.Fatalf("GET %s served a file outside roms/", target)
+		}
+	})
+}
+
+// FuzzRangeHeader: any Range / If-Range pair gives a section inside the
+// file or an unsatisfiable range — never one that starts past the end,
+// runs over it or has a negative length.
+func FuzzRangeHeader(f *testing.F) {
+	for _, s := range []string{"bytes=0-99", "bytes=-1", "bytes=5-", "bytes=99999-", "bytes=0-0,5-6", "bytes=-0", "items=0-1",
+		"bytes= 10 - 20 ", "bytes=18446744073709551615-", "bytes=-18446744073709551616", "bytes=+1-2", "bytes=1--2", ""} {
+		f.Add(s, "", int64(1000))
+	}
+	f.Add("bytes=0-9", `"abc"`, int64(50))
+	f.Add("bytes=0-9", "Mon, 02 Jan 2006 15:04:05 GMT", int64(0))
+	f.Fuzz(func(t *testing.T, header, ifRange string, size int64) {
+		if size < 0 {
+			size = -size
+		}
+		size %= 1 << 40
+		file := &files.File{Size: size, SHA256: "abc", UploadedAt: time.Date(2006, 1, 2, 15, 4, 5, 0, time.UTC)}
+		start, length, partial, err := byteRange(header, ifRange, `"abc"`, file)
+		if err != nil {
+			return
+		}
+		if start < 0 || length < 0 || start+length > size || (!partial && (start != 0 || length != size)) {
+			t.Fatalf("Range %q If-Range %q on %d bytes: start %d length %d partial %v", header, ifRange, size, start, length, partial)
+		}
+		if partial && (length == 0 || start >= size) {
+			t.Fatalf("Range %q on %d bytes: an empty or out-of-file partial answer (%d+%d)", header, size, start, length)
+		}
+	})
+}
+
+// FuzzArticleJSON: any article body an admin's client sends is stored as
+// a valid article or refused with a 400, never a 500.
+func FuzzArticleJSON(f *testing.F) {
+	for _, s := range []string{`{"name":"A","excerpt":"e","category":"c","content":"x"}`, `{"name":1}`, `{}`, `[]`, `null`,
+		`{"name":"A","excerpt":"e","category":"c","content":"x","image_url":"javascript:alert(1)"}`,
+		`{"name":"A","excerpt":"e","category":"c","content":"x","image_url":"//evil.example/x.png"}`,
+		`{"name":"` + strings.Repeat("я", 500) + `","excerpt":"e","category":"c","content":"x"}`, `{"slug":"../../x","name":"A"}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		ta := newBlogTestApp(t, nil)
+		code, out := ta.do(t, "POST", "/api/blog", blogAdminToken, body)
+		if code != 201 && code != 400 && code != 409 {
+			t.Fatalf("POST /api/blog %q: %d %s", body, code, out)
 		}
 	})
 }
