@@ -6,23 +6,28 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestPanicIsLoggedAndContained(t *testing.T) {
 	var buf bytes.Buffer
 	var mu sync.Mutex
 	log := slog.New(slog.NewTextHandler(&lockedWriter{w: &buf, mu: &mu}, nil))
-	done := make(chan struct{})
 	Go(log, "thumbnail sweep", func() {
-		defer close(done)
 		var m map[string]int
 		m["boom"] = 1 // a nil-map write: a runtime panic
 	})
-	<-done
 	Run(log, "rom scan", func() { panic("disk vanished") })
-	mu.Lock()
-	out := buf.String()
-	mu.Unlock()
+	// The goroutine's line is written once its panic has unwound: wait for it.
+	var out string
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		mu.Lock()
+		out = buf.String()
+		mu.Unlock()
+		if strings.Contains(out, "thumbnail sweep") {
+			break
+		}
+	}
 	for _, want := range []string{"what=\"thumbnail sweep\"", "assignment to entry in nil map", "what=\"rom scan\"", "disk vanished", "stack="} {
 		if !strings.Contains(out, want) {
 			t.Errorf("log lacks %q:\n%s", want, out)
