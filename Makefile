@@ -12,7 +12,7 @@ TAGS        := embedsite embedgeoip
 SITE_STAMP  := site/node_modules/.package-lock.json
 APT_UPDATED := build/.apt-updated
 
-.PHONY: all run build site geoip cores test test-go test-web e2e bench fuzz deps chromium vet clean
+.PHONY: all run build site geoip cores reader test test-go test-web e2e bench fuzz deps chromium vet clean
 
 all: build
 
@@ -21,7 +21,7 @@ run: build
 	./$(BIN) serve --config config.yaml
 
 ## build: the single binary with the site embedded
-build: site geoip cores
+build: site geoip cores reader
 	$(GO) build -tags '$(TAGS)' -trimpath -ldflags '-s -w' -o $(BIN) ./cmd/devhub
 
 ## site: the React build (dist/) with precompressed variants
@@ -63,6 +63,10 @@ CORES ?=
 cores:
 	@command -v 7z >/dev/null || { $(MAKE) $(APT_UPDATED) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq p7zip-full; }
 	node site/scripts/fetch-cores.mjs --only $(CORES)
+
+## reader: the pinned Redoc bundle that serves api/openapi.yaml at /api/docs (checksum-verified)
+reader:
+	./.ci/fetch-redoc.sh
 
 ## geoip: the pinned IP-to-country database (npm pack at build time, checksum-verified)
 geoip:

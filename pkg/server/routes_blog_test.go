@@ -81,6 +81,7 @@ func (ta *blogTestApp) do(t *testing.T, method, path, token, body string) (int, 
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
+	checkContract(t, req, []byte(body), resp.StatusCode, resp.Header, raw)
 	return resp.StatusCode, string(raw)
 }
 

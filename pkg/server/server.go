@@ -168,6 +168,7 @@ func New(o Options) (*fiber.App, error) {
 	// Each product area mounts its routes here (routes_<area>.go). Root-level
 	// routes (feed, /romserv, /cores, emulator page) are registered on app,
 	// before the SPA catch-all below.
+	s.mountDocs(api)
 	s.mountSite(api)
 	if err := s.mountRoms(app, o.Cores); err != nil {
 		return nil, err
