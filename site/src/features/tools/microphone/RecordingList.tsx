@@ -24,7 +24,7 @@ function RecordingItem({
     const el = audio.current;
     if (!el) return;
     if (playing) void el.play()?.catch(() => onPause());
-    else el.pause();
+    else if (!el.paused) el.pause();
     // onPause is stable enough: it only clears the playing id
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [playing]);
