@@ -113,6 +113,7 @@ test('a 1 s recording appears, plays to the end, and downloads as recording_<tim
   await expect(item).toHaveCount(1);
   const name = (await item.locator('.mic-recording__name').textContent()) ?? '';
   expect(name).toMatch(/^recording_\d{13}\.webm$/);
+  await expect(item).toContainText('Echo cancellation: on'); // the processing it was made with
 
   // play: the audio element runs, the button turns into Pause; at the end it rewinds and resets
   await item.getByRole('button', { name: 'Play' }).click();

@@ -1,7 +1,17 @@
 import { useEffect, useRef, useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { MIC_NS } from './i18n';
 import type { Recording } from './useRecorder';
+import type { TrackSettings } from './useMicrophones';
+
+/** "Echo cancellation: on · Noise suppression: off · …" for the options the track reported. */
+export function processingSummary(s: TrackSettings, t: TFunction): string {
+  return (['echoCancellation', 'noiseSuppression', 'autoGainControl'] as const)
+    .filter((k) => typeof s[k] === 'boolean')
+    .map((k) => `${t(`settings.${k}`)}: ${s[k] ? t('settings.on') : t('settings.off')}`)
+    .join(' · ');
+}
 
 function RecordingItem({
   rec,
@@ -31,6 +41,7 @@ function RecordingItem({
   return (
     <li className="mic-recording" data-testid="recording">
       <span className="mic-recording__name">{rec.name}</span>
+      {rec.settings ? <span className="mic-recording__processing">{processingSummary(rec.settings, t)}</span> : null}
       <audio
         ref={audio}
         src={rec.url}

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { recordingFileName } from './audioMath';
+import type { TrackSettings } from './useMicrophones';
 
 /** A recording kept in the page only (spec §3): never uploaded. */
 export interface Recording {
@@ -8,6 +9,8 @@ export interface Recording {
   url: string;
   timestamp: number;
   name: string;
+  /** The processing the track ran with, so recordings made with it on and off can be compared. */
+  settings?: TrackSettings;
 }
 
 /** The container the spec asks for; the codec is the browser's (Opus in Chromium and Firefox). */
@@ -27,7 +30,7 @@ export function useRecorder(stream: MediaStream | null, onStartError: () => void
   const recorderRef = useRef<MediaRecorder | null>(null);
   const urlsRef = useRef(new Set<string>());
 
-  const start = useCallback(() => {
+  const start = useCallback((settings?: TrackSettings) => {
     if (!stream) return;
     try {
       const mimeType = recorderMimeType((t) => typeof MediaRecorder !== 'undefined' && MediaRecorder.isTypeSupported(t));
@@ -44,7 +47,7 @@ export function useRecorder(stream: MediaStream | null, onStartError: () => void
         const blob = new Blob(chunks, { type: 'audio/webm' });
         const url = URL.createObjectURL(blob);
         urlsRef.current.add(url);
-        setRecordings((list) => [{ id: `${timestamp}-${list.length}`, blob, url, timestamp, name: recordingFileName(timestamp) }, ...list]);
+        setRecordings((list) => [{ id: `${timestamp}-${list.length}`, blob, url, timestamp, name: recordingFileName(timestamp), settings }, ...list]);
       };
       recorder.start();
       recorderRef.current = recorder;

@@ -196,6 +196,8 @@ describe('MicrophonePage', () => {
       'recording_1700000000001.webm',
     ]);
     expect(within(items[0]).getByRole('link', { name: 'Download' }).getAttribute('download')).toBe('recording_1700000000002.webm');
+    // the processing the track ran with is kept beside the recording, to compare on and off
+    expect(within(items[0]).getByText('Echo cancellation: on · Noise suppression: off · Automatic gain control: on')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Delete recording_1700000000002.webm' }));
     expect(screen.getAllByTestId('recording')).toHaveLength(1);
     expect(URL.revokeObjectURL).toHaveBeenCalledTimes(1);

@@ -60,7 +60,7 @@ export default function MicrophonePage() {
       return;
     }
     setError(null);
-    recorder.start();
+    recorder.start(single.settings);
   };
 
   return (
