@@ -12,7 +12,7 @@ TAGS        := embedsite embedgeoip
 SITE_STAMP  := site/node_modules/.package-lock.json
 APT_UPDATED := build/.apt-updated
 
-.PHONY: all run build site geoip cores reader test test-go test-web e2e bench fuzz deps chromium vet clean
+.PHONY: all run build site geoip cores reader api-types test test-go test-web e2e bench fuzz deps chromium vet clean
 
 all: build
 
@@ -72,8 +72,15 @@ reader:
 geoip:
 	./.ci/fetch-geoip.sh
 
-test-web: $(SITE_STAMP)
+test-web: $(SITE_STAMP) api-types
 	cd site && npm test
+
+## api-types: the SPA's API types must be generated from the current api/openapi.yaml
+api-types: $(SITE_STAMP)
+	@mkdir -p build
+	@cd site && npx openapi-typescript ../api/openapi.yaml -o ../build/apiSchema.check.ts >/dev/null 2>&1
+	@cmp -s site/src/lib/apiSchema.gen.ts build/apiSchema.check.ts || \
+		{ echo "site/src/lib/apiSchema.gen.ts is stale: run 'cd site && npm run gen:api'" >&2; exit 1; }
 
 e2e: build chromium
 	cd site && DEVHUB_BIN=$(CURDIR)/$(BIN) npx playwright test

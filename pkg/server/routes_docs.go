@@ -1,6 +1,8 @@
 package server
 
 import (
+	"strings"
+
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/devhub/devhub/api"
@@ -17,8 +19,8 @@ const docsPage = `<!doctype html>
 <title>devhub API</title>
 </head>
 <body>
-<redoc spec-url="/api/openapi.json" hide-download-button="false"></redoc>
-<script src="/api/docs/` + api.ReaderVersion + `.js"></script>
+<redoc spec-url="/api/openapi.json" disable-telemetry="true"></redoc>
+<script type="module" src="/api/docs/` + api.ReaderVersion + `.js"></script>
 </body>
 </html>
 `
@@ -42,6 +44,13 @@ func (s *Server) mountDocs(g fiber.Router) {
 		}
 		c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
 		c.Set(fiber.HeaderCacheControl, cacheNoCache)
+		// The site's CSP, plus the icon font Redoc carries inline as a data:
+		// URL, and images from this site only: Redoc shows a "by Redocly" logo
+		// from their CDN, which must not be fetched (telemetry is switched
+		// off above for the same reason).
+		csp := strings.Replace(spaCSP, "font-src 'self'", "font-src 'self' data:", 1)
+		csp = strings.Replace(csp, "img-src 'self' data: blob: https:", "img-src 'self' data:", 1)
+		c.Set(fiber.HeaderContentSecurityPolicy, csp)
 		return c.SendString(docsPage)
 	})
 	g.Get("/docs/"+api.ReaderVersion+".js", func(c fiber.Ctx) error {

@@ -2,6 +2,7 @@
 // invitations and audit log. Reads and writes go through TanStack Query; keys live here.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, request } from '../../../lib/api';
+import type { Schema } from '../../../lib/apiTypes';
 import type { AdminUser } from '../api';
 
 export const accountKeys = {
@@ -14,43 +15,16 @@ export const accountKeys = {
   audit: (type: string) => ['admin', 'audit', type] as const,
 };
 
-export interface TwoFactorStatus {
-  totp: boolean;
-  recoveryCodesLeft: number;
-}
+export type TwoFactorStatus = { totp: boolean; recoveryCodesLeft: number };
 
 export interface Enrolment {
   secret: string;
   otpauthUrl: string;
 }
 
-export interface SessionItem {
-  id: string;
-  createdAt: string;
-  lastUsedAt: string;
-  ip: string;
-  userAgent: string;
-  current: boolean;
-}
-
-export interface Invite {
-  id: string;
-  createdBy: string;
-  createdAt: string;
-  expiresAt: string;
-  usedAt?: string;
-  usedBy?: string;
-}
-
-export interface AuditEvent {
-  id: number;
-  at: string;
-  type: string;
-  actor: string;
-  target: string;
-  ip: string;
-  details?: Record<string, string>;
-}
+export type SessionItem = Schema<'Session'>;
+export type Invite = Schema<'Invite'>;
+export type AuditEvent = Schema<'AuditEvent'>;
 
 export interface AuditPage {
   events: AuditEvent[];
@@ -186,12 +160,7 @@ export function useAudit(type: string, before: number | null) {
   });
 }
 
-export interface PasskeyItem {
-  id: string;
-  name: string;
-  createdAt: string;
-  lastUsedAt?: string;
-}
+export type PasskeyItem = Schema<'Passkey'>;
 
 export function usePasskeys() {
   return useQuery({
