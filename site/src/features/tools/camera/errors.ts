@@ -9,7 +9,8 @@ export type CameraErrorKey =
   | 'overconstrained'
   | 'unsupportedType'
   | 'generic'
-  | 'fullscreen';
+  | 'fullscreen'
+  | 'photo';
 
 // Old Chrome and Firefox builds used their own names for the same situations; they are kept so a
 // visitor on such a browser still reads the right advice.
