@@ -495,3 +495,45 @@ func TestConcurrentReadsAndWrites(t *testing.T) {
 		t.Fatalf("live %d vs reloaded %d articles", p1.TotalCount, p2.TotalCount)
 	}
 }
+
+// Search ranks by relevance, then date: the exact phrase in the title, every
+// term in the title, in the excerpt, then in the content; newest first in a
+// rank. Without a search the order stays newest first.
+func TestSearchRanksByRelevance(t *testing.T) {
+	s := newTestService(t)
+	ctx := context.Background()
+	for i := 0; i < 30; i++ { // titles that contain every term but not the phrase
+		mustCreate(t, s, Input{Name: fmt.Sprintf("Post number %d", 9870+i), Excerpt: "e", Category: "c", Content: "body"})
+	}
+	mustCreate(t, s, Input{Name: "Post number 8", Excerpt: "e", Category: "c", Content: "body"})
+	mustCreate(t, s, Input{Name: "Number 8 post", Excerpt: "e", Category: "c", Content: "body"})
+	mustCreate(t, s, Input{Name: "In the excerpt", Excerpt: "the post number 8", Category: "c", Content: "body"})
+	mustCreate(t, s, Input{Name: "In the content", Excerpt: "e", Category: "c", Content: "see post number 8"})
+	mustCreate(t, s, Input{Name: "Ёжик в тумане", Excerpt: "e", Category: "c", Content: "body"})
+
+	tests := []struct {
+		search string
+		page   Query
+		want   []string
+		total  int
+	}{
+		{"Post number 8", Query{Limit: 4}, []string{"Post number 8", "Number 8 post", "Post number 9899", "Post number 9898"}, 34},
+		{"post NUMBER 8", Query{Page: 9, Limit: 4}, []string{"In the excerpt", "In the content"}, 34},
+		{"ежик", Query{Limit: 4}, []string{"Ёжик в тумане"}, 1},
+		{"ёжик", Query{Limit: 4}, []string{"Ёжик в тумане"}, 1},
+		{"", Query{Limit: 2}, []string{"Ёжик в тумане", "In the content"}, 35},
+	}
+	for _, tt := range tests {
+		t.Run(tt.search, func(t *testing.T) {
+			q := tt.page
+			q.Search = tt.search
+			p, err := s.List(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := names(p.Articles); strings.Join(got, "|") != strings.Join(tt.want, "|") || p.TotalCount != tt.total {
+				t.Errorf("got %v (total %d), want %v (total %d)", got, p.TotalCount, tt.want, tt.total)
+			}
+		})
+	}
+}

@@ -5,8 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"golang.org/x/text/cases"
-	"golang.org/x/text/unicode/norm"
+	"github.com/devhub/devhub/pkg/internal/text"
 )
 
 // index keeps every article's list fields and its search text in memory,
@@ -31,6 +30,10 @@ type entry struct {
 	// distinct words is a fraction of scanning the whole text.
 	cat  string
 	text string
+	// name and excerpt are folded for ranking (see rank); nameWords are the
+	// name's words for the exact-phrase test.
+	name, excerpt string
+	nameWords     []string
 	// grams is a Bloom filter of the text's 1-, 2- and 3-rune sequences
 	// (see grams.go): a term whose sequences are not all in it cannot
 	// occur in the text, so most articles are rejected without a scan.
@@ -40,8 +43,10 @@ type entry struct {
 func newIndex() *index { return &index{byID: map[uint64]*entry{}} }
 
 func newEntry(a *Article) *entry {
-	text := distinctWords(Fold(a.Name + "\n" + a.Excerpt + "\n" + a.Content))
-	return &entry{sum: a.Summary(), cat: Fold(a.Category), text: text, grams: newBloom(text)}
+	words := distinctWords(Fold(a.Name + "\n" + a.Excerpt + "\n" + a.Content))
+	name := Fold(a.Name)
+	return &entry{sum: a.Summary(), cat: Fold(a.Category), text: words, grams: newBloom(words),
+		name: name, excerpt: Fold(a.Excerpt), nameWords: strings.Fields(name)}
 }
 
 // distinctWords returns the distinct words of text (split as searchTerms
@@ -120,9 +125,48 @@ func (ix *index) len() int {
 	return len(ix.order)
 }
 
-// query returns the page [offset, offset+limit) of the matching articles,
-// newest first, and how many match in all. limit < 0 means no limit. The
-// terms must all occur (folded) in an article's name, excerpt or content.
+// Relevance ranks of a search hit, best first: the exact phrase (whole,
+// consecutive words) in the title, every term in the title, every term in
+// the title or excerpt, and the rest (found in the content).
+const (
+	rankPhrase = iota
+	rankTitle
+	rankExcerpt
+	rankContent
+	nRanks
+)
+
+// rank places a matching entry in one of the relevance ranks.
+// The terms' matchers find them (see matcher: strings.Contains crawls
+// through Cyrillic).
+func (e *entry) rank(terms []string, ms []matcher) int {
+	inName, inExcerpt := true, true
+	for i := range ms {
+		if ms[i].in(e.name) {
+			continue
+		}
+		inName = false
+		if !ms[i].in(e.excerpt) {
+			inExcerpt = false
+			break
+		}
+	}
+	switch {
+	case inName && text.PhraseIn(terms, e.nameWords):
+		return rankPhrase
+	case inName:
+		return rankTitle
+	case inExcerpt:
+		return rankExcerpt
+	}
+	return rankContent
+}
+
+// query returns the page [offset, offset+limit) of the matching articles
+// and how many match in all. limit < 0 means no limit. The terms must all
+// occur (folded) in an article's name, excerpt or content. Without terms
+// the order is newest first; with terms it is by relevance rank, newest
+// first within a rank.
 func (ix *index) query(category string, terms []string, offset, limit int) ([]Summary, int) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
@@ -130,8 +174,9 @@ func (ix *index) query(category string, terms []string, offset, limit int) ([]Su
 	for i, t := range terms {
 		ms[i] = ix.newMatcher(t)
 	}
-	out := []Summary{}
-	total := 0
+	// ix.order is newest first, so appending to per-rank buckets keeps the
+	// date order inside each rank.
+	var ranked [nRanks][]*entry
 	for _, e := range ix.order {
 		if category != "" && e.cat != category {
 			continue
@@ -139,10 +184,21 @@ func (ix *index) query(category string, terms []string, offset, limit int) ([]Su
 		if !matchAll(e, ms) {
 			continue
 		}
-		if total >= offset && (limit < 0 || len(out) < limit) {
-			out = append(out, e.sum)
+		r := rankContent
+		if len(terms) > 0 {
+			r = e.rank(terms, ms)
 		}
-		total++
+		ranked[r] = append(ranked[r], e)
+	}
+	out := []Summary{}
+	total := 0
+	for _, list := range ranked {
+		for _, e := range list {
+			if total >= offset && (limit < 0 || len(out) < limit) {
+				out = append(out, e.sum)
+			}
+			total++
+		}
 	}
 	return out, total
 }
@@ -230,14 +286,8 @@ func (ix *index) categories() []Category {
 	return out
 }
 
-// Fold prepares text for case-insensitive matching in any script: Unicode
-// case folding (so Ukrainian and Russian match regardless of case), NFC so
-// that composed and decomposed letters (й, ї) compare equal, and ё read as е
-// the way Russian readers type it.
-func Fold(s string) string {
-	s = cases.Fold().String(norm.NFC.String(s))
-	return strings.ReplaceAll(s, "ё", "е")
-}
+// Fold is the search folding blog and games share (see text.Fold).
+func Fold(s string) string { return text.Fold(s) }
 
 // searchTerms splits a query into folded words; all must match.
 func searchTerms(q string) []string {

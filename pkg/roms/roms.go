@@ -15,8 +15,8 @@ import (
 	"sync/atomic"
 
 	bolt "go.etcd.io/bbolt"
-	"golang.org/x/text/cases"
 
+	"github.com/devhub/devhub/pkg/internal/text"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -386,7 +386,7 @@ func (s *Service) Games(consoleID string, q Query) (Page, error) {
 	}
 	all := idx.byConsole[consoleID]
 	out := Page{Page: q.Page, Limit: q.Limit, Games: []Game{}}
-	words := strings.Fields(fold(q.Search))
+	words := text.Words(q.Search)
 	start := (q.Page - 1) * q.Limit
 	if len(words) == 0 {
 		out.Total = len(all)
@@ -398,25 +398,27 @@ func (s *Service) Games(consoleID string, q Query) (Page, error) {
 		}
 		return out, nil
 	}
+	// Relevance first, as in the blog: names that hold the search as a
+	// phrase of whole words, then the other names holding every word; by
+	// name inside each (the list is already in name order).
+	var phrase, rest []*entry
 	for _, e := range all {
-		if !matches(e.fold, words) {
+		if !text.ContainsAll(e.fold, words) {
 			continue
 		}
-		if out.Total >= start && out.Total < start+q.Limit {
+		if text.PhraseIn(words, e.words) {
+			phrase = append(phrase, e)
+		} else {
+			rest = append(rest, e)
+		}
+	}
+	out.Total = len(phrase) + len(rest)
+	for i, e := range append(phrase, rest...) {
+		if i >= start && i < start+q.Limit {
 			out.Games = append(out.Games, e.game)
 		}
-		out.Total++
 	}
 	return out, nil
-}
-
-func matches(name string, words []string) bool {
-	for _, w := range words {
-		if !strings.Contains(name, w) {
-			return false
-		}
-	}
-	return true
 }
 
 // All lists every game (of one console when consoleID is not empty), by
@@ -639,7 +641,8 @@ type index struct {
 
 type entry struct {
 	game  Game
-	fold  string // case-folded name for search
+	fold  string   // folded name for search (text.Fold)
+	words []string // fold's words, for the phrase rank
 	rel   string
 	image string
 }
@@ -656,7 +659,6 @@ func buildIndex(recs []record, folders []string) *index {
 			cons[c.ID] = c
 		}
 	}
-	caser := cases.Fold()
 	for _, r := range recs {
 		c, ok := cons[r.Console]
 		if !ok {
@@ -672,9 +674,10 @@ func buildIndex(recs []record, folders []string) *index {
 		}
 		e := &entry{
 			game: Game{ID: r.ID, Name: name, Path: "/" + r.Path, Console: c.ID},
-			fold: caser.String(name),
+			fold: text.Fold(name),
 			rel:  r.Path,
 		}
+		e.words = strings.Fields(e.fold)
 		if r.Image != "" {
 			e.image = r.Image
 			e.game.HasImage = true
@@ -716,7 +719,3 @@ func nameFromFile(rel string) string {
 	base = strings.TrimSuffix(base, path.Ext(base))
 	return strings.TrimSpace(strings.ReplaceAll(base, "_", " "))
 }
-
-// fold applies Unicode case folding; a new Caser per call because a Caser
-// is not safe for concurrent use.
-func fold(s string) string { return cases.Fold().String(s) }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -256,6 +257,41 @@ func TestGamesSearchAndPaging(t *testing.T) {
 			}
 			if tt.n > 0 && p.Games[0].Name != tt.first {
 				t.Errorf("first = %q, want %q", p.Games[0].Name, tt.first)
+			}
+		})
+	}
+}
+
+// Games search shares the blog's folding (ё is е) and ranks names holding
+// the search as a phrase of whole words before the others, then by name.
+func TestGamesSearchFoldAndRank(t *testing.T) {
+	s, root := newTestService(t)
+	for _, n := range []string{"Ёжик в тумане", "Mega Quest 80", "A Mega Quest 8", "Mega Quest 8", "Quest Mega 8"} {
+		writeFile(t, root, "nes/"+n+".nes", "x")
+	}
+	mustScan(t, s)
+	tests := []struct {
+		search string
+		want   string
+	}{
+		{"ёжик", "Ёжик в тумане"},
+		{"ежик", "Ёжик в тумане"},
+		{"ЁЖИК", "Ёжик в тумане"},
+		{"mega quest 8", "A Mega Quest 8|Mega Quest 8|Mega Quest 80|Quest Mega 8"},
+		{"quest", "A Mega Quest 8|Mega Quest 8|Mega Quest 80|Quest Mega 8"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.search, func(t *testing.T) {
+			p, err := s.Games("nes", Query{Search: tt.search})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, g := range p.Games {
+				got = append(got, g.Name)
+			}
+			if strings.Join(got, "|") != tt.want || p.Total != len(got) {
+				t.Errorf("got %v (total %d), want %s", got, p.Total, tt.want)
 			}
 		})
 	}

@@ -21,3 +21,39 @@ func TestTruncate(t *testing.T) {
 		}
 	}
 }
+
+func TestFold(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Ёжик", "ежик"}, {"ёжик", "ежик"}, {"ЕЖИК", "ежик"}, {"Straße", "strasse"},
+		{"МАРІО Ігри", "маріо ігри"}, {"й", "й"}, {"и\u0306", "й"}, // decomposed й composes
+		{"Post Number 8", "post number 8"},
+	} {
+		if got := Fold(tc.in); got != tc.want {
+			t.Errorf("Fold(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestPhraseIn(t *testing.T) {
+	for _, tc := range []struct {
+		phrase, title string
+		want          bool
+	}{
+		{"Post number 8", "Post number 8", true},
+		{"post NUMBER 8", "Draft: post number 8 again", true},
+		{"Post number 8", "Post number 9883", false},
+		{"number post", "post number", false},
+		{"", "anything", false},
+		{"a b c", "a b", false},
+	} {
+		if got := PhraseIn(Words(tc.phrase), Words(tc.title)); got != tc.want {
+			t.Errorf("PhraseIn(%q, %q) = %v, want %v", tc.phrase, tc.title, got, tc.want)
+		}
+	}
+}
+
+func TestContainsAll(t *testing.T) {
+	if !ContainsAll("супермарио bros", Words("МАРИО bro")) || ContainsAll("mario", Words("mario zelda")) {
+		t.Error("ContainsAll")
+	}
+}
