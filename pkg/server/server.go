@@ -180,6 +180,7 @@ func New(o Options) (*fiber.App, error) {
 	s.mountBlog(app, api)
 	s.mountAudit(api)
 	s.mountMetrics(app)
+	s.mountSEO(app)
 
 	if o.testRoutes != nil {
 		o.testRoutes(app)

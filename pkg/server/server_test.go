@@ -116,9 +116,11 @@ func TestSPARouting(t *testing.T) {
 		wantJSONBody bool
 	}{
 		{"root is index", "/", 200, "<div id=\"root\">", "text/html", "no-cache", false},
-		{"client route falls back", "/blog/42", 200, "<div id=\"root\">", "text/html", "no-cache", false},
+		{"client route falls back", "/tools/camera", 200, "<div id=\"root\">", "text/html", "no-cache", false},
 		{"deep client route", "/filecloud/7", 200, "<div id=\"root\">", "text/html", "no-cache", false},
-		{"unknown path is the SPA's not-found", "/no/such/page", 200, "<div id=\"root\">", "text/html", "no-cache", false},
+		{"an article that does not exist is a 404 with the SPA", "/blog/42", 404, "<div id=\"root\">", "text/html", "no-cache", false},
+		{"unknown path is a 404 with the SPA's not-found", "/no/such/page", 404, "<div id=\"root\">", "text/html", "no-cache", false},
+		{"a route with a trailing part is unknown", "/skills/extra", 404, "<div id=\"root\">", "text/html", "no-cache", false},
 		{"hashed asset", "/assets/index-abc123.js", 200, "console.log", "text/javascript", "public, max-age=31536000, immutable", false},
 		{"unknown asset is 404", "/assets/index-old999.js", 404, "", "application/json", "", true},
 		{"unknown api is JSON 404", "/api/does-not-exist", 404, "", "application/json", "", true},

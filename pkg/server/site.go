@@ -116,7 +116,26 @@ func (s *Server) serveSite(c fiber.Ctx) error {
 		c.Status(fiber.StatusServiceUnavailable)
 		return c.SendString("devhub: this binary was built without its web interface; build it with `make build`.\n")
 	}
-	return s.sendAsset(c, s.site.index)
+	if p == "/index.html" {
+		return s.sendAsset(c, s.site.index)
+	}
+	// A page of the SPA: its HTML with its own head; any other path is a
+	// 404 that still shows the SPA (its not-found page).
+	body, found := s.spaPage(c, p)
+	if !found {
+		c.Status(fiber.StatusNotFound)
+	}
+	h := &c.Response().Header
+	h.Set(fiber.HeaderContentType, s.site.index.contentType)
+	h.Set(fiber.HeaderCacheControl, cacheNoCache)
+	sum := sha256.Sum256(body)
+	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
+	h.Set(fiber.HeaderETag, etag)
+	if inm := c.Get(fiber.HeaderIfNoneMatch); found && inm != "" && etagMatches(inm, etag) {
+		c.Status(fiber.StatusNotModified)
+		return nil
+	}
+	return c.Send(body)
 }
 
 func (s *Server) sendAsset(c fiber.Ctx, a *asset) error {

@@ -1,0 +1,194 @@
+package server
+
+import (
+	"bytes"
+	"encoding/xml"
+	"html"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+
+	"github.com/devhub/devhub/pkg/blog"
+)
+
+// The SPA's routes (the hub spec §2 and this document's pages). The server
+// knows them so that an unknown path answers 404 — with the SPA, which shows
+// its not-found page — and so that each page's HTML already carries its
+// title, description and, for an article, its Open Graph tags and canonical
+// URL: a link shared in a chat shows the article without running a script.
+var spaPages = []struct {
+	pattern     *regexp.Regexp
+	title, desc string
+	public      bool // listed in the sitemap
+}{
+	{regexp.MustCompile(`^/$`), "DevHub — portfolio, tools, blog, file cloud and games", "A self-hosted developer hub: the owner's portfolio, browser self-test tools, a Markdown blog, a file cloud and retro games.", true},
+	{regexp.MustCompile(`^/skills$`), "Skills — DevHub", "Services, technologies and tools the owner works with.", true},
+	{regexp.MustCompile(`^/tools$`), "Development tools — DevHub", "The development tools the owner uses, by group.", true},
+	{regexp.MustCompile(`^/tools/camera$`), "Camera test — DevHub", "Check your camera in the browser: resolution, frame rate, photos; nothing is uploaded.", true},
+	{regexp.MustCompile(`^/tools/microphone$`), "Microphone test — DevHub", "Check your microphone in the browser: level in dBFS, spectrum, recordings; nothing is uploaded.", true},
+	{regexp.MustCompile(`^/tools/ip$`), "IP and browser report — DevHub", "Your IP address, its location and network, and what your browser tells websites.", true},
+	{regexp.MustCompile(`^/tools/tone_generator$`), "Tone generator — DevHub", "Play a tone of any frequency from 1 Hz to 21 kHz: waveforms, presets, sweeps and noise.", true},
+	{regexp.MustCompile(`^/chat$`), "Chat — DevHub", "Chat with the site's users.", true},
+	{regexp.MustCompile(`^/games$`), "Retro games — DevHub", "Play homebrew retro games in the browser.", true},
+	{regexp.MustCompile(`^/blog$`), "Blog — DevHub", "Notes on development.", true},
+	{regexp.MustCompile(`^/blog/[^/]+$`), "", "", false}, // an article: its own title
+	{regexp.MustCompile(`^/filecloud$`), "File cloud — DevHub", "Files shared on this site: images, videos, audio and documents.", true},
+	{regexp.MustCompile(`^/filecloud/\d+$`), "File — DevHub", "A file in the file cloud.", false},
+	{regexp.MustCompile(`^/profile$`), "Profile — DevHub", "Sign in, register and manage your account.", false},
+	{regexp.MustCompile(`^/privacy$`), "Privacy — DevHub", "How this site treats your data.", true},
+	{regexp.MustCompile(`^/terms$`), "Terms — DevHub", "The terms of using this site.", true},
+}
+
+// spaPage is the HTML of the SPA for path, with its head filled in, and
+// whether the path is a page at all.
+func (s *Server) spaPage(c fiber.Ctx, path string) (body []byte, found bool) {
+	for _, p := range spaPages {
+		if !p.pattern.MatchString(path) {
+			continue
+		}
+		if strings.HasPrefix(path, "/blog/") {
+			a := s.article(c, strings.TrimPrefix(path, "/blog/"))
+			if a == nil {
+				return s.withHead("Not found — DevHub", "This page does not exist.", "", nil), false
+			}
+			return s.withHead(a.Name+" — DevHub", a.Excerpt, s.absolute(c, path), a), true
+		}
+		return s.withHead(p.title, p.desc, s.absolute(c, path), nil), true
+	}
+	return s.withHead("Not found — DevHub", "This page does not exist.", "", nil), false
+}
+
+// article finds an article by id or slug (nil when there is none).
+func (s *Server) article(c fiber.Ctx, key string) *blog.Article {
+	if s.svc.Blog == nil {
+		return nil
+	}
+	if id, err := strconv.ParseUint(key, 10, 64); err == nil {
+		if a, err := s.svc.Blog.Get(c.Context(), id); err == nil {
+			return a
+		}
+		return nil
+	}
+	if a, err := s.svc.Blog.GetBySlug(c.Context(), key); err == nil {
+		return a
+	}
+	return nil
+}
+
+var (
+	titleTag = regexp.MustCompile(`<title>[^<]*</title>`)
+	descTag  = regexp.MustCompile(`<meta name="description" content="[^"]*"\s*/?>`)
+)
+
+// withHead rewrites index.html's title and description and adds the
+// canonical link and Open Graph tags.
+func (s *Server) withHead(title, desc, canonical string, a *blog.Article) []byte {
+	page := s.site.index.raw
+	esc := html.EscapeString
+	var extra strings.Builder
+	titleHTML := "<title>" + esc(title) + "</title>"
+	descHTML := `<meta name="description" content="` + esc(desc) + `" />`
+	if titleTag.Match(page) {
+		page = titleTag.ReplaceAll(page, []byte(titleHTML))
+	} else {
+		extra.WriteString(titleHTML)
+	}
+	if descTag.Match(page) {
+		page = descTag.ReplaceAll(page, []byte(descHTML))
+	} else {
+		extra.WriteString(descHTML)
+	}
+	if canonical != "" {
+		extra.WriteString(`<link rel="canonical" href="` + esc(canonical) + `" />`)
+	}
+	ogType := "website"
+	if a != nil {
+		ogType = "article"
+	}
+	extra.WriteString(`<meta property="og:title" content="` + esc(title) + `" />`)
+	extra.WriteString(`<meta property="og:description" content="` + esc(desc) + `" />`)
+	extra.WriteString(`<meta property="og:type" content="` + ogType + `" />`)
+	extra.WriteString(`<meta property="og:site_name" content="DevHub" />`)
+	if canonical != "" {
+		extra.WriteString(`<meta property="og:url" content="` + esc(canonical) + `" />`)
+	}
+	if a != nil {
+		extra.WriteString(`<meta property="article:published_time" content="` + a.CreatedAt.UTC().Format(time.RFC3339) + `" />`)
+		if strings.HasPrefix(a.ImageURL, "https://") || strings.HasPrefix(a.ImageURL, "http://") {
+			extra.WriteString(`<meta property="og:image" content="` + esc(a.ImageURL) + `" />`)
+		}
+	}
+	return bytes.Replace(page, []byte("</head>"), []byte(extra.String()+"</head>"), 1)
+}
+
+// absolute is the page's URL for canonical links and the sitemap: on
+// server.public_url, else on the host the request named.
+func (s *Server) absolute(c fiber.Ctx, path string) string {
+	base := strings.TrimRight(s.cfg.Server.PublicURL, "/")
+	if base == "" {
+		base = c.Scheme() + "://" + string(c.Request().Host())
+	}
+	return base + path
+}
+
+// mountSEO serves robots.txt, the sitemap, the favicon at its classic
+// address and the web app manifest.
+func (s *Server) mountSEO(app *fiber.App) {
+	app.Get("/robots.txt", func(c fiber.Ctx) error {
+		c.Set(fiber.HeaderContentType, fiber.MIMETextPlainCharsetUTF8)
+		c.Set(fiber.HeaderCacheControl, cacheShort)
+		return c.SendString("User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /profile\nDisallow: /romserv/\n\nSitemap: " +
+			s.absolute(c, "/sitemap.xml") + "\n")
+	})
+	app.Get("/sitemap.xml", s.sitemap)
+	app.Get("/favicon.ico", func(c fiber.Ctx) error {
+		a, ok := s.site.files["/favicon.svg"]
+		if !ok {
+			return NewError(fiber.StatusNotFound, "not found")
+		}
+		return s.sendAsset(c, a)
+	})
+	app.Get("/manifest.webmanifest", func(c fiber.Ctx) error {
+		c.Set(fiber.HeaderContentType, "application/manifest+json")
+		c.Set(fiber.HeaderCacheControl, cacheShort)
+		return c.SendString(`{"name":"DevHub","short_name":"DevHub","description":"A self-hosted developer hub",` +
+			`"start_url":"/","display":"standalone","background_color":"#0f172a","theme_color":"#0f172a",` +
+			`"icons":[{"src":"/favicon.svg","sizes":"any","type":"image/svg+xml","purpose":"any"}]}`)
+	})
+}
+
+type sitemapURL struct {
+	Loc     string `xml:"loc"`
+	LastMod string `xml:"lastmod,omitempty"`
+}
+
+// sitemap lists the public pages and every article, with its last change.
+func (s *Server) sitemap(c fiber.Ctx) error {
+	var urls []sitemapURL
+	for _, p := range spaPages {
+		if p.public {
+			path := strings.TrimSuffix(strings.TrimPrefix(p.pattern.String(), "^"), "$")
+			urls = append(urls, sitemapURL{Loc: s.absolute(c, path)})
+		}
+	}
+	if s.svc.Blog != nil {
+		for _, a := range s.svc.Blog.All(c.Context(), "", "") {
+			urls = append(urls, sitemapURL{Loc: s.absolute(c, "/blog/"+strconv.FormatUint(a.ID, 10)),
+				LastMod: a.UpdatedAt.UTC().Format(time.RFC3339)})
+		}
+	}
+	out, err := xml.MarshalIndent(struct {
+		XMLName xml.Name     `xml:"urlset"`
+		NS      string       `xml:"xmlns,attr"`
+		URLs    []sitemapURL `xml:"url"`
+	}{NS: "http://www.sitemaps.org/schemas/sitemap/0.9", URLs: urls}, "", "  ")
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, "application/xml; charset=utf-8")
+	c.Set(fiber.HeaderCacheControl, cacheNoCache)
+	return c.Send(append([]byte(xml.Header), out...))
+}
