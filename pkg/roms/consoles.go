@@ -8,6 +8,7 @@ package roms
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -163,3 +164,32 @@ func (c Console) accepts(name string) bool {
 // imageExtensions are the cover image formats, in order of preference when
 // several exist for one ROM.
 var imageExtensions = []string{".png", ".jpg", ".jpeg", ".webp"}
+
+// specCores maps the hub spec's emulator `core` query names (§7, the
+// EmulatorJS system names: nes, snes, segaMD, gba, gb, …) to the console
+// they stand for, so emulator.html?core=nes runs the core installed for the
+// NES. The installed libretro core names (fceumm, snes9x, …) stay valid too.
+var specCores = map[string]string{
+	"nes": "nes", "snes": "snes", "gb": "gb", "gbc": "gbc", "gba": "gba",
+	"segaMD": "megadrive", "segaMS": "sms", "segaGG": "gg", "segaCD": "segacd", "sega32x": "32x", "segaSaturn": "saturn",
+	"psx": "psx", "n64": "n64", "psp": "psp", "nds": "nds", "3do": "3do", "lynx": "lynx", "jaguar": "jaguar",
+	"atari2600": "atari2600", "atari5200": "atari5200", "atari7800": "atari7800",
+	"ngp": "ngp", "pce": "pce", "pcfx": "pcfx", "ws": "ws", "vb": "vb", "coleco": "coleco",
+	"amiga": "amiga", "c64": "c64", "c128": "c128", "pet": "pet", "plus4": "plus4", "vic20": "vic20",
+	"dos": "dos", "arcade": "arcade", "mame": "mame",
+}
+
+// SpecCoreNames returns, sorted, the spec's core names that the libretro
+// core runs: for "genesis_plus_gx" segaCD, segaGG, segaMD and segaMS. The
+// cores index hands them out so the player can map a spec name to an
+// installed core.
+func SpecCoreNames(core string) []string {
+	var out []string
+	for name, id := range specCores {
+		if consoleTable[consoleByID[id]].Core == core {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

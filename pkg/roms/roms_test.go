@@ -403,3 +403,24 @@ func TestSymlinksAreSkipped(t *testing.T) {
 		t.Errorf("report = %+v", rep)
 	}
 }
+
+func TestSpecCoreNames(t *testing.T) {
+	for _, tc := range []struct{ core, want string }{
+		{"fceumm", "nes"},
+		{"snes9x", "snes"},
+		{"gambatte", "gb gbc"},
+		{"mgba", "gba"},
+		{"genesis_plus_gx", "segaCD segaGG segaMD segaMS"},
+		{"picodrive", "sega32x"},
+		{"notacore", ""},
+	} {
+		if got := strings.Join(SpecCoreNames(tc.core), " "); got != tc.want {
+			t.Errorf("SpecCoreNames(%q) = %q, want %q", tc.core, got, tc.want)
+		}
+	}
+	for name, id := range specCores { // every spec name stands for a console of the table
+		if _, ok := consoleByID[id]; !ok {
+			t.Errorf("spec core %q → unknown console %q", name, id)
+		}
+	}
+}

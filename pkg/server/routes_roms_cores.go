@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v3"
+
+	"github.com/devhub/devhub/pkg/roms"
 )
 
 // coreCatalog is the set of emulator cores this server offers under
@@ -43,6 +45,9 @@ type coreInfo struct {
 	Wasm        string   `json:"wasm"`
 	// Extra is true for a core from emulator.extra_cores_dir.
 	Extra bool `json:"extra"`
+	// Aliases are the hub spec's core names this core runs (roms.SpecCoreNames:
+	// nes for fceumm), which the player accepts as well as Name.
+	Aliases []string `json:"aliases,omitempty"`
 }
 
 type coreFile struct {
@@ -144,9 +149,10 @@ func (cat *coreCatalog) add(fsys fs.FS, extra bool) error {
 		}
 		info := &coreInfo{
 			Name: name, Version: man.Version, Licence: man.Licence, Source: man.Source, Extensions: man.Extensions,
-			JS:    "/cores/" + name + "/" + jsName + "?v=" + cat.files[name+"/"+jsName].version(),
-			Wasm:  "/cores/" + name + "/" + wasmName + "?v=" + cat.files[name+"/"+wasmName].version(),
-			Extra: extra,
+			JS:      "/cores/" + name + "/" + jsName + "?v=" + cat.files[name+"/"+jsName].version(),
+			Wasm:    "/cores/" + name + "/" + wasmName + "?v=" + cat.files[name+"/"+wasmName].version(),
+			Extra:   extra,
+			Aliases: roms.SpecCoreNames(name),
 		}
 		if _, ok := cat.files[name+"/license.txt"]; ok {
 			info.LicenceFile = "/cores/" + name + "/license.txt"

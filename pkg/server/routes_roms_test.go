@@ -413,6 +413,9 @@ func TestCoresServed(t *testing.T) {
 		t.Fatalf("index = %+v", idx)
 	}
 	fc := idx.Cores[0]
+	if strings.Join(fc.Aliases, ",") != "nes" || len(idx.Cores[1].Aliases) != 1 || idx.Cores[1].Aliases[0] != "atari2600" {
+		t.Errorf("aliases: fceumm %v, stella2014 %v", fc.Aliases, idx.Cores[1].Aliases)
+	}
 	if fc.Version != "4.2.3" || fc.Licence != "GPL-2.0" || fc.LicenceFile != "/cores/fceumm/license.txt" || !strings.HasPrefix(fc.JS, "/cores/fceumm/fceumm_libretro.js?v=") {
 		t.Errorf("fceumm = %+v", fc)
 	}

@@ -216,6 +216,22 @@ test.describe('games', () => {
     });
   }
 
+  // The hub spec's core names (§7) run on the installed core; an uninstalled one gets the clear message.
+  test('spec core names: nes and segaMD run on the installed cores, psx is not installed', async ({ page }) => {
+    test.setTimeout(90_000);
+    const requests: string[] = [];
+    page.on('request', (req) => requests.push(req.url()));
+    const frames = () => page.evaluate(() => (window as unknown as { __devhubEmulator: { frames(): number } }).__devhubEmulator.frames());
+    await page.goto(`/emulator.html?core=nes&gameUrl=${encodeURIComponent('/romserv/nes/Coin_Catcher.nes')}&lang=en`);
+    await expect.poll(frames, { timeout: 60_000 }).toBeGreaterThan(30);
+    expect(requests.some((u) => u.includes('/cores/fceumm/fceumm_libretro.wasm'))).toBe(true);
+    await page.goto(`/emulator.html?core=segaMD&gameUrl=${encodeURIComponent('/romserv/megadrive/Colour_Test_MD.md')}&lang=en`);
+    await expect.poll(frames, { timeout: 60_000 }).toBeGreaterThan(30);
+    expect(requests.some((u) => u.includes('/cores/genesis_plus_gx/genesis_plus_gx_libretro.wasm'))).toBe(true);
+    await page.goto(`/emulator.html?core=psx&gameUrl=${encodeURIComponent('/romserv/nes/Coin_Catcher.nes')}&lang=en`);
+    await expect(page.getByRole('status')).toHaveText('The emulator core “psx” is not installed on this server.');
+  });
+
   test('player controls: pause and resume, restart, mute and volume, fullscreen, the keys help', async ({ page, consoleErrors }) => {
     test.setTimeout(120_000);
     const requests: string[] = [];

@@ -5,7 +5,7 @@
 // (input, pause, save and load state) it uses the core's own exports on the Emscripten Module.
 import { Nostalgist } from 'nostalgist';
 import { BUTTON, COMMAND_KEYS, InputState, KEYBOARD, KEY_HELP, gamepadButtons, type ButtonId } from './input';
-import { CHANNEL, isMessage, validParams, type Body, type FromPlayer, type ToPlayer } from './protocol';
+import { CHANNEL, isMessage, resolveCore, validParams, type Body, type CoreName, type FromPlayer, type ToPlayer } from './protocol';
 import { strings, type StringKey } from './strings';
 import './emulator.css';
 
@@ -97,8 +97,7 @@ function fail(message: string): void {
   post({ type: 'error', message });
 }
 
-interface CoreInfo {
-  name: string;
+interface CoreInfo extends CoreName {
   js: string;
   wasm: string;
 }
@@ -382,7 +381,7 @@ async function start(): Promise<void> {
     const res = await fetch('/cores/index.json');
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     const index = (await res.json()) as { cores: CoreInfo[] };
-    info = index.cores.find((c) => c.name === core);
+    info = resolveCore(index.cores, core);
   } catch (err) {
     fail(t('failed', { message: err instanceof Error ? err.message : String(err) }));
     return;
@@ -397,7 +396,7 @@ async function start(): Promise<void> {
   try {
     nostalgist = await Nostalgist.launch({
       element: canvas,
-      core,
+      core: coreInfo.name,
       rom: romName,
       resolveCoreJs: () => abs(coreInfo.js),
       resolveCoreWasm: () => abs(coreInfo.wasm),

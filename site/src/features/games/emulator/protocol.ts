@@ -31,9 +31,24 @@ export function isMessage<T extends { channel: string; type: string }>(data: unk
   );
 }
 
-/** The player accepts only an installed core's name and a ROM from this server's ROM service. */
+/** The player accepts only a core name (installed or the spec's) and a ROM from this server's ROM service. */
 export function validParams(coreName: string, url: string): boolean {
-  if (!/^[a-z0-9_]{1,40}$/.test(coreName)) return false;
+  if (!/^[A-Za-z0-9_]{1,40}$/.test(coreName)) return false;
   if (!url.startsWith('/romserv/') || url.startsWith('/romserv//') || url.includes('\\')) return false;
   return !url.split('/').some((seg) => seg === '..' || seg === '.' || /%2e%2e/i.test(seg));
+}
+
+/** A core as /cores/index.json names it: its libretro name and the hub spec's names it runs. */
+export interface CoreName {
+  name: string;
+  aliases?: string[];
+}
+
+/**
+ * The installed core a `core` query value means: an installed core's own name (fceumm), else
+ * the spec's §7 name of what it runs (nes, snes, segaMD, gba, gb, …; the server lists them per
+ * core as aliases). Undefined when nothing installed runs it — the player says so.
+ */
+export function resolveCore<T extends CoreName>(cores: readonly T[], name: string): T | undefined {
+  return cores.find((c) => c.name === name) ?? cores.find((c) => c.aliases?.includes(name));
 }
