@@ -11,6 +11,13 @@ BIN         := bin/devhub
 TAGS        := embedsite embedgeoip
 SITE_STAMP  := site/node_modules/.package-lock.json
 APT_UPDATED := build/.apt-updated
+# Go analysers run by `make vet`, pinned and installed through the Go module
+# proxy into a cached bin dir (build/tools/<version>/), only when missing.
+STATICCHECK_VERSION := v0.8.2
+DEADCODE_VERSION    := v0.39.0
+TOOLS_BIN   := $(CURDIR)/build/tools
+STATICCHECK := $(TOOLS_BIN)/staticcheck-$(STATICCHECK_VERSION)/staticcheck
+DEADCODE    := $(TOOLS_BIN)/deadcode-$(DEADCODE_VERSION)/deadcode
 
 .PHONY: all run build site geoip cores reader api-types test test-go test-web e2e bench fuzz deps chromium vet clean
 
@@ -49,8 +56,17 @@ deps: $(SITE_STAMP)
 ## test: go vet, Go tests, front-end unit tests, browser end-to-end tests
 test: deps chromium vet test-go test-web e2e
 
-vet:
+## vet: go vet, staticcheck and deadcode -test (every function reachable from a main or a test)
+vet: $(STATICCHECK) $(DEADCODE)
 	$(GO) vet ./...
+	$(STATICCHECK) ./...
+	@out=$$($(DEADCODE) -test ./...); if [ -n "$$out" ]; then echo "$$out"; echo "deadcode: unreachable functions (remove them)"; exit 1; fi
+
+$(STATICCHECK):
+	GOBIN=$(@D) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+$(DEADCODE):
+	GOBIN=$(@D) $(GO) install golang.org/x/tools/cmd/deadcode@$(DEADCODE_VERSION)
 
 test-go: geoip
 	$(GO) test -count=1 ./...

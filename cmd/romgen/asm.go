@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"sort"
 )
 
 // asm is a tiny two-pass 6502 assembler: instructions are methods that
@@ -77,29 +76,15 @@ func (a *asm) link() []byte {
 // Addr returns a label's address after link.
 func (a *asm) Addr(label string) int { return a.labels[label] }
 
-// Labels lists labels by address, for a listing.
-func (a *asm) Labels() []string {
-	names := make([]string, 0, len(a.labels))
-	for n := range a.labels {
-		names = append(names, n)
-	}
-	sort.Slice(names, func(i, j int) bool { return a.labels[names[i]] < a.labels[names[j]] })
-	return names
-}
-
 // Implied and accumulator instructions.
 func (a *asm) SEI() { a.b(0x78) }
-func (a *asm) CLI() { a.b(0x58) }
 func (a *asm) CLD() { a.b(0xD8) }
 func (a *asm) CLC() { a.b(0x18) }
 func (a *asm) SEC() { a.b(0x38) }
 func (a *asm) TXS() { a.b(0x9A) }
 func (a *asm) TAX() { a.b(0xAA) }
 func (a *asm) TXA() { a.b(0x8A) }
-func (a *asm) TAY() { a.b(0xA8) }
-func (a *asm) TYA() { a.b(0x98) }
 func (a *asm) INX() { a.b(0xE8) }
-func (a *asm) INY() { a.b(0xC8) }
 func (a *asm) DEX() { a.b(0xCA) }
 func (a *asm) DEY() { a.b(0x88) }
 func (a *asm) PHA() { a.b(0x48) }
@@ -108,8 +93,6 @@ func (a *asm) RTS() { a.b(0x60) }
 func (a *asm) RTI() { a.b(0x40) }
 func (a *asm) ASL() { a.b(0x0A) }
 func (a *asm) LSR() { a.b(0x4A) }
-func (a *asm) ROL() { a.b(0x2A) }
-func (a *asm) NOP() { a.b(0xEA) }
 
 // Immediate.
 func (a *asm) LDAi(v int) { a.b(0xA9, byte(v)) }
@@ -117,27 +100,16 @@ func (a *asm) LDXi(v int) { a.b(0xA2, byte(v)) }
 func (a *asm) LDYi(v int) { a.b(0xA0, byte(v)) }
 func (a *asm) CMPi(v int) { a.b(0xC9, byte(v)) }
 func (a *asm) CPXi(v int) { a.b(0xE0, byte(v)) }
-func (a *asm) CPYi(v int) { a.b(0xC0, byte(v)) }
 func (a *asm) ANDi(v int) { a.b(0x29, byte(v)) }
-func (a *asm) ORAi(v int) { a.b(0x09, byte(v)) }
 func (a *asm) EORi(v int) { a.b(0x49, byte(v)) }
 func (a *asm) ADCi(v int) { a.b(0x69, byte(v)) }
-func (a *asm) SBCi(v int) { a.b(0xE9, byte(v)) }
 
 // Zero page.
 func (a *asm) LDAz(z int)  { a.b(0xA5, byte(z)) }
-func (a *asm) LDXz(z int)  { a.b(0xA6, byte(z)) }
-func (a *asm) LDYz(z int)  { a.b(0xA4, byte(z)) }
 func (a *asm) STAz(z int)  { a.b(0x85, byte(z)) }
-func (a *asm) STXz(z int)  { a.b(0x86, byte(z)) }
-func (a *asm) STYz(z int)  { a.b(0x84, byte(z)) }
 func (a *asm) ADCz(z int)  { a.b(0x65, byte(z)) }
 func (a *asm) SBCz(z int)  { a.b(0xE5, byte(z)) }
-func (a *asm) CMPz(z int)  { a.b(0xC5, byte(z)) }
-func (a *asm) ANDz(z int)  { a.b(0x25, byte(z)) }
 func (a *asm) INCz(z int)  { a.b(0xE6, byte(z)) }
-func (a *asm) DECz(z int)  { a.b(0xC6, byte(z)) }
-func (a *asm) LSRz(z int)  { a.b(0x46, byte(z)) }
 func (a *asm) ROLz(z int)  { a.b(0x26, byte(z)) }
 func (a *asm) STAzx(z int) { a.b(0x95, byte(z)) }
 
@@ -145,17 +117,11 @@ func (a *asm) STAzx(z int) { a.b(0x95, byte(z)) }
 func (a *asm) LDAa(v int)  { a.b(0xAD); a.w(v) }
 func (a *asm) STAa(v int)  { a.b(0x8D); a.w(v) }
 func (a *asm) STXa(v int)  { a.b(0x8E); a.w(v) }
-func (a *asm) STYa(v int)  { a.b(0x8C); a.w(v) }
 func (a *asm) BITa(v int)  { a.b(0x2C); a.w(v) }
 func (a *asm) STAax(v int) { a.b(0x9D); a.w(v) }
-func (a *asm) STAay(v int) { a.b(0x99); a.w(v) }
-func (a *asm) LDAax(v int) { a.b(0xBD); a.w(v) }
 
 // LDAlx loads from a labelled table indexed by X.
 func (a *asm) LDAlx(label string) { a.b(0xBD); a.ref(label, 'a') }
-
-// LDAly loads from a labelled table indexed by Y.
-func (a *asm) LDAly(label string) { a.b(0xB9); a.ref(label, 'a') }
 
 // Jumps and branches to labels.
 func (a *asm) JMP(label string) { a.b(0x4C); a.ref(label, 'a') }
@@ -163,6 +129,5 @@ func (a *asm) JSR(label string) { a.b(0x20); a.ref(label, 'a') }
 func (a *asm) BNE(label string) { a.b(0xD0); a.ref(label, 'r') }
 func (a *asm) BEQ(label string) { a.b(0xF0); a.ref(label, 'r') }
 func (a *asm) BPL(label string) { a.b(0x10); a.ref(label, 'r') }
-func (a *asm) BMI(label string) { a.b(0x30); a.ref(label, 'r') }
 func (a *asm) BCC(label string) { a.b(0x90); a.ref(label, 'r') }
 func (a *asm) BCS(label string) { a.b(0xB0); a.ref(label, 'r') }

@@ -145,7 +145,7 @@ func (s *Service) List(ctx context.Context, q Query) ([]Event, uint64, error) {
 		c := tx.Bucket([]byte(bucketName)).Cursor()
 		var k, v []byte
 		if q.Before > 0 {
-			k, v = c.Seek(store.Itob(q.Before))
+			k, _ = c.Seek(store.Itob(q.Before))
 			if k == nil {
 				k, v = c.Last()
 			} else {

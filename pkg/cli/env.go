@@ -52,9 +52,6 @@ type Env struct {
 	log        *slog.Logger
 }
 
-// Config is the resolved configuration.
-func (e *Env) Config() config.Config { return e.cfg }
-
 // Abs resolves a path argument against the caller's working directory.
 func (e *Env) Abs(p string) string {
 	if p == "" || filepath.IsAbs(p) {

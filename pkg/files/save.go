@@ -174,9 +174,6 @@ func (u *Upload) Add(ctx context.Context, name string, r io.Reader) (err error) 
 	return nil
 }
 
-// Len is the number of files added so far.
-func (u *Upload) Len() int { return len(u.files) }
-
 // Commit makes the upload visible: every temp file is renamed to its
 // server-generated name, the directory is fsync'd, and only then are the
 // records written, in one transaction. On failure nothing stays behind.

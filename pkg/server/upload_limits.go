@@ -21,14 +21,13 @@ import (
 // server. Each refusal is a 429 with Retry-After. Once admitted, an upload
 // must keep a minimum pace (minRateReader) or is ended with nothing kept.
 type uploadLimits struct {
-	rate      *ratelimit.Limiter[string]
-	maxAll    int
-	maxUser   int
-	mu        sync.Mutex
-	active    int
-	perUser   map[uint64]int
-	minRate   int64
-	rateRetry time.Duration
+	rate    *ratelimit.Limiter[string]
+	maxAll  int
+	maxUser int
+	mu      sync.Mutex
+	active  int
+	perUser map[uint64]int
+	minRate int64
 }
 
 // uploadBusyRetry is the Retry-After of an upload refused because too many
