@@ -12,6 +12,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/devhub/devhub/pkg/internal/random"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -70,7 +71,7 @@ func (s *Service) CreateInvite(createdBy string, ttl time.Duration) (*NewInvite,
 	if ttl < time.Minute || ttl > MaxInviteTTL {
 		return nil, store.Invalid("expiresIn", "invalid", "an invitation must last from 1 minute to 365 days")
 	}
-	code := randomToken(18)
+	code := random.Token(18)
 	h := inviteHash(code)
 	now := s.now().UTC()
 	inv := Invite{ID: h[:12], CreatedBy: createdBy, CreatedAt: now, ExpiresAt: now.Add(ttl)}

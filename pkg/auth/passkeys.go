@@ -14,6 +14,7 @@ import (
 	"github.com/go-webauthn/webauthn/webauthn"
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/devhub/devhub/pkg/internal/random"
 	"github.com/devhub/devhub/pkg/internal/text"
 	"github.com/devhub/devhub/pkg/store"
 )
@@ -109,7 +110,7 @@ func (c *ceremonies) put(now time.Time, cer ceremony) string {
 		delete(c.byID, c.order[0])
 		c.order = c.order[1:]
 	}
-	id := randomToken(18)
+	id := random.Token(18)
 	c.byID[id] = cer
 	c.order = append(c.order, id)
 	return id

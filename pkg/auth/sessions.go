@@ -14,6 +14,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/devhub/devhub/pkg/internal/random"
 	"github.com/devhub/devhub/pkg/internal/text"
 	"github.com/devhub/devhub/pkg/store"
 )
@@ -224,7 +225,7 @@ func (s *Service) Login(email, password string, c Client) (*AuthResult, error) {
 func (s *Service) startSession(userID uint64, c Client) (*AuthResult, error) {
 	now := s.now().UTC()
 	sess := Session{
-		ID: randomToken(16), UserID: userID, Generation: 1, CreatedAt: now, LastUsedAt: now,
+		ID: random.Token(16), UserID: userID, Generation: 1, CreatedAt: now, LastUsedAt: now,
 		ExpiresAt: now.Add(s.refreshTTL), UserAgent: text.Truncate(c.UserAgent, 256),
 	}
 	if c.IP.IsValid() {

@@ -1,11 +1,11 @@
 package auth
 
 import (
-	"crypto/rand"
-	"encoding/base64"
 	"strconv"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/devhub/devhub/pkg/internal/random"
 )
 
 // tokenIssuer is the iss claim of every access token devhub signs.
@@ -46,7 +46,7 @@ func (s *Service) signAccess(rec *userRecord, sid string) (string, error) {
 			Subject:   strconv.FormatUint(rec.ID, 10),
 			IssuedAt:  jwt.NewNumericDate(now),
 			ExpiresAt: jwt.NewNumericDate(now.Add(s.accessTTL)),
-			ID:        randomToken(16),
+			ID:        random.Token(16),
 		},
 		Ver: rec.TokenVersion,
 		Sid: sid,
@@ -69,13 +69,4 @@ func (s *Service) parseAccess(token string) (*accessClaims, uint64, error) {
 		return nil, 0, ErrInvalidToken
 	}
 	return &c, id, nil
-}
-
-// randomToken returns n random bytes, base64url-encoded.
-func randomToken(n int) string {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		panic("crypto/rand failed: " + err.Error()) // never happens on supported platforms
-	}
-	return base64.RawURLEncoding.EncodeToString(b)
 }

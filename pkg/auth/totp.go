@@ -2,7 +2,6 @@ package auth
 
 import (
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base32"
@@ -17,6 +16,8 @@ import (
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/devhub/devhub/pkg/internal/random"
 )
 
 // Two-factor sign-in with time-based one-time passwords (RFC 6238, through
@@ -290,11 +291,7 @@ func matchTOTP(secret, code string, now time.Time) (int64, bool) {
 
 // newRecoveryCode is 10 characters of base32 (50 bits) as xxxxx-xxxxx.
 func newRecoveryCode() string {
-	b := make([]byte, 7)
-	if _, err := rand.Read(b); err != nil {
-		panic(err) // crypto/rand never fails on supported systems
-	}
-	raw := strings.ToLower(base32.StdEncoding.EncodeToString(b)[:10])
+	raw := strings.ToLower(base32.StdEncoding.EncodeToString(random.Bytes(7))[:10])
 	return raw[:5] + "-" + raw[5:]
 }
 
@@ -327,7 +324,7 @@ func (s *Service) challenge(rec *userRecord) (*Challenge, error) {
 	tok, err := jwt.NewWithClaims(jwt.SigningMethodHS256, mfaClaims{
 		RegisteredClaims: jwt.RegisteredClaims{
 			Issuer: tokenIssuer, Subject: strconv.FormatUint(rec.ID, 10), Audience: jwt.ClaimStrings{"mfa"},
-			IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(now.Add(MFATokenTTL)), ID: randomToken(16),
+			IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(now.Add(MFATokenTTL)), ID: random.Token(16),
 		},
 		Ver: rec.TokenVersion,
 	}).SignedString(s.mfaKey())

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/internal/text"
 )
 
 // cliUploader is who files added from the terminal belong to: the owner.
@@ -112,7 +113,7 @@ On a terminal a progress bar is shown for large files.`,
 				return env.PrintJSON(toFileJSON(saved))
 			}
 			for _, f := range saved {
-				env.Printf("added file %d: %s (%s, %s)\n", f.ID, f.OriginalName, humanBytes(f.Size), f.MimeType)
+				env.Printf("added file %d: %s (%s, %s)\n", f.ID, f.OriginalName, text.Bytes(f.Size), f.MimeType)
 			}
 			return nil
 		},
@@ -200,7 +201,7 @@ func newFileListCmd(env *Env) *cobra.Command {
 			tw := tabwriter.NewWriter(env.Out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tTYPE\tSIZE\tUPLOADED\tNAME")
 			for _, f := range out {
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", f.ID, f.Type, humanBytes(f.Size),
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", f.ID, f.Type, text.Bytes(f.Size),
 					f.UploadedAt.Local().Format("2006-01-02 15:04"), f.OriginalName)
 			}
 			return tw.Flush()
@@ -257,7 +258,7 @@ on a mismatch nothing is left under the target name.`,
 			if err := getToFile(env, fh, f, target, overwrite); err != nil {
 				return err
 			}
-			env.Printf("saved file %d to %s (%s, sha256 ok)\n", f.ID, target, humanBytes(f.Size))
+			env.Printf("saved file %d to %s (%s, sha256 ok)\n", f.ID, target, text.Bytes(f.Size))
 			return nil
 		},
 	}
@@ -348,20 +349,6 @@ func newFileRmCmd(env *Env) *cobra.Command {
 	return needsStore(cmd)
 }
 
-// humanBytes formats a size in binary units, as terminals usually do.
-func humanBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return strconv.FormatInt(n, 10) + " B"
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
-}
-
 // progress draws a one-line progress bar, redrawn at most every 100 ms.
 type progress struct {
 	w     io.Writer
@@ -414,7 +401,7 @@ func (p *progress) draw() {
 	label := p.label + strings.Repeat(" ", max(0, 30-utf8.RuneCountInString(p.label)))
 	fmt.Fprintf(p.w, "\r%s [%s%s] %3.0f%%  %s / %s  %s/s ", label,
 		strings.Repeat("#", filled), strings.Repeat(".", width-filled), frac*100,
-		humanBytes(p.sent), humanBytes(p.total), humanBytes(int64(speed)))
+		text.Bytes(p.sent), text.Bytes(p.total), text.Bytes(int64(speed)))
 }
 
 // done draws the final state and ends the line (or clears it on failure).

@@ -2,7 +2,6 @@ package files
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -18,6 +17,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/devhub/devhub/pkg/internal/random"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -44,14 +44,6 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, copyBufSize); return
 // to start writing them to disk, so the final fsync has little left to do
 // and a large upload runs at disk speed instead of "network, then disk".
 const writebackChunk = 16 << 20
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		panic(err) // crypto/rand never fails on supported systems
-	}
-	return hex.EncodeToString(b)
-}
 
 func isTempName(name string) bool {
 	return strings.HasPrefix(name, tempPrefix) && strings.HasSuffix(name, tempSuffix)
@@ -102,7 +94,7 @@ func (u *Upload) Add(ctx context.Context, name string, r io.Reader) (err error) 
 	if u.finished {
 		return errors.New("files: upload already finished")
 	}
-	temp := tempPrefix + randomHex(16) + tempSuffix
+	temp := tempPrefix + random.Hex(16) + tempSuffix
 	fh, err := u.s.root.OpenFile(temp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o640)
 	if err != nil {
 		return fmt.Errorf("files: create temp file: %w", err)
@@ -160,7 +152,7 @@ func (u *Upload) Add(ctx context.Context, name string, r io.Reader) (err error) 
 	mt, typ := Detect(head, original)
 	u.files = append(u.files, pending{
 		temp:   temp,
-		stored: randomHex(storedNameLen / 2),
+		stored: random.Hex(storedNameLen / 2),
 		file: File{
 			OriginalName: original,
 			Size:         size,

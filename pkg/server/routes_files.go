@@ -19,6 +19,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/internal/text"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -334,21 +335,9 @@ func (s *Server) uploadFiles(c fiber.Ctx) error {
 func tooLarge(limit int64) error {
 	exact := strconv.FormatInt(limit, 10) + " bytes"
 	if limit >= 1024 {
-		exact = binarySize(limit) + " (" + exact + ")"
+		exact = text.Bytes(limit) + " (" + exact + ")"
 	}
 	return NewError(fiber.StatusRequestEntityTooLarge, "upload larger than the limit of "+exact)
-}
-
-// binarySize writes n in the largest binary unit it fills, e.g. "4 GiB" or
-// "1.5 MiB".
-func binarySize(n int64) string {
-	units := []string{"bytes", "KiB", "MiB", "GiB", "TiB"}
-	v, i := float64(n), 0
-	for v >= 1024 && i < len(units)-1 {
-		v /= 1024
-		i++
-	}
-	return strings.TrimSuffix(strconv.FormatFloat(v, 'f', 1, 64), ".0") + " " + units[i]
 }
 
 // capReader fails once more than left bytes are read.

@@ -3,6 +3,7 @@
 package text
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -70,4 +71,16 @@ func ContainsAll(s string, terms []string) bool {
 		}
 	}
 	return true
+}
+
+// Bytes writes a size in the largest binary unit it fills, the one format
+// of the server's messages and the CLI: "512 B", "1.5 KiB", "4 GiB".
+func Bytes(n int64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	v, i := float64(n), 0
+	for (v >= 1024 || v <= -1024) && i < len(units)-1 {
+		v /= 1024
+		i++
+	}
+	return strings.TrimSuffix(strconv.FormatFloat(v, 'f', 1, 64), ".0") + " " + units[i]
 }

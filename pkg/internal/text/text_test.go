@@ -57,3 +57,17 @@ func TestContainsAll(t *testing.T) {
 		t.Error("ContainsAll")
 	}
 }
+
+func TestBytes(t *testing.T) {
+	for _, tc := range []struct {
+		n    int64
+		want string
+	}{
+		{0, "0 B"}, {512, "512 B"}, {1023, "1023 B"}, {1024, "1 KiB"}, {1536, "1.5 KiB"},
+		{10 << 20, "10 MiB"}, {4 << 30, "4 GiB"}, {5<<40 + 1<<39, "5.5 TiB"}, {-2048, "-2 KiB"},
+	} {
+		if got := Bytes(tc.n); got != tc.want {
+			t.Errorf("Bytes(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}
