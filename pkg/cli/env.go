@@ -106,7 +106,7 @@ type services struct {
 	roms *roms.Service
 
 	activity *activity.Service
-	geo      *geoip.DB
+	geo      *geoip.Set
 	auth     *auth.Service
 
 	files *files.Service
@@ -136,7 +136,7 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 	if err != nil {
 		return nil, err
 	}
-	geo, err := geoip.Open(cfg.GeoIP.Database)
+	geo, err := geoip.OpenSet(cfg.GeoIP.Database, cfg.GeoIP.CityDatabase, cfg.GeoIP.ASNDatabase)
 	if err != nil {
 		return nil, err
 	}
@@ -205,8 +205,11 @@ func (s *services) startup(ctx context.Context) error {
 	}
 	s.seedBlog(ctx)
 	if s.geo.Available() {
-		info := s.geo.Info()
-		s.log.Info("geoip database", slog.String("source", info.Source), slog.Time("built", info.BuildTime))
+		for _, db := range s.geo.Databases() {
+			info := db.Info()
+			s.log.Info("geoip database", slog.String("source", info.Source), slog.String("type", info.DatabaseType),
+				slog.Time("built", info.BuildTime))
+		}
 	} else {
 		s.log.Warn("no geoip database: /api/ip answers country Unknown; build with `make build` or set geoip.database")
 	}

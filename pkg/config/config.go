@@ -104,6 +104,11 @@ type Activity struct {
 // GeoIP points at a local MaxMind-format database (mmdb).
 type GeoIP struct {
 	Database string `mapstructure:"database"`
+	// CityDatabase and ASNDatabase are optional MaxMind-format databases
+	// for the place (region, city, coordinates, time zone) and the network
+	// (organisation, AS number) of an address.
+	CityDatabase string `mapstructure:"city_database"`
+	ASNDatabase  string `mapstructure:"asn_database"`
 }
 
 // Emulator configures extra emulator cores.
@@ -270,11 +275,18 @@ func (c Config) Validate() error {
 			errs = append(errs, fmt.Errorf("%s: %v", name, err))
 		}
 	}
-	if c.GeoIP.Database != "" {
-		if f, err := os.Open(c.GeoIP.Database); err != nil {
-			errs = append(errs, fmt.Errorf("geoip.database: %v", err))
-		} else {
-			f.Close()
+	for _, db := range []struct{ key, paths string }{
+		{"geoip.database", c.GeoIP.Database}, {"geoip.city_database", c.GeoIP.CityDatabase}, {"geoip.asn_database", c.GeoIP.ASNDatabase},
+	} {
+		for _, p := range strings.Split(db.paths, ",") {
+			if p = strings.TrimSpace(p); p == "" {
+				continue
+			}
+			if f, err := os.Open(p); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %v", db.key, err))
+			} else {
+				f.Close()
+			}
 		}
 	}
 	return errors.Join(errs...)

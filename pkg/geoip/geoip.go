@@ -227,3 +227,135 @@ func firstFloat(fs ...*float64) *float64 {
 	}
 	return nil
 }
+
+// Set is the databases devhub consults together: the country database (the
+// embedded one or geoip.database), and optionally a city database
+// (geoip.city_database) and an ASN database (geoip.asn_database). A lookup
+// takes each field from the most specific database that has it.
+type Set struct {
+	Country *DB
+	// City and ASN may each be several files (free databases often come
+	// as one for IPv4 and one for IPv6); the first that knows an address
+	// answers.
+	City, ASN []*DB
+}
+
+// OpenSet opens the configured databases; empty paths are simply absent.
+// cityPaths and asnPaths may list several files separated by commas.
+func OpenSet(countryPath, cityPaths, asnPaths string) (*Set, error) {
+	s := &Set{}
+	var err error
+	if s.Country, err = Open(countryPath); err != nil {
+		return nil, err
+	}
+	for _, x := range []struct {
+		paths string
+		dst   *[]*DB
+	}{{cityPaths, &s.City}, {asnPaths, &s.ASN}} {
+		for _, p := range SplitPaths(x.paths) {
+			db, err := Open(p)
+			if err != nil {
+				s.Close()
+				return nil, err
+			}
+			*x.dst = append(*x.dst, db)
+		}
+	}
+	return s, nil
+}
+
+// SplitPaths reads a comma-separated list of database paths.
+func SplitPaths(v string) []string {
+	var out []string
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Close releases every database.
+func (s *Set) Close() error {
+	if s == nil {
+		return nil
+	}
+	for _, d := range s.all() {
+		d.Close()
+	}
+	return nil
+}
+
+func (s *Set) all() []*DB {
+	out := []*DB{s.Country}
+	out = append(out, s.City...)
+	return append(out, s.ASN...)
+}
+
+// Databases lists the databases in use, for the start-up log.
+func (s *Set) Databases() []*DB {
+	if s == nil {
+		return nil
+	}
+	var out []*DB
+	for _, d := range s.all() {
+		if d.Available() {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Available reports whether any database is consulted.
+func (s *Set) Available() bool { return len(s.Databases()) > 0 }
+
+// firstKnown looks ip up in dbs and returns the first answer that placed it.
+func firstKnown(dbs []*DB, ip netip.Addr, known func(Result) bool) (Result, error) {
+	var firstErr error
+	for _, d := range dbs {
+		r, err := d.Lookup(ip)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		if known(r) {
+			return r, firstErr
+		}
+	}
+	return Result{}, firstErr
+}
+
+// Lookup places ip with every database of the set: the country database
+// first, the city database over it for the place, the ASN database for the
+// network. Errors are returned for logging; the result is always usable.
+func (s *Set) Lookup(ip netip.Addr) (Result, error) {
+	if s == nil {
+		return (*DB)(nil).Lookup(ip)
+	}
+	res, err := s.Country.Lookup(ip)
+	if len(s.City) > 0 {
+		city, cerr := firstKnown(s.City, ip, func(r Result) bool { return r.CountryCode != "" || r.City != "" })
+		if cerr != nil && err == nil {
+			err = cerr
+		}
+		if city.CountryCode != "" {
+			res.CountryCode, res.Country = city.CountryCode, city.Country
+		}
+		res.Region = first(city.Region, res.Region)
+		res.City = first(city.City, res.City)
+		res.Postal = first(city.Postal, res.Postal)
+		res.Latitude = firstFloat(city.Latitude, res.Latitude)
+		res.Longitude = firstFloat(city.Longitude, res.Longitude)
+		res.Timezone = first(city.Timezone, res.Timezone)
+	}
+	if len(s.ASN) > 0 {
+		asn, aerr := firstKnown(s.ASN, ip, func(r Result) bool { return r.ASN != nil || r.Org != "" })
+		if aerr != nil && err == nil {
+			err = aerr
+		}
+		res.Org = first(asn.Org, res.Org)
+		if asn.ASN != nil {
+			res.ASN = asn.ASN
+		}
+	}
+	return res, err
+}

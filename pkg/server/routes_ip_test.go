@@ -3,10 +3,12 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -35,9 +37,12 @@ func ipTestDB(t *testing.T) *geoip.DB {
 func newIPTestApp(t *testing.T, db *geoip.DB, trusted ...string) *testApp {
 	return newTestApp(t, func(o *Options) {
 		o.Config.Server.TrustedProxies = trusted
-		o.Services = &Services{GeoIP: db}
+		o.Services = &Services{GeoIP: &geoip.Set{Country: db}, ReverseDNS: noDNS}
 	})
 }
+
+// noDNS is a resolver that knows no names (tests never ask the network).
+func noDNS(context.Context, string) ([]string, error) { return nil, errors.New("no such host") }
 
 func getIP(t *testing.T, ta *testApp, xff string) geoip.Result {
 	t.Helper()
@@ -148,5 +153,122 @@ func TestIPEndpointRealPeers(t *testing.T) {
 				t.Fatalf("from %s: got ip=%s code=%s, want %s %q", tc.src, r.IP, r.CountryCode, tc.wantIP, tc.wantCC)
 			}
 		})
+	}
+}
+
+// The full record: country from the country database, the place from the
+// city database, the network from the ASN database, the name from reverse
+// DNS; what is not known is Unknown.
+func TestIPRecordFromEveryDatabase(t *testing.T) {
+	country := ipTestDB(t)
+	city, err := geoip.Open(geoiptest.Write(t, map[string]geoiptest.Record{
+		"81.0.0.0/8": {
+			"country":      map[string]any{"iso_code": "UA", "names": map[string]any{"en": "Ukraine"}},
+			"subdivisions": []any{map[string]any{"names": map[string]any{"en": "Kyiv City"}}},
+			"city":         map[string]any{"names": map[string]any{"en": "Kyiv"}},
+			"postal":       map[string]any{"code": "01001"},
+			"location":     map[string]any{"latitude": 50.45, "longitude": 30.52, "time_zone": "Europe/Kyiv"},
+		},
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	asn, err := geoip.Open(geoiptest.Write(t, map[string]geoiptest.Record{
+		"81.0.0.0/8": {"autonomous_system_number": uint32(15895), "autonomous_system_organization": "Kyivstar"},
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { city.Close(); asn.Close() })
+	resolver := func(_ context.Context, addr string) ([]string, error) {
+		if addr == "81.1.2.3" {
+			return []string{"host-81-1-2-3.example.net."}, nil
+		}
+		return nil, errors.New("no such host")
+	}
+	ta := newTestApp(t, func(o *Options) {
+		o.Services = &Services{GeoIP: &geoip.Set{Country: country, City: []*geoip.DB{city}, ASN: []*geoip.DB{asn}}, ReverseDNS: resolver}
+	})
+	lookup := func(q, accept string) (int, string, map[string]any) {
+		req := httptest.NewRequest(http.MethodGet, "/api/ip"+q, nil)
+		if accept != "" {
+			req.Header.Set("Accept", accept)
+		}
+		resp, body := ta.do(t, req)
+		var m map[string]any
+		json.Unmarshal(body, &m)
+		return resp.StatusCode, string(body), m
+	}
+	code, body, m := lookup("?ip=81.1.2.3", "")
+	want := map[string]any{"ip": "81.1.2.3", "country": "Ukraine", "countryCode": "UA", "region": "Kyiv City", "city": "Kyiv",
+		"postal": "01001", "latitude": 50.45, "longitude": 30.52, "timezone": "Europe/Kyiv", "org": "Kyivstar", "asn": float64(15895),
+		"hostname": "host-81-1-2-3.example.net"}
+	if code != 200 || len(m) != len(want) {
+		t.Fatalf("%d %s", code, body)
+	}
+	for k, v := range want {
+		if m[k] != v {
+			t.Errorf("%s = %v, want %v", k, m[k], v)
+		}
+	}
+	// Only the country database knows 5.x: the rest is Unknown.
+	_, _, m = lookup("?ip=5.6.7.8", "")
+	if m["country"] != "Germany" || m["city"] != "Unknown" || m["org"] != "Unknown" || m["hostname"] != "Unknown" || m["asn"] != nil {
+		t.Fatalf("partly known: %v", m)
+	}
+	// Private and reserved ranges are never looked up.
+	for _, private := range []string{"10.1.2.3", "::1", "192.168.1.1", "100.64.0.1"} {
+		_, _, m = lookup("?ip="+private, "")
+		if m["country"] != "Unknown" || m["city"] != "Unknown" || m["hostname"] != "Unknown" {
+			t.Errorf("%s: %v", private, m)
+		}
+	}
+	// Bad addresses are a 400 in the error shape.
+	for _, bad := range []string{"999.1.1.1", "example.com", "1.2.3", "fe80::1%25eth0", "%20"} {
+		code, body, _ := lookup("?ip="+bad, "")
+		if code != 400 {
+			t.Errorf("?ip=%s: %d %s", bad, code, body)
+		}
+	}
+	// Plain text for scripts.
+	code, body, _ = lookup("?ip=81.1.2.3", "text/plain")
+	if code != 200 || !strings.HasPrefix(body, "ip: 81.1.2.3\ncountry: Ukraine\ncountryCode: UA\n") || !strings.Contains(body, "asn: 15895\n") ||
+		!strings.HasSuffix(body, "hostname: host-81-1-2-3.example.net\n") {
+		t.Fatalf("text: %d %q", code, body)
+	}
+}
+
+func TestIPLookupIsRateLimited(t *testing.T) {
+	ta := newIPTestApp(t, ipTestDB(t))
+	for i := 0; i < 30; i++ {
+		if resp, body := ta.do(t, httptest.NewRequest(http.MethodGet, "/api/ip?ip=5.6.7.8", nil)); resp.StatusCode != 200 {
+			t.Fatalf("lookup %d: %d %s", i+1, resp.StatusCode, body)
+		}
+	}
+	resp, body := ta.do(t, httptest.NewRequest(http.MethodGet, "/api/ip?ip=5.6.7.8", nil))
+	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("31st lookup: %d %s", resp.StatusCode, body)
+	}
+	// The caller's own address is not limited.
+	if resp, _ := ta.do(t, httptest.NewRequest(http.MethodGet, "/api/ip", nil)); resp.StatusCode != 200 {
+		t.Fatalf("own address: %d", resp.StatusCode)
+	}
+}
+
+// GET /ip: curl gets the address as text, a browser the IP report page.
+func TestPlainIP(t *testing.T) {
+	ta := newIPTestApp(t, ipTestDB(t), "0.0.0.0/32")
+	req := httptest.NewRequest(http.MethodGet, "/ip", nil)
+	req.Header.Set("Accept", "*/*")
+	req.Header.Set("X-Forwarded-For", "81.9.9.9")
+	resp, body := ta.do(t, req)
+	if resp.StatusCode != 200 || string(body) != "81.9.9.9\n" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
+		t.Fatalf("curl: %d %q", resp.StatusCode, body)
+	}
+	req = httptest.NewRequest(http.MethodGet, "/ip", nil)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml")
+	resp, _ = ta.do(t, req)
+	if resp.StatusCode != 302 || resp.Header.Get("Location") != "/tools/ip" {
+		t.Fatalf("browser: %d %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
 }

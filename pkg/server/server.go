@@ -46,7 +46,10 @@ type Services struct {
 	// Activity is the activity log (POST /api/activity/log).
 	Activity *activity.Service
 	// GeoIP places client addresses (GET /api/ip); nil answers Unknown.
-	GeoIP *geoip.DB
+	GeoIP *geoip.Set
+	// ReverseDNS names an address (the IP report's hostname); nil uses the
+	// system resolver.
+	ReverseDNS func(ctx context.Context, addr string) ([]string, error)
 	// Files is the file cloud (/api/files); nil leaves it unmounted.
 	Files *files.Service
 	// Blog is the blog (/api/blog, /feed.xml); nil leaves it unmounted.
@@ -181,6 +184,7 @@ func New(o Options) (*fiber.App, error) {
 	s.mountAudit(api)
 	s.mountMetrics(app)
 	s.mountSEO(app)
+	s.mountPlainIP(app)
 
 	if o.testRoutes != nil {
 		o.testRoutes(app)

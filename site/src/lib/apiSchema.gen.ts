@@ -156,7 +156,52 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's address and where it is (local databases only) */
+        /** The caller's address (or ?ip=) and where it is, from local databases only */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Another address to look up (rate-limited) */
+                    ip?: string;
+                };
+                header?: {
+                    /** @description text/plain gives key: value lines */
+                    Accept?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The record; what is not known is Unknown (numbers null) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IPInfo"];
+                        "text/plain": string;
+                    };
+                };
+                400: components["responses"]["Error"];
+                429: components["responses"]["Throttled"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's address as plain text (curl); a browser is sent to the IP report page */
         get: {
             parameters: {
                 query?: never;
@@ -166,14 +211,22 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The record */
+                /** @description The address and a newline */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["IPInfo"];
+                        "text/plain": string;
                     };
+                };
+                /** @description To /tools/ip */
+                302: {
+                    headers: {
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
             };
         };
@@ -2569,15 +2622,15 @@ export interface components {
             ip: string;
             country: string;
             countryCode: string;
-            region?: string;
-            city?: string;
-            postal?: string;
-            latitude?: number | null;
-            longitude?: number | null;
-            timezone?: string;
-            org?: string;
-            asn?: number | null;
-            hostname?: string;
+            region: string;
+            city: string;
+            postal: string;
+            latitude: number | null;
+            longitude: number | null;
+            timezone: string;
+            org: string;
+            asn: number | null;
+            hostname: string;
         };
         ActivityInput: {
             action: string;
