@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -15,15 +14,12 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/devhub/devhub/pkg/store"
+	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
 func openStore(tb testing.TB) *store.Store {
 	tb.Helper()
-	st, err := store.Open(filepath.Join(tb.TempDir(), "t.db"), time.Second)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { st.Close() })
+	st := storetest.Open(tb)
 	return st
 }
 

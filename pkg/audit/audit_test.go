@@ -2,22 +2,17 @@ package audit
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
-	"github.com/devhub/devhub/pkg/store"
+	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
 func newService(t *testing.T, max int) (*Service, *time.Time) {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := storetest.Open(t)
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	s, err := New(st, max, func() time.Time { return now })
 	if err != nil {

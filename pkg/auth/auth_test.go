@@ -3,7 +3,6 @@ package auth
 import (
 	"errors"
 	"net/netip"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/store"
+	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
 // cheapParams keep tests fast; TestHashUsesOWASPParameters covers the real cost.
@@ -43,11 +43,7 @@ func (c *clock) Add(d time.Duration) {
 
 func openStore(t testing.TB) *store.Store {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := storetest.Open(t)
 	return st
 }
 

@@ -13,15 +13,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/devhub/devhub/pkg/store"
+	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
 func newTestService(t testing.TB) *Service {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := storetest.Open(t)
 	s, err := New(st)
 	if err != nil {
 		t.Fatal(err)

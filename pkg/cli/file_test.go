@@ -14,7 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/devhub/devhub/pkg/store"
+	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
 // runFileCmd runs one command line with a chosen working directory and
@@ -302,11 +302,7 @@ func TestProgressLabelKeepsWholeCharacters(t *testing.T) {
 // within seconds instead of hanging.
 func TestFileCommandsFailFastOnLockedStore(t *testing.T) {
 	ti := newTestInstance(t)
-	st, err := store.Open(filepath.Join(ti.dataDir, "devhub.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	storetest.OpenPath(t, filepath.Join(ti.dataDir, "devhub.db")) // held until the test ends
 	cwd := t.TempDir()
 	writeFile(t, filepath.Join(cwd, "a.txt"), []byte("a"))
 	for _, args := range [][]string{{"file", "list"}, {"file", "add", "a.txt"}, {"file", "get", "1"}, {"file", "rm", "1"}} {

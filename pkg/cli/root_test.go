@@ -11,6 +11,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/devhub/devhub/pkg/store"
+	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
 func TestConfigPrecedence(t *testing.T) {
@@ -106,11 +107,7 @@ func TestStoreInUseFailsFast(t *testing.T) {
 	// simulated by holding the store open here: bbolt's flock is per open
 	// file, so a second open in this process waits exactly like another
 	// process would.
-	st, err := store.Open(filepath.Join(ti.dataDir, "devhub.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	storetest.OpenPath(t, filepath.Join(ti.dataDir, "devhub.db"))
 
 	start := time.Now()
 	_, stderr, code := ti.run("", "backup", filepath.Join(t.TempDir(), "b.db"))

@@ -13,20 +13,16 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/devhub/devhub/pkg/store"
+	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
 func newTestService(t *testing.T, max int64) *Service { return newTestServiceTB(t, max) }
 
 func newTestServiceTB(t testing.TB, max int64) *Service {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := storetest.Open(t)
 	s, err := New(st, filepath.Join(t.TempDir(), "uploads"), max, nil)
 	if err != nil {
 		t.Fatal(err)

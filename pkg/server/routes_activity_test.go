@@ -8,14 +8,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/devhub/devhub/pkg/activity"
-	"github.com/devhub/devhub/pkg/store"
+	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
 // activityTestApp is the app with a real activity service on a temp store,
@@ -29,11 +28,7 @@ type activityTestApp struct {
 
 func newActivityTestApp(t *testing.T, ratePerMinute, maxEvents int) *activityTestApp {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := storetest.Open(t)
 	svc, err := activity.New(st, activity.Options{MaxEvents: maxEvents, RatePerMinute: ratePerMinute})
 	if err != nil {
 		t.Fatal(err)

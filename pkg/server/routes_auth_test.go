@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -22,7 +21,7 @@ import (
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/config"
-	"github.com/devhub/devhub/pkg/store"
+	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
 // authTestSecret is configured so the tests can forge tokens with the real key.
@@ -39,11 +38,7 @@ type authApp struct {
 // pkg/auth tests the production parameters.
 func newAuthApp(t *testing.T, mutate func(*config.Config)) *authApp {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := storetest.Open(t)
 	cfg := config.Default()
 	cfg.Auth.JWTSecret = authTestSecret
 	if mutate != nil {
@@ -815,11 +810,7 @@ func rawHTTP(t testing.TB, addr, raw string) (*http.Response, []byte) {
 // Bearer` + 1 MiB of dots over a real loopback connection (dial, write until
 // the server closes, read the 431).
 func BenchmarkAuthHugeBearerHeader(b *testing.B) {
-	st, err := store.Open(filepath.Join(b.TempDir(), "b.db"), time.Second)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { st.Close() })
+	st := storetest.Open(b)
 	cfg := config.Default()
 	svc, err := auth.New(st, cfg.Auth)
 	if err != nil {

@@ -13,11 +13,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/config"
-	"github.com/devhub/devhub/pkg/store"
+	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
 // Test tokens for the fake Authenticate seam.
@@ -43,11 +42,7 @@ type blogTestApp struct {
 
 func newBlogTestApp(t *testing.T, mutate func(*Options)) *blogTestApp {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := storetest.Open(t)
 	b, err := blog.New(st)
 	if err != nil {
 		t.Fatal(err)
@@ -410,11 +405,7 @@ func TestBlogUnmountedWithoutService(t *testing.T) {
 // BenchmarkBlogAPI measures whole requests (routing, query parsing, JSON)
 // against 10 000 articles of about 2 KB, imported from generated files.
 func BenchmarkBlogAPI(b *testing.B) {
-	st, err := store.Open(filepath.Join(b.TempDir(), "t.db"), time.Second)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
+	st := storetest.Open(b)
 	svc, err := blog.New(st)
 	if err != nil {
 		b.Fatal(err)

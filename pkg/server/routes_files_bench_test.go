@@ -10,13 +10,12 @@ import (
 	"net/http"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
-	"github.com/devhub/devhub/pkg/store"
+	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
 const benchFileSize = 64 << 20
@@ -25,11 +24,7 @@ const benchFileSize = 64 << 20
 // figures include request-body streaming and sendfile.
 func benchServer(b *testing.B) (string, *files.Service) {
 	b.Helper()
-	st, err := store.Open(filepath.Join(b.TempDir(), "t.db"), time.Second)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { st.Close() })
+	st := storetest.Open(b)
 	svc, err := files.New(st, filepath.Join(b.TempDir(), "uploads"), 1<<30, nil)
 	if err != nil {
 		b.Fatal(err)

@@ -23,7 +23,7 @@ import (
 
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
-	"github.com/devhub/devhub/pkg/store"
+	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
 // Test tokens the fake Authenticate accepts.
@@ -82,11 +82,7 @@ func newFilesTestAppWithConfig(t *testing.T, mutate func(*config.Config)) *files
 	cfg.Files.MaxUploadBytes = 1 << 20
 	mutate(&cfg)
 	maxUpload := cfg.Files.MaxUploadBytes
-	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := storetest.Open(t)
 	dir := cfg.Storage.UploadsDir
 	if dir == "" || dir == config.Default().Storage.UploadsDir {
 		dir = filepath.Join(t.TempDir(), "uploads")

@@ -10,13 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/roms"
-	"github.com/devhub/devhub/pkg/store"
+	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
 // BenchmarkRomservGames20k measures whole HTTP answers of the games list and search over a
@@ -34,11 +33,7 @@ func BenchmarkRomservGames20k(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	st, err := store.Open(filepath.Join(b.TempDir(), "b.db"), time.Second)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
+	st := storetest.Open(b)
 	svc, err := roms.New(st, root)
 	if err != nil {
 		b.Fatal(err)

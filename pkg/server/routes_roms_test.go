@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/devhub/devhub/pkg/roms"
-	"github.com/devhub/devhub/pkg/store"
+	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
 // romsFixture is a roms/ directory with a few games, a secret file beside
@@ -60,9 +60,7 @@ func newRomsFixture(t *testing.T, mutate func(*Options)) *romsFixture {
 	must(os.Symlink(base, filepath.Join(root, "up")))
 	must(os.Symlink("Super_Game.nes", filepath.Join(root, "nes", "inside-link.nes")))
 
-	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), time.Second)
-	must(err)
-	t.Cleanup(func() { st.Close() })
+	st := storetest.Open(t)
 	svc, err := roms.New(st, root)
 	must(err)
 	_, err = svc.Scan()
