@@ -40,6 +40,9 @@ type Env struct {
 	// InTTY / OutTTY say whether the caller's stdin/stdout are terminals
 	// (password prompts, progress bars).
 	InTTY, OutTTY bool
+	// Prompt reads a password without echo; nil asks on the caller's
+	// terminal (terminalPassword). Tests answer with a function.
+	Prompt func(prompt string) (string, error)
 
 	cfg    config.Config
 	loaded bool

@@ -112,11 +112,11 @@ func promptPasswordFirst(env *Env, cmd *cobra.Command, args []string) error {
 			}
 		}
 	}
-	pw, err := promptPassword(env, "Password: ")
+	pw, err := env.promptPassword("Password: ")
 	if err != nil {
 		return err
 	}
-	again, err := promptPassword(env, "Repeat password: ")
+	again, err := env.promptPassword("Repeat password: ")
 	if err != nil {
 		return err
 	}
@@ -159,8 +159,17 @@ func accountExists(env *Env, cmd *cobra.Command, email string) (exists, known bo
 	return false, true
 }
 
-// promptPassword reads a line from the terminal without echo. Tests replace it.
-var promptPassword = func(env *Env, prompt string) (string, error) {
+// promptPassword asks for a password through env.Prompt, or on the terminal.
+func (env *Env) promptPassword(prompt string) (string, error) {
+	if env.Prompt != nil {
+		return env.Prompt(prompt)
+	}
+	return terminalPassword(env, prompt)
+}
+
+// terminalPassword reads a line from the terminal without echo. Ctrl-C
+// restores the echo, then interrupts the process as Ctrl-C would have.
+func terminalPassword(env *Env, prompt string) (string, error) {
 	f, ok := env.In.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return "", errors.New("no terminal to prompt on; use --password-stdin")
@@ -180,7 +189,13 @@ var promptPassword = func(env *Env, prompt string) (string, error) {
 		case <-sig:
 			term.Restore(fd, state)
 			fmt.Fprintln(env.Err)
-			os.Exit(130)
+			// Back to the default action for SIGINT, then deliver it again:
+			// the process ends as interrupted (exit status 130 in a shell)
+			// without os.Exit from a goroutine.
+			signal.Reset(os.Interrupt)
+			if p, err := os.FindProcess(os.Getpid()); err == nil {
+				p.Signal(os.Interrupt)
+			}
 		case <-done:
 		}
 	}()

@@ -22,9 +22,15 @@ import (
 // buffers for stdout/stderr, the way the binary does, and returns them.
 func userCLI(t *testing.T, stdin string, tty bool, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
+	return userCLIPrompt(t, nil, stdin, tty, args...)
+}
+
+// userCLIPrompt is userCLI with the password prompt answered by prompt.
+func userCLIPrompt(t *testing.T, prompt func(string) (string, error), stdin string, tty bool, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
 	var out, errb bytes.Buffer
 	env := &Env{
-		In: strings.NewReader(stdin), Out: &out, Err: &errb, Cwd: t.TempDir(), InTTY: tty,
+		In: strings.NewReader(stdin), Out: &out, Err: &errb, Cwd: t.TempDir(), InTTY: tty, Prompt: prompt,
 		log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}
 	root := NewRootCmd(env, args)
@@ -236,14 +242,16 @@ func TestUserPromptsOnTerminal(t *testing.T) {
 	newTestInstance(t)
 	answers := []string{}
 	prompts := []string{}
-	old := promptPassword
-	promptPassword = func(_ *Env, prompt string) (string, error) {
+	prompt := func(prompt string) (string, error) {
 		prompts = append(prompts, prompt)
 		a := answers[0]
 		answers = answers[1:]
 		return a, nil
 	}
-	defer func() { promptPassword = old }()
+	userCLI := func(t *testing.T, stdin string, tty bool, args ...string) (string, string, error) {
+		t.Helper()
+		return userCLIPrompt(t, prompt, stdin, tty, args...)
+	}
 
 	answers = []string{"password1", "password2"}
 	if _, _, err := userCLI(t, "", true, "user", "create", "--email", "t@example.com", "--name", "T"); err == nil || !strings.Contains(err.Error(), "do not match") {
@@ -344,18 +352,16 @@ func TestUserThroughRunningServer(t *testing.T) {
 	if _, stderr, err := userCLI(t, "password1\n", false, "user", "create", "--email", "admin@example.com", "--name", "Admin", "--admin", "--password-stdin"); err != nil {
 		t.Fatalf("create through the socket: %v %s", err, stderr)
 	}
-	old := promptPassword
-	promptPassword = func(*Env, string) (string, error) { return "password2", nil }
-	defer func() { promptPassword = old }()
-	if _, stderr, err := userCLI(t, "", true, "user", "create", "--email", "tty@example.com", "--name", "Tty"); err != nil {
+	answer := func(string) (string, error) { return "password2", nil }
+	if _, stderr, err := userCLIPrompt(t, answer, "", true, "user", "create", "--email", "tty@example.com", "--name", "Tty"); err != nil {
 		t.Fatalf("prompted create through the socket: %v %s", err, stderr)
 	}
 	if users := listUsers(t); len(users) != 2 {
 		t.Fatalf("users %+v", users)
 	}
 	// Re-seeding on a terminal: the running server is asked first, no prompt.
-	promptPassword = func(*Env, string) (string, error) { return "", errors.New("prompted for an existing account") }
-	if out, stderr, err := userCLI(t, "", true, "user", "create", "--email", "tty@example.com", "--name", "Tty", "--if-not-exists"); err != nil || !strings.Contains(out, "already exists") {
+	refuse := func(string) (string, error) { return "", errors.New("prompted for an existing account") }
+	if out, stderr, err := userCLIPrompt(t, refuse, "", true, "user", "create", "--email", "tty@example.com", "--name", "Tty", "--if-not-exists"); err != nil || !strings.Contains(out, "already exists") {
 		t.Fatalf("create --if-not-exists through the socket: %v %q %s", err, out, stderr)
 	}
 	// The running server's own service sees them at once.

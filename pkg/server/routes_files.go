@@ -66,7 +66,7 @@ func (s *Server) mountFiles(api fiber.Router) {
 			g.Head(path, h)
 		}
 		get("/", s.listFiles)
-		g.Post("/upload", finishRefusedUpload, s.requireUser, s.admitUpload, s.uploadFiles)
+		g.Post("/upload", s.finishRefusedUpload, s.requireUser, s.admitUpload, s.uploadFiles)
 		get("/stream/:id", s.streamFile)
 		get("/:id/download", s.downloadFile)
 		get("/:id", s.fileDetail)
@@ -229,10 +229,10 @@ func (s *Server) deleteFile(c fiber.Ctx) error {
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
-// refusedUploadDrainTime bounds how long the rest of a refused upload's
-// body is read and thrown away (nginx's lingering_time is the same 30 s).
-// A variable only so that a test can shorten it.
-var refusedUploadDrainTime = 30 * time.Second
+// defaultRefusedUploadDrain bounds how long the rest of a refused upload's
+// body is read and thrown away (nginx's lingering_time is the same 30 s);
+// Options.RefusedUploadDrain changes it.
+const defaultRefusedUploadDrain = 30 * time.Second
 
 // finishRefusedUpload deals with the unread body of an upload that was
 // refused (too large, not signed in, token expired, malformed) and closes
@@ -241,10 +241,11 @@ var refusedUploadDrainTime = 30 * time.Second
 // the server closed with bytes still unread, the kernel would reset the
 // connection and the page would see "Network error occurred" instead of
 // the 413 or 401 (and could not refresh an expired token and try again).
-// So the rest of the body is read and discarded first — for at most 30 s,
+// So the rest of the body is read and discarded first — for at most 30 s
+// (Options.RefusedUploadDrain),
 // without touching the disk — and only a body still arriving after that is
 // cut off.
-func finishRefusedUpload(c fiber.Ctx) error {
+func (s *Server) finishRefusedUpload(c fiber.Ctx) error {
 	err := c.Next()
 	if err == nil && c.Response().StatusCode() == fiber.StatusCreated {
 		return nil
@@ -255,7 +256,7 @@ func finishRefusedUpload(c fiber.Ctx) error {
 		return err
 	}
 	if conn := c.RequestCtx().Conn(); conn != nil {
-		conn.SetReadDeadline(time.Now().Add(refusedUploadDrainTime))
+		conn.SetReadDeadline(time.Now().Add(s.drainRefused))
 	}
 	bp := drainBufPool.Get().(*[]byte)
 	io.CopyBuffer(io.Discard, onlyReader{req.BodyStream()}, *bp)

@@ -78,6 +78,13 @@ func newFilesTestAppInDir(t *testing.T, dir string, maxUpload int64) *filesTestA
 // newFilesTestAppWithConfig is newFilesTestApp with any config change.
 func newFilesTestAppWithConfig(t *testing.T, mutate func(*config.Config)) *filesTestApp {
 	t.Helper()
+	return newFilesTestAppWithOptions(t, mutate, nil)
+}
+
+// newFilesTestAppWithOptions is newFilesTestAppWithConfig with the server's
+// Options adjusted too (after the files service is in place).
+func newFilesTestAppWithOptions(t *testing.T, mutate func(*config.Config), opts func(*Options)) *filesTestApp {
+	t.Helper()
 	cfg := config.Default()
 	cfg.Files.MaxUploadBytes = 1 << 20
 	mutate(&cfg)
@@ -96,6 +103,9 @@ func newFilesTestAppWithConfig(t *testing.T, mutate func(*config.Config)) *files
 		o.Config.Files = cfg.Files
 		o.Config.Metrics = cfg.Metrics
 		o.Services = &Services{Store: st, Authenticate: fakeAuthenticate, Files: svc}
+		if opts != nil {
+			opts(o)
+		}
 	})
 	return &filesTestApp{testApp: ta, svc: svc, uploadsDir: dir}
 }
@@ -944,10 +954,8 @@ func sendWholeThenRead(t *testing.T, base, token string, body []byte, chunked bo
 // TestRefusedUploadDrainIsBounded: a refused body that keeps coming is not
 // read for ever; the connection is closed once the drain time is up.
 func TestRefusedUploadDrainIsBounded(t *testing.T) {
-	old := refusedUploadDrainTime
-	refusedUploadDrainTime = 200 * time.Millisecond
-	t.Cleanup(func() { refusedUploadDrainTime = old })
-	fa := newFilesTestApp(t, 1<<20)
+	fa := newFilesTestAppWithOptions(t, func(c *config.Config) { c.Files.MaxUploadBytes = 1 << 20 },
+		func(o *Options) { o.RefusedUploadDrain = 200 * time.Millisecond })
 	base := fa.listen(t)
 	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
 	if err != nil {

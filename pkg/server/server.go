@@ -6,6 +6,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
@@ -14,6 +15,7 @@ import (
 	"net/url"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v3"
 	recoverer "github.com/gofiber/fiber/v3/middleware/recover"
@@ -83,6 +85,10 @@ type Options struct {
 	// Cores are the built-in emulator cores (site/cores/dist); nil serves only
 	// the ones in config emulator.extra_cores_dir.
 	Cores fs.FS
+	// RefusedUploadDrain bounds how long the rest of a refused upload's body
+	// is read and thrown away (see finishRefusedUpload); 0 means 30 s,
+	// nginx's lingering_time.
+	RefusedUploadDrain time.Duration
 
 	// testRoutes lets this package's tests mount extra handlers before the
 	// catch-alls (for example one that panics).
@@ -105,6 +111,8 @@ type Server struct {
 	metrics *metrics
 	// fileList caches the encoded plain file list (listFiles).
 	fileList encodedList
+	// drainRefused is Options.RefusedUploadDrain with its default applied.
+	drainRefused time.Duration
 }
 
 // New builds the Fiber app with every route mounted.
@@ -116,7 +124,7 @@ func New(o Options) (*fiber.App, error) {
 		o.Services = &Services{}
 	}
 	s := &Server{cfg: o.Config, svc: o.Services, log: o.Logger, streaming: map[string]bool{},
-		uploads: newUploadLimits(o.Config.Files)}
+		uploads: newUploadLimits(o.Config.Files), drainRefused: cmp.Or(o.RefusedUploadDrain, defaultRefusedUploadDrain)}
 	for _, p := range o.Config.Server.TrustedProxies {
 		pfx, err := config.ParseProxy(p)
 		if err != nil {
