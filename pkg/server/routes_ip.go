@@ -31,6 +31,10 @@ type ipRecord struct {
 	Org         string   `json:"org"`
 	ASN         *uint    `json:"asn"`
 	Hostname    string   `json:"hostname"`
+	// AcceptLanguage is the Accept-Language header this request arrived
+	// with, so the IP report can compare what the server sees with
+	// navigator.languages. Only in the caller's own record (absent for ?ip=).
+	AcceptLanguage *string `json:"acceptLanguage,omitempty"`
 }
 
 // reverseDNSTimeout bounds the hostname lookup: the page must not wait on a
@@ -48,6 +52,7 @@ func (s *Server) mountIP(api fiber.Router) {
 	lookups := ratelimit.New[netip.Prefix](ipLookupsPerMinute, time.Minute, 0, nil)
 	api.Get("/ip", func(c fiber.Ctx) error {
 		ip := s.clientIP(c)
+		own := true
 		if raw := c.Query("ip"); raw != "" {
 			if ok, wait := lookups.Allow(ratelimit.Network(s.clientIP(c), false)); !ok {
 				c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int((wait+time.Second-1)/time.Second)))
@@ -57,9 +62,13 @@ func (s *Server) mountIP(api fiber.Router) {
 			if err != nil || addr.Zone() != "" {
 				return NewError(fiber.StatusBadRequest, "ip must be an IPv4 or IPv6 address")
 			}
-			ip = addr
+			ip, own = addr, false
 		}
 		rec := s.ipRecord(c, ip)
+		if own {
+			al := c.Get(fiber.HeaderAcceptLanguage)
+			rec.AcceptLanguage = &al
+		}
 		// The answer is about this caller only: no shared cache may keep it.
 		c.Set(fiber.HeaderCacheControl, "private, no-store")
 		if prefersText(c.Get(fiber.HeaderAccept)) {

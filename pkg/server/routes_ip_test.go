@@ -272,3 +272,36 @@ func TestPlainIP(t *testing.T) {
 		t.Fatalf("browser: %d %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
 }
+
+// The caller's own record carries the Accept-Language the server saw (the
+// IP report compares it with navigator.languages); a ?ip= lookup of another
+// address does not, since that header says nothing about that address.
+func TestIPRecordAcceptLanguage(t *testing.T) {
+	ta := newIPTestApp(t, ipTestDB(t), "0.0.0.0")
+	tests := []struct {
+		name, query, header string
+		want               any // nil: the field is absent
+	}{
+		{"own record with a header", "", "uk-UA,uk;q=0.9,en;q=0.8", "uk-UA,uk;q=0.9,en;q=0.8"},
+		{"own record without a header: empty string", "", "", ""},
+		{"another address: absent", "?ip=81.1.2.3", "de", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			req := httptest.NewRequest(http.MethodGet, "/api/ip"+tc.query, nil)
+			req.Header.Set("X-Forwarded-For", "5.6.7.8")
+			if tc.header != "" {
+				req.Header.Set("Accept-Language", tc.header)
+			}
+			resp, body := ta.do(t, req)
+			var m map[string]any
+			if err := json.Unmarshal(body, &m); err != nil || resp.StatusCode != 200 {
+				t.Fatalf("%d %s", resp.StatusCode, body)
+			}
+			got, present := m["acceptLanguage"]
+			if tc.want == nil && present || tc.want != nil && got != tc.want {
+				t.Fatalf("acceptLanguage = %v (present %v), want %v", got, present, tc.want)
+			}
+		})
+	}
+}

@@ -2631,6 +2631,8 @@ export interface components {
             org: string;
             asn: number | null;
             hostname: string;
+            /** @description The Accept-Language header the server received (the caller's own record only; absent with ?ip=) */
+            acceptLanguage?: string;
         };
         ActivityInput: {
             action: string;
