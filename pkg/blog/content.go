@@ -288,7 +288,7 @@ func parseDate(s string) (time.Time, error) {
 // is read and checked first, and one bbolt transaction writes them all. An
 // article whose fields already equal the file's is left untouched, so a
 // second import changes nothing.
-func (s *Service) Import(_ context.Context, dir string) (ImportResult, error) {
+func (s *Service) Import(ctx context.Context, dir string) (ImportResult, error) {
 	var res ImportResult
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -302,6 +302,9 @@ func (s *Service) Import(_ context.Context, dir string) (ImportResult, error) {
 	for _, e := range entries {
 		if e.IsDir() || !strings.EqualFold(filepath.Ext(e.Name()), ".md") {
 			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return res, err
 		}
 		path := filepath.Join(dir, e.Name())
 		raw, err := os.ReadFile(path)
@@ -411,7 +414,7 @@ func FormatContentFile(a *Article) ([]byte, error) {
 
 // Export writes every article to dir as <slug>.md (creating dir), each file
 // atomically. Files of other names in dir are left alone.
-func (s *Service) Export(_ context.Context, dir string) (int, error) {
+func (s *Service) Export(ctx context.Context, dir string) (int, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return 0, err
 	}
@@ -426,6 +429,9 @@ func (s *Service) Export(_ context.Context, dir string) (int, error) {
 		return 0, err
 	}
 	for i := range arts {
+		if err := ctx.Err(); err != nil {
+			return i, err
+		}
 		raw, err := FormatContentFile(&arts[i])
 		if err != nil {
 			return i, err

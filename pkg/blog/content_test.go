@@ -284,3 +284,26 @@ func dumpContent(t *testing.T, s *Service) string {
 	sort.Strings(rows)
 	return strings.Join(rows, "\n")
 }
+
+// Import and Export stop at a cancelled context (a closed request, Ctrl-C)
+// before touching a file, and import nothing.
+func TestImportExportHonourCancel(t *testing.T) {
+	s := newTestService(t)
+	mustCreate(t, s, article("One", "c", "body"))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	dir := t.TempDir()
+	if n, err := s.Export(ctx, dir); !errors.Is(err, context.Canceled) || n != 0 {
+		t.Fatalf("export: %d, %v", n, err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("export wrote %d files after cancel", len(entries))
+	}
+	writeFile(t, dir, "second.md", "---\nname: Другий\nexcerpt: Про CLI\ncategory: CLI\nslug: cli\n---\nТекст\n")
+	if _, err := s.Import(ctx, dir); !errors.Is(err, context.Canceled) {
+		t.Fatalf("import: %v", err)
+	}
+	if p, _ := s.List(context.Background(), Query{}); p.TotalCount != 1 {
+		t.Fatalf("import after cancel left %d articles", p.TotalCount)
+	}
+}
