@@ -4,13 +4,12 @@ import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter, useRoutes } from 'react-router';
 import { AuthProvider } from '../lib/auth';
 import { i18n, initI18n } from '../lib/i18n';
-import { createQueryClient } from '../lib/queryClient';
+import { appQueryClient } from '../lib/queryClient';
 import { ToastProvider } from '../lib/toast';
 import { routes } from './routes';
 import { I18nReadyContext } from './shellContext';
 import { FullScreenLoader, useLoaderVisible } from './shell/Loader';
 
-const queryClient = createQueryClient();
 
 function AppRoutes() {
   return useRoutes(routes);
@@ -32,7 +31,7 @@ export function App() {
   }, []);
 
   return (
-    <QueryClientProvider client={queryClient}>
+    <QueryClientProvider client={appQueryClient}>
       <I18nextProvider i18n={i18n}>
         <AuthProvider>
           <ToastProvider>

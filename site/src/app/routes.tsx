@@ -8,7 +8,7 @@ const SkillsPage = lazyPage(() => import('../features/portfolio/pages/SkillsPage
 const ToolsPage = lazyPage(() => import('../features/tools/pages/ToolsPage'));
 const CameraPage = lazyPage(() => import('../features/tools/pages/CameraPage'));
 const MicrophonePage = lazyPage(() => import('../features/tools/pages/MicrophonePage'));
-const IpPage = lazyPage(() => import('../features/tools/pages/IpPage'));
+const IpPage = lazyPage(() => import('../features/tools/ip/IpPage'));
 const ToneGeneratorPage = lazyPage(() => import('../features/tools/pages/ToneGeneratorPage'));
 const ChatPage = lazyPage(() => import('../features/chat/pages/ChatPage'));
 const GamesPage = lazyPage(() => import('../features/games/pages/GamesPage'));

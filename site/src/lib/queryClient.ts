@@ -21,3 +21,9 @@ export function createQueryClient(): QueryClient {
     },
   });
 }
+
+/**
+ * The running app's client. App.tsx provides it, and code that runs before React (language
+ * detection asks for /api/ip) reads through it too, so the IP page reuses that answer.
+ */
+export const appQueryClient = createQueryClient();

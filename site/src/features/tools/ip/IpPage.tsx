@@ -1,0 +1,169 @@
+// /tools/ip (portfolio spec §2 "IP information page", "Browser, performance and web API
+// panels", §3, §4; issue 10): the visitor's address and place from this site's own databases,
+// everything the browser tells about itself, and — beyond the usual IP pages — a consistency
+// report, a WebRTC local-address check and the emulator's readiness. Nothing leaves the site.
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Page } from '../../../components/ui/Page';
+import { useBrowserInfo, useIpInfo, useReadiness, useWebRtcCheck, ipKeys } from './api';
+import { COPIED_ALERT, IP_NS } from './i18n';
+import './ip.css';
+import {
+  BrowserPanel,
+  ConsistencyPanel,
+  NetworkRows,
+  PerformancePanel,
+  ReadinessPanel,
+  Rows,
+  Section,
+  WebApiPanel,
+  WebRtcPanel,
+} from './Panels';
+import { consistencyRows, exportData, exportFileName, flagFromCode, shareText } from './report';
+
+/** Spec §9: the copy confirmation shows for 2 seconds. */
+export const COPY_CONFIRM_MS = 2000;
+
+const ruTime = (ms: number) => new Date(ms).toLocaleTimeString('ru-RU');
+
+export default function IpPage() {
+  const { t } = useTranslation(IP_NS);
+  const client = useQueryClient();
+  const ip = useIpInfo();
+  const browser = useBrowserInfo();
+  const webrtc = useWebRtcCheck();
+  const readiness = useReadiness();
+  const [copied, setCopied] = useState(false);
+  const copyTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(copyTimer.current), []);
+
+  const loading = ip.isFetching || browser.isFetching;
+  const haveData = !!ip.data && !!browser.data;
+  const rows = useMemo(
+    () => (ip.data && browser.data ? consistencyRows(ip.data, browser.data) : []),
+    [ip.data, browser.data],
+  );
+
+  const refresh = () => {
+    void client.refetchQueries({ queryKey: ipKeys.self, exact: true });
+    void client.refetchQueries({ queryKey: ipKeys.browser, exact: true });
+  };
+
+  const doExport = () => {
+    if (!ip.data || !browser.data) return;
+    const now = new Date();
+    const blob = new Blob([JSON.stringify(exportData(ip.data, browser.data, now), null, 2)], {
+      type: 'application/json',
+    });
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = exportFileName(now);
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 0);
+  };
+
+  const doShare = async () => {
+    if (!ip.data || !browser.data) return;
+    const text = shareText(ip.data, browser.data);
+    try {
+      if (typeof navigator.share === 'function') {
+        await navigator.share({ title: t('title'), text });
+      } else {
+        await navigator.clipboard.writeText(text);
+        window.alert(COPIED_ALERT);
+      }
+    } catch (err) {
+      // Spec §8: copy or share failures are only logged.
+      console.warn('[ip] share failed', err);
+    }
+  };
+
+  const copyIp = async () => {
+    if (!ip.data) return;
+    try {
+      await navigator.clipboard.writeText(ip.data.ip);
+      setCopied(true);
+      clearTimeout(copyTimer.current);
+      copyTimer.current = setTimeout(() => setCopied(false), COPY_CONFIRM_MS);
+    } catch (err) {
+      console.warn('[ip] copy failed', err);
+    }
+  };
+
+  return (
+    <Page title={t('title')} lead={t('subtitle')} className="ip-page">
+      <div className="ip-toolbar">
+        <button type="button" className="btn btn--primary" onClick={refresh} disabled={loading}>
+          {t('refresh')}
+        </button>
+        <button type="button" className="btn" onClick={doExport} disabled={!haveData}>
+          {t('export')}
+        </button>
+        <button type="button" className="btn" onClick={() => void doShare()} disabled={!haveData}>
+          {t('share')}
+        </button>
+        {ip.isSuccess ? (
+          <span className="ip-updated" data-testid="last-updated">
+            {t('lastUpdated', { time: ruTime(ip.dataUpdatedAt) })}
+          </span>
+        ) : null}
+      </div>
+
+      <div className="ip-grid">
+        <Section id="ip-data" title={t('ipBlock.heading')}>
+          {ip.isPending ? (
+            <p role="status">{t('loading')}</p>
+          ) : ip.isError ? (
+            <div role="alert" className="ip-error">
+              <h3>{t('errorHeading')}</h3>
+              <p>{t('errorMessage')}</p>
+              <p className="ip-hint">{ip.error.message}</p>
+            </div>
+          ) : (
+            <>
+              <div className="ip-address">
+                <span className="ip-address__label">{t('ipBlock.ip')}</span>
+                <span className="ip-address__value" data-testid="ip-address">
+                  {ip.data.ip || 'Unknown'}
+                </span>
+                <button type="button" className="btn btn--ghost" onClick={() => void copyIp()} aria-label={t('ipBlock.copy')}>
+                  {copied ? <span aria-label={t('ipBlock.copied')}>✓</span> : '⧉'}
+                </button>
+              </div>
+              <Rows
+                rows={[
+                  [
+                    t('ipBlock.country'),
+                    <span key="c">
+                      <span className="ip-flag" aria-hidden="true">
+                        {flagFromCode(ip.data.countryCode)}
+                      </span>{' '}
+                      {ip.data.country || 'Unknown'}
+                    </span>,
+                  ],
+                  [t('ipBlock.city'), ip.data.city || 'Unknown'],
+                ]}
+              />
+              <NetworkRows ip={ip.data} requestTime={ruTime(ip.dataUpdatedAt)} />
+              <p className="ip-hint">{t('ipBlock.source')}</p>
+            </>
+          )}
+        </Section>
+        {browser.data ? (
+          <>
+            <BrowserPanel info={browser.data} />
+            <PerformancePanel info={browser.data} />
+            <WebApiPanel info={browser.data} />
+          </>
+        ) : null}
+        {rows.length ? <ConsistencyPanel rows={rows} /> : null}
+        <WebRtcPanel result={webrtc.data} pending={webrtc.isPending} />
+        <ReadinessPanel r={readiness.data} />
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,30 @@
+// The IP report's data through TanStack Query: the server's record of this visitor (shared
+// with language detection, see lib/ipInfo) and the browser's own details, collected locally.
+import { useQuery } from '@tanstack/react-query';
+import { ipInfoQuery } from '../../../lib/ipInfo';
+import { collectBrowserInfo } from './browserInfo';
+import { checkReadiness, checkWebRtc } from './checks';
+
+export const ipKeys = {
+  self: ipInfoQuery.queryKey,
+  browser: ['ip', 'browser'] as const,
+  webrtc: ['ip', 'webrtc'] as const,
+  readiness: ['ip', 'readiness'] as const,
+};
+
+export function useIpInfo() {
+  return useQuery(ipInfoQuery);
+}
+
+/** Collected afresh on each Refresh; never stale on its own. */
+export function useBrowserInfo() {
+  return useQuery({ queryKey: ipKeys.browser, queryFn: () => collectBrowserInfo(), staleTime: Infinity, retry: false });
+}
+
+export function useWebRtcCheck() {
+  return useQuery({ queryKey: ipKeys.webrtc, queryFn: () => checkWebRtc(), staleTime: Infinity, retry: false });
+}
+
+export function useReadiness() {
+  return useQuery({ queryKey: ipKeys.readiness, queryFn: () => checkReadiness(), staleTime: Infinity, retry: false });
+}

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import type { IpInfo } from '../../../lib/ipInfo';
+import type { BrowserInfo } from './browserInfo';
+import { acceptLanguageTags, consistencyRows, exportData, exportFileName, flagFromCode } from './report';
+import { parseCandidate, summariseCandidates } from './checks';
+
+function browser(over: Partial<{ tz: string; langs: string[]; os: string; name: string; type: 'mobile' | 'desktop' | 'tablet'; hints: BrowserInfo['clientHints'] }> = {}) {
+  return {
+    browser: { name: over.name ?? 'Chrome', version: '130.0.0.0' },
+    os: { name: over.os ?? 'Windows', version: '10' },
+    device: { type: over.type ?? 'desktop', vendor: 'unknown', model: 'unknown' },
+    system: { timezone: over.tz ?? 'Europe/Kyiv', languages: over.langs ?? ['uk-UA', 'uk', 'en'] },
+    clientHints: over.hints === undefined ? { brands: ['Not A(Brand 99', 'Google Chrome 130', 'Chromium 130'], mobile: false, platform: 'Windows' } : over.hints,
+  } as unknown as BrowserInfo;
+}
+
+const ipUA: IpInfo = {
+  ip: '81.1.2.3',
+  country: 'Ukraine',
+  countryCode: 'UA',
+  timezone: 'Europe/Kyiv',
+  acceptLanguage: 'uk-UA,uk;q=0.9,en;q=0.8',
+};
+
+const byKey = (rows: ReturnType<typeof consistencyRows>) => Object.fromEntries(rows.map((r) => [r.key, r]));
+
+describe('consistencyRows', () => {
+  const at = new Date('2026-07-01T12:00:00Z');
+
+  it('a consistent visitor passes every row, with both values shown', () => {
+    const rows = byKey(consistencyRows(ipUA, browser(), at));
+    expect(Object.values(rows).map((r) => r.status)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'pass']);
+    expect(rows.timezone).toMatchObject({ ipSide: 'Europe/Kyiv', browserSide: 'Europe/Kyiv' });
+    expect(rows.country).toMatchObject({ ipSide: 'Ukraine (UA)', browserSide: 'uk-UA, uk, en' });
+    expect(rows.acceptLanguage).toMatchObject({ ipSide: 'uk-UA,uk;q=0.9,en;q=0.8', browserSide: 'uk-UA, uk, en' });
+    expect(rows.brands).toMatchObject({ ipSide: 'Chrome 130.0.0.0' });
+  });
+
+  it.each([
+    ['time zone elsewhere', { tz: 'America/New_York' }, 'timezone', 'mismatch'],
+    ['same offset, other zone name (alias)', { tz: 'Europe/Kiev' }, 'timezone', 'pass'],
+    ['languages of another country', { langs: ['ja-JP'] }, 'country', 'mismatch'],
+    ['UA platform differs from the hints', { os: 'Linux' }, 'platform', 'mismatch'],
+    ['UA browser not among the brands', { name: 'Firefox' }, 'brands', 'mismatch'],
+    ['UA says mobile, hints say not', { type: 'mobile' as const }, 'mobile', 'mismatch'],
+    ['no Client Hints: unknown, never a pass', { hints: null }, 'platform', 'unknown'],
+    ['no Client Hints: mobile unknown', { hints: null }, 'mobile', 'unknown'],
+    ['navigator.languages not what the server saw', { langs: ['en-US', 'en'] }, 'acceptLanguage', 'mismatch'],
+  ])('%s', (_name, over, key, want) => {
+    expect(byKey(consistencyRows(ipUA, browser(over), at))[key].status).toBe(want);
+  });
+
+  it('a region subtag matching the country passes', () => {
+    const rows = byKey(consistencyRows({ ...ipUA, country: 'Iceland', countryCode: 'IS' }, browser({ langs: ['en-IS'] }), at));
+    expect(rows.country.status).toBe('pass');
+  });
+
+  it('Unknown from the server makes the rows unknown', () => {
+    const rows = byKey(
+      consistencyRows({ ip: '127.0.0.1', country: 'Unknown', countryCode: 'Unknown', timezone: 'Unknown' }, browser(), at),
+    );
+    expect(rows.timezone).toMatchObject({ status: 'unknown', ipSide: 'Unknown' });
+    expect(rows.country).toMatchObject({ status: 'unknown', ipSide: 'Unknown' });
+    expect(rows.acceptLanguage.status).toBe('unknown');
+  });
+
+  it('acceptLanguageTags drops weights and *', () => {
+    expect(acceptLanguageTags('uk-UA, uk;q=0.9,*;q=0.1')).toEqual(['uk-UA', 'uk']);
+  });
+});
+
+describe('export', () => {
+  it('names the file by the local date', () => {
+    expect(exportFileName(new Date(2026, 0, 5, 23, 59))).toBe('ip-browser-info-2026-01-05.json');
+    expect(exportFileName(new Date(2026, 10, 23))).toBe('ip-browser-info-2026-11-23.json');
+  });
+
+  it('holds an ISO timestamp, ip and browser', () => {
+    const at = new Date('2026-11-23T07:00:00.000Z');
+    const b = browser();
+    const data = exportData(ipUA, b, at);
+    expect(Object.keys(data)).toEqual(['timestamp', 'ip', 'browser']);
+    expect(data).toEqual({ timestamp: '2026-11-23T07:00:00.000Z', ip: ipUA, browser: b });
+    expect(JSON.parse(JSON.stringify(data)).ip.ip).toBe('81.1.2.3');
+  });
+});
+
+describe('flagFromCode', () => {
+  it.each([
+    ['UA', '🇺🇦'],
+    ['us', '🇺🇸'],
+    ['DE', '🇩🇪'],
+    ['Unknown', '🌐'],
+    ['', '🌐'],
+    [undefined, '🌐'],
+    ['U1', '🌐'],
+  ])('%s → %s', (code, want) => expect(flagFromCode(code)).toBe(want));
+});
+
+describe('WebRTC candidates', () => {
+  it('parses the address and type', () => {
+    expect(parseCandidate('candidate:1 1 udp 2122260223 192.168.1.5 54321 typ host generation 0')).toEqual({
+      address: '192.168.1.5',
+      type: 'host',
+    });
+    expect(parseCandidate('garbage')).toBeNull();
+  });
+
+  it('separates raw addresses (a leak) from mDNS names', () => {
+    expect(
+      summariseCandidates([
+        'candidate:1 1 udp 2122260223 192.168.1.5 54321 typ host',
+        'candidate:2 1 tcp 1518280447 192.168.1.5 9 typ host tcptype active',
+        'candidate:3 1 udp 2122194687 fd00::5 54322 typ host',
+        'candidate:4 1 udp 2122260223 3c1a2b4c-aaaa-bbbb.local 54323 typ host',
+        'candidate:5 1 udp 1686052607 203.0.113.9 54321 typ srflx raddr 0.0.0.0 rport 0',
+      ]),
+    ).toEqual({ addresses: ['192.168.1.5', 'fd00::5'], mdns: 1 });
+  });
+});
