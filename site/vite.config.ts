@@ -2,13 +2,14 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { iconsPlugin } from './scripts/iconsPlugin';
 
 // The Go binary (devhub serve) serves the built dist/ and the API on one origin.
 // In development the API is proxied to a running binary (DEVHUB_DEV_API, default :8080).
 const apiTarget = process.env.DEVHUB_DEV_API ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), iconsPlugin()],
   build: {
     outDir: 'dist',
     assetsDir: 'assets',

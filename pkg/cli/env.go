@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io/fs"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,7 @@ import (
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/geoip"
+	"github.com/devhub/devhub/pkg/profile"
 	"github.com/devhub/devhub/pkg/roms"
 	"github.com/devhub/devhub/pkg/server"
 	"github.com/devhub/devhub/pkg/store"
@@ -43,6 +45,9 @@ type Env struct {
 	// Prompt reads a password without echo; nil asks on the caller's
 	// terminal (terminalPassword). Tests answer with a function.
 	Prompt func(prompt string) (string, error)
+	// Site is the built front end whose icon set checks content/profile.yaml; nil uses the one
+	// embedded in the binary. Tests give a small one.
+	Site fs.FS
 
 	cfg    config.Config
 	loaded bool
@@ -115,6 +120,8 @@ type services struct {
 	files *files.Service
 	blog  *blog.Service
 	audit *audit.Service
+	// profile is the checked content/profile.yaml (nil without one); loaded by startup.
+	profile *profile.Loaded
 }
 
 func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logger) (*services, error) {
@@ -179,6 +186,7 @@ func (s *services) httpServices() *server.Services {
 		Files:        s.files,
 		Blog:         s.blog,
 		Audit:        s.audit,
+		Profile:      s.profile,
 	}
 }
 

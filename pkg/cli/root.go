@@ -119,6 +119,7 @@ files and ROMs from the terminal — also while the server runs.
 		newRomCmd(env),
 		newActivityCmd(env),
 		newAuditCmd(env),
+		newContentCmd(env),
 	)
 	documentCompletion(root)
 	return root

@@ -64,6 +64,11 @@ func serve(ctx context.Context, env *Env) error {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(defaultMemoryLimit)
 	}
+	// The portfolio file is checked first: a mistake in it stops serve with FILE:LINE: FIELD.
+	prof, err := loadProfile(env.Abs(cfg.Storage.ContentDir), env.siteFS())
+	if err != nil {
+		return err
+	}
 	for _, dir := range []string{cfg.Storage.DataDir, cfg.Storage.UploadsDir} {
 		if err := os.MkdirAll(dir, 0o750); err != nil {
 			return fmt.Errorf("create %s: %w", dir, err)
@@ -86,6 +91,7 @@ func serve(ctx context.Context, env *Env) error {
 		}
 	}()
 	svc := env.svc
+	svc.profile = prof
 	if err := svc.startup(ctx); err != nil {
 		return err
 	}

@@ -28,6 +28,7 @@ import (
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/geoip"
+	"github.com/devhub/devhub/pkg/profile"
 	"github.com/devhub/devhub/pkg/roms"
 	"github.com/devhub/devhub/pkg/store"
 )
@@ -58,6 +59,8 @@ type Services struct {
 	Blog *blog.Service
 	// Audit is the security audit log (GET /api/audit); nil records nothing.
 	Audit *audit.Service
+	// Profile is the owner's checked content/profile.yaml (GET /api/profile); nil answers 404.
+	Profile *profile.Loaded
 }
 
 // MaxHeaderBytes bounds a request's line and headers together: fasthttp reads
@@ -181,6 +184,11 @@ func New(o Options) (*fiber.App, error) {
 	// before the SPA catch-all below.
 	s.mountDocs(api)
 	s.mountSite(api)
+	pa, err := newProfileAssets(o.Services.Profile)
+	if err != nil {
+		return nil, err
+	}
+	s.mountProfile(api, pa)
 	if err := s.mountRoms(app, o.Cores); err != nil {
 		return nil, err
 	}

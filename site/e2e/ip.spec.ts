@@ -52,11 +52,15 @@ test('Share falls back to the clipboard with the alert', async ({ page, context 
     Object.defineProperty(Navigator.prototype, 'share', { value: undefined, configurable: true });
   });
   await page.goto('/tools/ip');
-  const dialog = page.waitForEvent('dialog');
+  // The handler accepts the alert as it opens: a dialog left waiting blocks the page, and one
+  // without a handler is dismissed by Playwright before the test could read it.
+  const messages: string[] = [];
+  page.on('dialog', (d) => {
+    messages.push(d.message());
+    void d.accept();
+  });
   await page.getByRole('button', { name: 'Share' }).click();
-  const d = await dialog;
-  expect(d.message()).toBe('Information copied to clipboard!');
-  await d.accept();
+  await expect.poll(() => messages).toEqual(['Information copied to clipboard!']);
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toContain('IP: 127.0.0.1');
 });

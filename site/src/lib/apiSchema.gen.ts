@@ -149,6 +149,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The owner's portfolio from content/profile.yaml (docs/profile.md) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "If-None-Match"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The profile; texts are objects of language code → text */
+                200: {
+                    headers: {
+                        ETag?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Profile"];
+                    };
+                };
+                /** @description Not modified */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile/avatar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The owner's avatar image (versioned URL, cached for a year) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The image */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                        "image/jpeg": string;
+                        "image/gif": string;
+                        "image/webp": string;
+                        "image/svg+xml": string;
+                    };
+                };
+                /** @description Not modified */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ip": {
         parameters: {
             query?: never;
@@ -2617,6 +2712,47 @@ export interface components {
                 cardUAH?: string;
                 cardUSD?: string;
             };
+        };
+        /** @description One text per language code (en always; uk, ru, es, fr, pt where given) */
+        LocalText: {
+            [key: string]: string;
+        };
+        ProfileItem: {
+            name: components["schemas"]["LocalText"];
+            description?: components["schemas"]["LocalText"];
+            /** @description A simple-icons slug, served at /icons/{icon}.svg */
+            icon: string;
+        };
+        Profile: {
+            name: components["schemas"]["LocalText"];
+            headline: components["schemas"]["LocalText"];
+            bio: components["schemas"]["LocalText"];
+            avatar: string;
+            /** @description Where the avatar is served; empty without one */
+            avatarUrl: string;
+            location: components["schemas"]["LocalText"] | null;
+            links: {
+                label: string;
+                url: string;
+                icon: string;
+            }[];
+            services: components["schemas"]["ProfileItem"][];
+            technologies: components["schemas"]["ProfileItem"][];
+            tools: components["schemas"]["ProfileItem"][];
+            devtools: {
+                intro: components["schemas"]["LocalText"];
+                philosophy: components["schemas"]["LocalText"];
+                groups: {
+                    title: components["schemas"]["LocalText"];
+                    tools: components["schemas"]["ProfileItem"][];
+                }[];
+            };
+            projects: {
+                name: string;
+                description: components["schemas"]["LocalText"];
+                link: string;
+                tags: string[] | null;
+            }[];
         };
         IPInfo: {
             ip: string;

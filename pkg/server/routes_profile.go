@@ -1,0 +1,92 @@
+package server
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+
+	"github.com/gofiber/fiber/v3"
+
+	"github.com/devhub/devhub/pkg/profile"
+)
+
+// profileAssets is the owner's portfolio as served: the JSON encoded once at start (the file is
+// read and checked once, by `serve`), with validators so a revisit costs a 304.
+type profileAssets struct {
+	json, avatar         []byte
+	jsonETag, avatarETag string
+	avatarType           string
+}
+
+func etagOf(b []byte) string {
+	sum := sha256.Sum256(b)
+	return `"` + hex.EncodeToString(sum[:12]) + `"`
+}
+
+func newProfileAssets(l *profile.Loaded) (*profileAssets, error) {
+	if l == nil {
+		return nil, nil
+	}
+	out := struct {
+		profile.Profile
+		// AvatarURL is where the avatar is served; empty when the profile has none.
+		AvatarURL string `json:"avatarUrl"`
+	}{Profile: l.Profile}
+	// Lists are [] rather than null, so the SPA need not guard each one.
+	p := &out.Profile
+	for _, list := range []*[]profile.Item{&p.Services, &p.Technologies, &p.Tools} {
+		if *list == nil {
+			*list = []profile.Item{}
+		}
+	}
+	if p.Links == nil {
+		p.Links = []profile.Link{}
+	}
+	if p.Projects == nil {
+		p.Projects = []profile.Project{}
+	}
+	pa := &profileAssets{avatar: l.Avatar, avatarType: l.AvatarType}
+	if len(l.Avatar) > 0 {
+		pa.avatarETag = etagOf(l.Avatar)
+		out.AvatarURL = "/api/profile/avatar?v=" + pa.avatarETag[1:9]
+	}
+	var err error
+	if pa.json, err = json.Marshal(out); err != nil {
+		return nil, err
+	}
+	pa.jsonETag = etagOf(pa.json)
+	return pa, nil
+}
+
+// mountProfile serves GET /api/profile (the portfolio, docs/profile.md) and its avatar. Without
+// a content/profile.yaml both answer 404 and the pages show the site without an owner.
+func (s *Server) mountProfile(api fiber.Router, pa *profileAssets) {
+	api.Get("/profile", func(c fiber.Ctx) error {
+		if pa == nil {
+			return NewError(fiber.StatusNotFound, "no profile: add content/profile.yaml")
+		}
+		c.Set(fiber.HeaderCacheControl, "no-cache")
+		c.Set(fiber.HeaderETag, pa.jsonETag)
+		if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" && etagMatches(inm, pa.jsonETag) {
+			return c.SendStatus(http.StatusNotModified)
+		}
+		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
+		return c.Send(pa.json)
+	})
+	api.Get("/profile/avatar", func(c fiber.Ctx) error {
+		if pa == nil || len(pa.avatar) == 0 {
+			return NewError(fiber.StatusNotFound, "no avatar")
+		}
+		// The URL carries the version, so the image may be kept for a year.
+		c.Set(fiber.HeaderCacheControl, "public, max-age=31536000, immutable")
+		c.Set(fiber.HeaderETag, pa.avatarETag)
+		// An SVG avatar is the owner's file, but it is still never allowed to run script.
+		c.Set(fiber.HeaderContentSecurityPolicy, "default-src 'none'; style-src 'unsafe-inline'")
+		if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" && etagMatches(inm, pa.avatarETag) {
+			return c.SendStatus(http.StatusNotModified)
+		}
+		c.Set(fiber.HeaderContentType, pa.avatarType)
+		return c.Send(pa.avatar)
+	})
+}
