@@ -5,7 +5,7 @@ import { Layout } from './shell/Layout';
 // Every page is a lazy route with its own chunk (spec §2 routes; anything else → not found).
 const HomePage = lazyPage(() => import('../features/portfolio/pages/HomePage'));
 const SkillsPage = lazyPage(() => import('../features/portfolio/pages/SkillsPage'));
-const ToolsPage = lazyPage(() => import('../features/tools/pages/ToolsPage'));
+const ToolsPage = lazyPage(() => import('../features/portfolio/pages/DevToolsPage'));
 const CameraPage = lazyPage(() => import('../features/tools/pages/CameraPage'));
 const MicrophonePage = lazyPage(() => import('../features/tools/pages/MicrophonePage'));
 const IpPage = lazyPage(() => import('../features/tools/ip/IpPage'));

@@ -29,7 +29,9 @@ export function i18nOptions(lng: Language, res: Resource = resources): InitOptio
     resources: res,
     lng,
     fallbackLng: DEFAULT_LANGUAGE,
-    supportedLngs: [...SUPPORTED_LANGUAGES],
+    // The site speaks SUPPORTED_LANGUAGES; the portfolio pages' own selectors also offer
+    // PAGE_ONLY_LANGUAGES (through getFixedT), so i18next must accept those bundles too.
+    supportedLngs: [...SUPPORTED_LANGUAGES, ...PAGE_ONLY_LANGUAGES],
     nonExplicitSupportedLngs: false,
     interpolation: { escapeValue: false }, // React escapes
     returnNull: false,
@@ -116,7 +118,14 @@ export function currentLanguage(): Language {
   return isSupportedLanguage(lang) ? lang : DEFAULT_LANGUAGE;
 }
 
-type Bundles = Partial<Record<Language, Record<string, unknown>>>;
+/**
+ * Languages only some pages offer in a selector of their own (the development-tools page: es, fr,
+ * pt; portfolio spec §2). The site's language never becomes one of them.
+ */
+export const PAGE_ONLY_LANGUAGES = ['es', 'fr', 'pt'] as const;
+export type PageLanguage = Language | (typeof PAGE_ONLY_LANGUAGES)[number];
+
+type Bundles = Partial<Record<PageLanguage, Record<string, unknown>>>;
 const pendingBundles: Array<[string, Bundles]> = [];
 
 function addBundles(ns: string, bundles: Bundles): void {

@@ -5,6 +5,8 @@ import { HomeIcon } from '../home/HomeIcon';
 import { HOME_ROUTES, type HomeRoute } from '../home/homeRoutes';
 import { HOME_NS } from '../home/i18n';
 import '../home/home.css';
+import '../profile/i18n';
+import { OwnerHero } from '../profile/OwnerHero';
 
 /**
  * The home page (portfolio spec §2 "Home page"): a hero with title, intro and the
@@ -28,6 +30,7 @@ export default function HomePage() {
           <span>{t('construction')}</span>
         </p>
       </section>
+      <OwnerHero />
       <section aria-labelledby="home-sections">
         <h2 id="home-sections" className="visually-hidden">
           {t('sections')}

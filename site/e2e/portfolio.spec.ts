@@ -1,0 +1,74 @@
+import { expect, test } from './fixtures';
+
+// The portfolio (issue 10) against the real binary, which reads the shipped content/profile.yaml:
+// the owner on the home page, /skills and /tools from that file, icons served by the binary.
+
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('preferredLanguage', 'en'));
+});
+
+test('the home page shows the owner, their links and the featured projects', async ({ page, consoleErrors }) => {
+  await page.goto('/');
+  await expect(page.getByText('Olena Kovalenko')).toBeVisible();
+  const avatar = page.locator('img.owner__avatar');
+  await expect(avatar).toBeVisible();
+  expect(await avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  await expect(page.getByRole('link', { name: 'GitHub' })).toHaveAttribute('href', 'https://github.com/example');
+  const projects = page.getByRole('region', { name: 'Featured projects' });
+  await expect(projects.getByRole('listitem').filter({ has: page.getByRole('heading') })).toHaveCount(3);
+  await page.waitForLoadState('networkidle');
+  expect(consoleErrors).toEqual([]);
+});
+
+test('/skills: 6 services, 12 technologies and 4 tools, every icon loaded; Russian on the page only', async ({ page, consoleErrors }) => {
+  await page.goto('/skills');
+  await expect(page.getByRole('heading', { level: 1, name: 'Skills' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Services' }).getByRole('listitem')).toHaveCount(6);
+  await expect(page.getByRole('region', { name: 'Technologies' }).getByRole('listitem')).toHaveCount(12);
+  await expect(page.getByRole('region', { name: 'Tools', exact: true }).getByRole('listitem')).toHaveCount(4);
+  await page.waitForLoadState('networkidle');
+  const broken = await page.locator('img.profile-icon').evaluateAll((imgs) =>
+    (imgs as HTMLImageElement[]).filter((i) => !i.complete || i.naturalWidth === 0 || i.src.endsWith('/generic.svg')).map((i) => i.src),
+  );
+  expect(broken).toEqual([]);
+
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('ru');
+  await expect(page.getByRole('heading', { level: 1, name: 'Навыки' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Бэкенд-сервисы' })).toBeVisible();
+  // the site's own language is untouched
+  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
+  expect(consoleErrors).toEqual([]);
+});
+
+test('/tools: five groups, the philosophy, and all six languages', async ({ page, consoleErrors }) => {
+  await page.goto('/tools');
+  await expect(page.getByRole('heading', { level: 1, name: 'Development Tools' })).toBeVisible();
+  for (const group of ['Development Environment', 'Design Tools', 'Testing and QA', 'Deployment and Infrastructure', 'Monitoring and Analytics']) {
+    await expect(page.getByRole('heading', { level: 2, name: group })).toBeVisible();
+  }
+  await expect(page.getByText(/A tool earns its place/)).toBeVisible();
+  const titles: Record<string, [string, RegExp]> = {
+    ru: ['Инструменты разработки', /Инструмент заслуживает места/],
+    uk: ['Інструменти розробки', /Інструмент заслуговує на місце/],
+    es: ['Herramientas de desarrollo', /Una herramienta se gana su lugar/],
+    fr: ['Outils de développement', /Un outil mérite sa place/],
+    pt: ['Ferramentas de desenvolvimento', /Uma ferramenta conquista o seu lugar/],
+  };
+  for (const [lang, [title, philosophy]] of Object.entries(titles)) {
+    await page.getByRole('combobox').selectOption(lang);
+    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    await expect(page.getByText(philosophy)).toBeVisible();
+  }
+  expect(consoleErrors).toEqual([]);
+});
+
+test('GET /api/profile revalidates with its ETag, and an unknown icon has the generic fallback', async ({ request }) => {
+  const first = await request.get('/api/profile');
+  expect(first.status()).toBe(200);
+  const etag = first.headers()['etag'];
+  const again = await request.get('/api/profile', { headers: { 'If-None-Match': etag } });
+  expect(again.status()).toBe(304);
+  const generic = await request.get('/icons/generic.svg');
+  expect(generic.status()).toBe(200);
+  expect(generic.headers()['content-type']).toContain('image/svg+xml');
+});
