@@ -14,22 +14,22 @@ export type HomeIconKey =
 export interface HomeRoute {
   /** The route pattern the card stands for, shown on the card ('*' is the catch-all). */
   path: string;
-  /** Where the card's link goes (differs from path only for the catch-all). */
-  to: string;
+  /**
+   * Where the card's link goes; absent for a card with nowhere to go (a section not built yet,
+   * the catch-all), which then only describes — no card leads to the not-found page.
+   */
+  to?: string;
   /** Keys in the 'home' namespace. */
   titleKey: string;
   descriptionKey: string;
   iconKey: HomeIconKey;
-  /**
-   * The section has no page yet: its link reaches the not-found page, as the spec's card list
-   * links to it anyway. The card says so with a "coming soon" badge instead of promising a page.
-   */
+  /** The section has no page yet: the card carries a "coming soon" badge and no link. */
   soon?: boolean;
 }
 
 const card = (key: HomeIconKey, path: string, soon?: boolean): HomeRoute => ({
   path,
-  to: path,
+  to: soon ? undefined : path,
   titleKey: `cards.${key}.title`,
   descriptionKey: `cards.${key}.text`,
   iconKey: key,
@@ -48,9 +48,9 @@ export const SECTION_ROUTES: readonly HomeRoute[] = [
 ];
 
 /**
- * The catch-all card ('Page not found'): the pattern matches any unmatched path, so its link
- * points at one that no route serves, and the visitor sees the real not-found page.
+ * The catch-all card ('Page not found'): it describes what any unknown address shows, without a
+ * link to a dead address.
  */
-export const NOT_FOUND_ROUTE: HomeRoute = { ...card('notFound', '*'), to: '/404' };
+export const NOT_FOUND_ROUTE: HomeRoute = { ...card('notFound', '*'), to: undefined };
 
 export const HOME_ROUTES: readonly HomeRoute[] = [...SECTION_ROUTES, NOT_FOUND_ROUTE];

@@ -1,25 +1,34 @@
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import type { PageLanguage } from '../../../lib/i18n';
 import { usePageTitle } from '../../../lib/usePageTitle';
 import { HomeIcon } from '../home/HomeIcon';
 import { HOME_ROUTES, type HomeRoute } from '../home/homeRoutes';
 import { HOME_NS } from '../home/i18n';
 import '../home/home.css';
 import '../profile/i18n';
+import { LanguageSelect, usePageLanguage } from '../profile/LanguageSelect';
 import { OwnerHero } from '../profile/OwnerHero';
+
+/** The home page's own languages (portfolio spec §2). */
+export const HOME_LANGUAGES: readonly PageLanguage[] = ['uk', 'en', 'ru'];
 
 /**
  * The home page (portfolio spec §2 "Home page"): a hero with title, intro and the
- * still-under-construction note, then one card per section and the catch-all card.
- *
- * No language selector here, although the spec lists one for this page: the shell's selector in
- * the header is the site's single source of truth for the language (see ../home/i18n.ts).
+ * still-under-construction note, the owner and their projects, then one card per section and the
+ * catch-all card. Its language selector (uk/en/ru) is local to the page; it starts in the site's
+ * language — English unless the visitor chose or was detected otherwise — so a Ukrainian visitor
+ * is not greeted in English on a Ukrainian site.
  */
 export default function HomePage() {
-  const { t } = useTranslation(HOME_NS);
+  const { i18n } = useTranslation();
+  const { lang, setLang } = usePageLanguage(HOME_LANGUAGES);
+  const t = i18n.getFixedT(lang, HOME_NS);
   usePageTitle(t('documentTitle'));
   return (
-    <div className="home">
+    <div className="home" lang={lang}>
+      <LanguageSelect offered={HOME_LANGUAGES} value={lang} onChange={setLang} />
       <section className="home-hero" aria-labelledby="page-title">
         <h1 id="page-title" className="home-hero__title">
           {t('title')}
@@ -30,14 +39,14 @@ export default function HomePage() {
           <span>{t('construction')}</span>
         </p>
       </section>
-      <OwnerHero />
+      <OwnerHero lang={lang} />
       <section aria-labelledby="home-sections">
         <h2 id="home-sections" className="visually-hidden">
           {t('sections')}
         </h2>
         <ul className="home-cards">
           {HOME_ROUTES.map((route) => (
-            <HomeCard key={route.path} route={route} />
+            <HomeCard key={route.path} route={route} t={t} />
           ))}
         </ul>
       </section>
@@ -45,8 +54,7 @@ export default function HomePage() {
   );
 }
 
-function HomeCard({ route }: { route: HomeRoute }) {
-  const { t } = useTranslation(HOME_NS);
+function HomeCard({ route, t }: { route: HomeRoute; t: TFunction }) {
   const id = `home-card-${route.iconKey}`;
   return (
     <li className={route.soon ? 'home-card home-card--soon' : 'home-card'}>
@@ -57,9 +65,13 @@ function HomeCard({ route }: { route: HomeRoute }) {
           title must not read as the not-found page's own heading. The link covers the whole
           card (::after); its name is the title, the rest of the card describes it. */}
       <p className="home-card__title">
-        <Link className="home-card__link" to={route.to} aria-describedby={id}>
-          {t(route.titleKey)}
-        </Link>
+        {route.to ? (
+          <Link className="home-card__link" to={route.to} aria-describedby={id}>
+            {t(route.titleKey)}
+          </Link>
+        ) : (
+          t(route.titleKey)
+        )}
       </p>
       <p className="home-card__text" id={id}>
         {t(route.descriptionKey)}

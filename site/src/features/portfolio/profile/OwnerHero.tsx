@@ -1,5 +1,5 @@
 // The home page's owner block: avatar, name, headline, location, bio and links, then the featured
-// projects — all from content/profile.yaml, in the site's language. Without a profile it is absent.
+// projects — all from content/profile.yaml, in the home page's language. Without a profile it is absent.
 import { useTranslation } from 'react-i18next';
 import type { PageLanguage } from '../../../lib/i18n';
 import { PORTFOLIO_NS } from './i18n';
@@ -7,11 +7,11 @@ import { ProfileIcon } from './ProfileIcon';
 import { pick, useProfile } from './useProfile';
 import './profile.css';
 
-export function OwnerHero() {
-  const { t, i18n } = useTranslation(PORTFOLIO_NS);
+export function OwnerHero({ lang }: { lang: PageLanguage }) {
+  const { i18n } = useTranslation();
+  const t = i18n.getFixedT(lang, PORTFOLIO_NS);
   const { data: p } = useProfile();
   if (!p) return null;
-  const lang = i18n.language as PageLanguage;
   return (
     <>
       <section className="owner" aria-label={pick(p.name, lang)}>
