@@ -1,4 +1,22 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { devhubBin } from './env';
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+
+const repoDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const en = JSON.parse(readFileSync(join(repoDir, 'site/src/features/portfolio/profile/locales/en.json'), 'utf8')) as Record<string, unknown>;
+
+/** No key of the portfolio namespace shows as raw text (a missing translation shows its key). */
+async function expectNoRawKeys(page: Page) {
+  // a missing translation renders its key as the whole text of a heading, label or line
+  const lines = (await page.getByRole('main').innerText()).split('\n').map((l) => l.trim());
+  const raw = lines.filter((l) => l in en || l.startsWith('langs.'));
+  expect(raw).toEqual([]);
+}
 
 // The portfolio (issue 10) against the real binary, which reads the shipped content/profile.yaml:
 // the owner on the home page, /skills and /tools from that file, icons served by the binary.
@@ -32,9 +50,11 @@ test('/skills: 6 services, 12 technologies and 4 tools, every icon loaded; Russi
   );
   expect(broken).toEqual([]);
 
+  await expectNoRawKeys(page);
   await page.getByRole('combobox', { name: 'Language' }).selectOption('ru');
   await expect(page.getByRole('heading', { level: 1, name: 'Навыки' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Бэкенд-сервисы' })).toBeVisible();
+  await expectNoRawKeys(page);
   // the site's own language is untouched
   await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
   expect(consoleErrors).toEqual([]);
@@ -58,6 +78,7 @@ test('/tools: five groups, the philosophy, and all six languages', async ({ page
     await page.getByRole('combobox').selectOption(lang);
     await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
     await expect(page.getByText(philosophy)).toBeVisible();
+    await expectNoRawKeys(page);
   }
   expect(consoleErrors).toEqual([]);
 });
@@ -71,4 +92,23 @@ test('GET /api/profile revalidates with its ETag, and an unknown icon has the ge
   const generic = await request.get('/icons/generic.svg');
   expect(generic.status()).toBe(200);
   expect(generic.headers()['content-type']).toContain('image/svg+xml');
+});
+
+test('a broken content file stops serve with the file, the line and the field', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'devhub-content-'));
+  const shipped = readFileSync(join(repoDir, 'content', 'profile.yaml'), 'utf8');
+  writeFileSync(join(dir, 'profile.yaml'), shipped + 'colour: red\n');
+  copyFileSync(join(repoDir, 'content', 'avatar.svg'), join(dir, 'avatar.svg'));
+  const line = shipped.split('\n').length;
+  const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = execFile(
+      devhubBin,
+      ['serve', '--addr', '127.0.0.1:0'],
+      { env: { ...process.env, DEVHUB_STORAGE_DATA_DIR: join(dir, 'data'), DEVHUB_STORAGE_CONTENT_DIR: dir }, timeout: 20_000 },
+      (err, _out, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stderr }),
+    );
+    child.stdin?.end();
+  });
+  expect(code).toBe(1);
+  expect(stderr).toContain(`${join(dir, 'profile.yaml')}:${line}: colour: unknown key`);
 });
