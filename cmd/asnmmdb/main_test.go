@@ -29,9 +29,9 @@ func TestConvert(t *testing.T) {
 		t.Fatalf("type %q", db.Metadata.DatabaseType)
 	}
 	tests := []struct {
-		ip   string
-		asn  uint
-		org  string
+		ip    string
+		asn   uint
+		org   string
 		found bool
 	}{
 		{"1.0.0.1", 13335, "Cloudflare, Inc.", true},
