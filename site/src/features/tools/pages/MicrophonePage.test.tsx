@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initTestI18n, renderWithShell } from '../../../test/utils';
 import MicrophonePage from './MicrophonePage';
@@ -111,6 +111,13 @@ afterEach(() => {
 
 const micBox = (name: string) => screen.getByRole('checkbox', { name });
 
+/** Clicks Record once the button is enabled and waits until the recording has started. */
+async function startRecording() {
+  await waitFor(() => expect((screen.getByRole('button', { name: 'Record' }) as HTMLButtonElement).disabled).toBe(false));
+  fireEvent.click(screen.getByRole('button', { name: 'Record' }));
+  await screen.findByRole('button', { name: 'Stop recording' });
+}
+
 describe('MicrophonePage', () => {
   it('lists the microphones (without Chrome’s default alias) with checkboxes and a fallback label', async () => {
     renderWithShell(<MicrophonePage />);
@@ -184,7 +191,7 @@ describe('MicrophonePage', () => {
     fireEvent.click(await screen.findByRole('checkbox', { name: 'Desk mic' }));
     await screen.findByRole('article', { name: 'Microphone Desk mic' });
     for (const ts of [1700000000001, 1700000000002]) {
-      fireEvent.click(screen.getByRole('button', { name: 'Record' }));
+      await startRecording();
       expect(screen.getByText('Recording…')).toBeTruthy();
       now.mockReturnValue(ts);
       fireEvent.click(screen.getByRole('button', { name: 'Stop recording' }));
@@ -215,9 +222,10 @@ describe('MicrophonePage', () => {
     fireEvent.click(await screen.findByRole('checkbox', { name: 'Desk mic' }));
     await screen.findByRole('article', { name: 'Microphone Desk mic' });
     for (let i = 0; i < 2; i++) {
-      fireEvent.click(screen.getByRole('button', { name: 'Record' }));
+      await startRecording();
       fireEvent.click(screen.getByRole('button', { name: 'Stop recording' }));
     }
+    await waitFor(() => expect(screen.getAllByTestId('recording')).toHaveLength(2));
     const [a, b] = screen.getAllByTestId('recording');
     fireEvent.click(within(a).getByRole('button', { name: 'Play' }));
     expect(within(a).getByRole('button', { name: 'Pause' })).toBeTruthy();
