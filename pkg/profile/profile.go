@@ -118,7 +118,11 @@ func Load(dir string, icons IconExists) (*Loaded, error) {
 	return Parse(path, data, dir, icons)
 }
 
-var lineRE = regexp.MustCompile(`line (\d+): (.*)`)
+// yaml.v3 reports "line N: …" and, for an unknown key, "field K not found in type …".
+var (
+	lineRE     = regexp.MustCompile(`line (\d+): (.*)`)
+	unknownKey = regexp.MustCompile(`field (\S+) not found`)
+)
 
 // Parse checks the file's bytes; name is used in errors, dir is where the avatar is.
 func Parse(name string, data []byte, dir string, icons IconExists) (*Loaded, error) {
@@ -155,10 +159,8 @@ func yamlError(file string, err error) error {
 	if m := lineRE.FindStringSubmatch(msg); m != nil {
 		var line int
 		fmt.Sscanf(m[1], "%d", &line)
-		field := ""
-		if f := regexp.MustCompile(`field (\S+) not found`).FindStringSubmatch(m[2]); f != nil {
-			field = f[1]
-			return &Error{File: file, Line: line, Field: field, Msg: "unknown key"}
+		if f := unknownKey.FindStringSubmatch(m[2]); f != nil {
+			return &Error{File: file, Line: line, Field: f[1], Msg: "unknown key"}
 		}
 		return &Error{File: file, Line: line, Msg: m[2]}
 	}
