@@ -280,7 +280,7 @@ func TestIPRecordAcceptLanguage(t *testing.T) {
 	ta := newIPTestApp(t, ipTestDB(t), "0.0.0.0")
 	tests := []struct {
 		name, query, header string
-		want               any // nil: the field is absent
+		want                any // nil: the field is absent
 	}{
 		{"own record with a header", "", "uk-UA,uk;q=0.9,en;q=0.8", "uk-UA,uk;q=0.9,en;q=0.8"},
 		{"own record without a header: empty string", "", "", ""},

@@ -18,9 +18,56 @@ import (
 // headers prepared. Embedded files cannot use sendfile, and re-reading them
 // through a generic static handler costs 3–4× against nginx (see
 // shared/notes/fiber-and-uploads.md); writing prepared bytes does not.
+//
+// The icon set (icons/, about 3 500 small logos for the portfolio) is the
+// exception: held in memory it added ~20 MiB of RSS for the few a page
+// shows, so those files are read from the FS when asked for (lazyAsset).
 type siteAssets struct {
 	files map[string]*asset // by URL path, e.g. "/assets/index-abc123.js"
 	index *asset
+	fsys  fs.FS
+}
+
+// lazyDir is the directory of the site read per request instead of held.
+const lazyDir = "icons"
+
+// lazyAsset reads one file under lazyDir with its variants; nil when there is none.
+func (sa *siteAssets) lazyAsset(urlPath string) *asset {
+	p := strings.TrimPrefix(urlPath, "/")
+	if sa.fsys == nil || !strings.HasPrefix(p, lazyDir+"/") || !fs.ValidPath(p) || strings.HasSuffix(p, ".gz") || strings.HasSuffix(p, ".br") {
+		return nil
+	}
+	a, err := readAsset(sa.fsys, p)
+	if err != nil {
+		return nil
+	}
+	return a
+}
+
+// readAsset reads a file and its .gz/.br variants and prepares its headers.
+func readAsset(fsys fs.FS, p string) (*asset, error) {
+	raw, err := fs.ReadFile(fsys, p)
+	if err != nil {
+		return nil, err
+	}
+	a := &asset{raw: raw, contentType: contentTypeOf(p)}
+	if gz, err := fs.ReadFile(fsys, p+".gz"); err == nil {
+		a.gz = gz
+	}
+	if br, err := fs.ReadFile(fsys, p+".br"); err == nil {
+		a.br = br
+	}
+	sum := sha256.Sum256(raw)
+	a.etag = `"` + hex.EncodeToString(sum[:12]) + `"`
+	switch {
+	case strings.HasPrefix(p, "assets/"):
+		a.cacheControl = cacheImmutable
+	case p == "index.html":
+		a.cacheControl = cacheNoCache
+	default:
+		a.cacheControl = cacheShort
+	}
+	return a, nil
 }
 
 type asset struct {
@@ -38,7 +85,7 @@ const (
 )
 
 func loadSiteAssets(fsys fs.FS) (*siteAssets, error) {
-	sa := &siteAssets{files: map[string]*asset{}}
+	sa := &siteAssets{files: map[string]*asset{}, fsys: fsys}
 	if fsys == nil {
 		return sa, nil
 	}
@@ -46,29 +93,15 @@ func loadSiteAssets(fsys fs.FS) (*siteAssets, error) {
 		if err != nil {
 			return err
 		}
+		if d.IsDir() && p == lazyDir {
+			return fs.SkipDir
+		}
 		if d.IsDir() || strings.HasSuffix(p, ".gz") || strings.HasSuffix(p, ".br") {
 			return nil
 		}
-		raw, err := fs.ReadFile(fsys, p)
+		a, err := readAsset(fsys, p)
 		if err != nil {
 			return err
-		}
-		a := &asset{raw: raw, contentType: contentTypeOf(p)}
-		if gz, err := fs.ReadFile(fsys, p+".gz"); err == nil {
-			a.gz = gz
-		}
-		if br, err := fs.ReadFile(fsys, p+".br"); err == nil {
-			a.br = br
-		}
-		sum := sha256.Sum256(raw)
-		a.etag = `"` + hex.EncodeToString(sum[:12]) + `"`
-		switch {
-		case strings.HasPrefix(p, "assets/"):
-			a.cacheControl = cacheImmutable
-		case p == "index.html":
-			a.cacheControl = cacheNoCache
-		default:
-			a.cacheControl = cacheShort
 		}
 		sa.files["/"+p] = a
 		return nil
@@ -106,6 +139,9 @@ func (s *Server) serveSite(c fiber.Ctx) error {
 	}
 	p := c.Path()
 	if a, ok := s.site.files[p]; ok && p != "/index.html" {
+		return s.sendAsset(c, a)
+	}
+	if a := s.site.lazyAsset(p); a != nil {
 		return s.sendAsset(c, a)
 	}
 	if isUnderPrefix(p, "/assets") {
