@@ -70,13 +70,7 @@ func (ta *blogTestApp) do(t *testing.T, method, path, token, body string) (int, 
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	resp, err := ta.app.Test(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	checkContract(t, req, []byte(body), resp.StatusCode, resp.Header, raw)
+	resp, raw := ta.testApp.do(t, req)
 	return resp.StatusCode, string(raw)
 }
 
@@ -369,12 +363,7 @@ func TestBlogFeed(t *testing.T) {
 	if code, body := ta.do(t, "POST", "/api/blog", blogAdminToken, string(raw)); code != 201 {
 		t.Fatalf("%d %s", code, body)
 	}
-	req := httptest.NewRequest("GET", "/feed.xml", nil)
-	resp, err := ta.app.Test(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
+	resp, body := ta.testApp.do(t, httptest.NewRequest("GET", "/feed.xml", nil))
 	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/atom+xml") {
 		t.Fatalf("%d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
@@ -395,8 +384,7 @@ func TestBlogFeed(t *testing.T) {
 
 func TestBlogUnmountedWithoutService(t *testing.T) {
 	ta := newTestApp(t, nil)
-	req := httptest.NewRequest("GET", "/api/blog", nil)
-	resp, _ := ta.app.Test(req)
+	resp, _ := ta.do(t, httptest.NewRequest("GET", "/api/blog", nil))
 	if resp.StatusCode != 404 {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
@@ -457,11 +445,7 @@ func TestBlogFeedIgnoresHostHeader(t *testing.T) {
 	req := httptest.NewRequest("GET", "/feed.xml", nil)
 	req.Host = "evil.example"
 	req.Header.Set("X-Forwarded-Host", "evil.example")
-	resp, err := ta.app.Test(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
+	resp, body := ta.testApp.do(t, req)
 	out := string(body)
 	if resp.StatusCode != 200 || strings.Contains(out, "evil.example") {
 		t.Fatalf("feed built from the Host header:\n%s", out)

@@ -1555,9 +1555,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Invite"] & {
-                            code: string;
-                        };
+                        "application/json": components["schemas"]["Invite"] & unknown;
                     };
                 };
                 400: components["responses"]["Error"];
@@ -1747,9 +1745,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Article"] & {
-                            content_html: string;
-                        };
+                        "application/json": components["schemas"]["Article"] & unknown;
                     };
                 };
                 400: components["responses"]["Error"];
@@ -2628,6 +2624,8 @@ export interface components {
             lastUsedAt?: string;
         };
         Invite: {
+            /** @description Only in the answer that creates it */
+            code?: string;
             id: string;
             createdBy: string;
             /** Format: date-time */
@@ -2663,6 +2661,8 @@ export interface components {
             updatedAt: string;
         };
         Article: {
+            /** @description Only in GET /api/blog/{id} */
+            content_html?: string;
             id: number;
             slug: string;
             name: string;
