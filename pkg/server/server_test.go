@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"syscall"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -292,6 +294,14 @@ func TestBodyLimit(t *testing.T) {
 			req, _ := http.NewRequest(http.MethodPost, base+"/api/echo-size", r)
 			req.Header.Set("Content-Type", "application/json")
 			resp, err := http.DefaultClient.Do(req)
+			if err != nil && tc.chunked && tc.wantStatus == http.StatusRequestEntityTooLarge &&
+				(errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET)) {
+				// The server answered 413 and closed before the client had
+				// written its last chunk; on a loaded machine the client sees
+				// the closed connection first. The body was refused either way
+				// — what must never happen is that it is accepted.
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
