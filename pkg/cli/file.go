@@ -43,23 +43,17 @@ the same store and uploads directory as the server, also while it runs.`,
 	return cmd
 }
 
-// fileJSON is a file in --json output: the API's list item plus its hash.
+// fileJSON is a file in --json output: the API's File (files.Info, with
+// its hash) plus who uploaded it, which only the owner sees.
 type fileJSON struct {
-	ID           uint64    `json:"id"`
-	OriginalName string    `json:"original_name"`
-	Size         int64     `json:"size"`
-	MimeType     string    `json:"mime_type"`
-	Type         string    `json:"type"`
-	UploadedAt   time.Time `json:"uploaded_at"`
-	SHA256       string    `json:"sha256"`
-	Uploader     string    `json:"uploader"`
+	files.Info
+	Uploader string `json:"uploader"`
 }
 
 func toFileJSON(fs []files.File) []fileJSON {
 	out := make([]fileJSON, 0, len(fs))
 	for _, f := range fs {
-		out = append(out, fileJSON{ID: f.ID, OriginalName: f.OriginalName, Size: f.Size, MimeType: f.MimeType,
-			Type: f.Type, UploadedAt: f.UploadedAt, SHA256: f.SHA256, Uploader: f.Uploader})
+		out = append(out, fileJSON{Info: f.Info(true), Uploader: f.Uploader})
 	}
 	return out
 }

@@ -32,7 +32,7 @@ func runFileCmd(t *testing.T, cwd string, tty bool, args ...string) (string, str
 
 type fileItem struct {
 	ID           uint64 `json:"id"`
-	OriginalName string `json:"original_name"`
+	OriginalName string `json:"originalName"`
 	Size         int64  `json:"size"`
 	Type         string `json:"type"`
 	SHA256       string `json:"sha256"`

@@ -65,7 +65,7 @@ func (s *Server) mountFiles(api fiber.Router) {
 			g.Get(path, h)
 			g.Head(path, h)
 		}
-		get("/", s.listFiles)
+		get("/", s.listFiles(prefix == "/files"))
 		g.Post("/upload", s.finishRefusedUpload, s.requireUser, s.admitUpload, s.uploadFiles)
 		get("/stream/:id", s.streamFile)
 		get("/:id/download", s.downloadFile)
@@ -74,42 +74,24 @@ func (s *Server) mountFiles(api fiber.Router) {
 	}
 }
 
-// fileListItem is a file as the lists and the upload answer show it.
-type fileListItem struct {
+// specListItem is a file as the spec's list path, /api/api/files, names
+// it (the spec's File list item). Every other answer shows a file as
+// files.Info; api/openapi.yaml states the rule.
+type specListItem struct {
 	ID           uint64    `json:"id"`
 	OriginalName string    `json:"original_name"`
 	Size         int64     `json:"size"`
 	MimeType     string    `json:"mime_type"`
 	Type         string    `json:"type"`
 	UploadedAt   time.Time `json:"uploaded_at"`
-	SHA256       string    `json:"sha256,omitempty"`
 }
 
-func listItem(f files.File, withHash bool) fileListItem {
-	it := fileListItem{ID: f.ID, OriginalName: f.OriginalName, Size: f.Size, MimeType: f.MimeType, Type: f.Type, UploadedAt: f.UploadedAt}
-	if withHash {
-		it.SHA256 = f.SHA256
-	}
-	return it
-}
-
-func listItems(fs []files.File, withHash bool) []fileListItem {
-	out := make([]fileListItem, 0, len(fs))
+func specListItems(fs []files.File) []specListItem {
+	out := make([]specListItem, 0, len(fs))
 	for _, f := range fs {
-		out = append(out, listItem(f, withHash))
+		out = append(out, specListItem{ID: f.ID, OriginalName: f.OriginalName, Size: f.Size, MimeType: f.MimeType, Type: f.Type, UploadedAt: f.UploadedAt})
 	}
 	return out
-}
-
-// fileDetail is the detail page's shape (the spec's camelCase names).
-type fileDetail struct {
-	ID           uint64    `json:"id"`
-	OriginalName string    `json:"originalName"`
-	Size         int64     `json:"size"`
-	MimeType     string    `json:"mimetype"`
-	UploadedAt   time.Time `json:"uploadedAt"`
-	Type         string    `json:"type"`
-	SHA256       string    `json:"sha256"`
 }
 
 // File list paging (GET /api/files?type=&page=&limit=).
@@ -124,13 +106,22 @@ const (
 // listFiles answers the file list in the spec's shape — one list per group,
 // newest first — a page at a time per group, with each group's total. With
 // ?type=<group> only that group's page is filled. It is answered from the
-// files service's in-memory index.
-func (s *Server) listFiles(c fiber.Ctx) error {
+// files service's in-memory index. The canonical path shows files as
+// files.Info; the spec's path (canonical false) with the spec's names.
+func (s *Server) listFiles(canonical bool) fiber.Handler {
+	cache := &s.specFileList
+	if canonical {
+		cache = &s.fileList
+	}
+	return func(c fiber.Ctx) error { return s.answerFileList(c, canonical, cache) }
+}
+
+func (s *Server) answerFileList(c fiber.Ctx, canonical bool, cache *encodedList) error {
 	// The plain list (no parameters) is what every visitor of the page
 	// asks for: its encoded answer is kept until the list changes.
 	plain := c.Request().URI().QueryArgs().Len() == 0
 	if plain {
-		if body, ok := s.fileList.get(s.svc.Files.ListVersion()); ok {
+		if body, ok := cache.get(s.svc.Files.ListVersion()); ok {
 			c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
 			return c.Send(body)
 		}
@@ -151,12 +142,15 @@ func (s *Server) listFiles(c fiber.Ctx) error {
 	limit = min(limit, maxFilesPerGroup)
 	out := fiber.Map{"totals": s.svc.Files.Totals()}
 	for _, g := range files.GroupNames() {
-		items := []fileListItem{}
+		var fs []files.File
 		if group == "" || group == g {
-			fs, _ := s.svc.Files.Page(g, page, limit)
-			items = listItems(fs, false)
+			fs, _ = s.svc.Files.Page(g, page, limit)
 		}
-		out[g] = items
+		if canonical {
+			out[g] = files.Infos(fs, false)
+		} else {
+			out[g] = specListItems(fs)
+		}
 	}
 	if !plain {
 		return c.JSON(out)
@@ -166,7 +160,7 @@ func (s *Server) listFiles(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	s.fileList.put(ver, body)
+	cache.put(ver, body)
 	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
 	return c.Send(body)
 }
@@ -211,8 +205,7 @@ func (s *Server) fileDetail(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fileDetail{ID: f.ID, OriginalName: f.OriginalName, Size: f.Size, MimeType: f.MimeType,
-		UploadedAt: f.UploadedAt, Type: f.Type, SHA256: f.SHA256})
+	return c.JSON(f.Info(true))
 }
 
 func (s *Server) deleteFile(c fiber.Ctx) error {
@@ -328,7 +321,7 @@ func (s *Server) uploadFiles(c fiber.Ctx) error {
 		s.logFor(c).Info("file uploaded", slog.Uint64("id", f.ID), slog.String("name", f.OriginalName),
 			slog.Int64("size", f.Size), slog.String("by", id.Email))
 	}
-	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"files": listItems(saved, true)})
+	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"files": files.Infos(saved, true)})
 }
 
 // tooLarge is the 413 of an upload over files.max_upload_bytes, naming the

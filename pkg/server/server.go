@@ -112,8 +112,9 @@ type Server struct {
 	uploads *uploadLimits
 	// metrics feeds GET /metrics; nil when metrics.enabled is off.
 	metrics *metrics
-	// fileList caches the encoded plain file list (listFiles).
-	fileList encodedList
+	// fileList and specFileList cache the encoded plain file list of the
+	// canonical path and of the spec's (listFiles).
+	fileList, specFileList encodedList
 	// drainRefused is Options.RefusedUploadDrain with its default applied.
 	drainRefused time.Duration
 }

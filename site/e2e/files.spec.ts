@@ -186,8 +186,8 @@ test('a user uploads three files with progress, finds them by type, previews, do
   await expect(page.getByRole('alert')).toHaveText('Файл не знайдено');
 
   // The CLI sees the same files, with the hash of the bytes sent.
-  const listed = cliJson<Array<{ original_name: string; sha256: string; type: string }>>(['file', 'list']);
-  const mine = listed.filter((f) => f.original_name.includes(tag));
+  const listed = cliJson<Array<{ originalName: string; sha256: string; type: string }>>(['file', 'list']);
+  const mine = listed.filter((f) => f.originalName.includes(tag));
   expect(mine.map((f) => f.type).sort()).toEqual(['audio', 'document', 'image']);
   // The only errors the browser logs are the 404 of the unknown id, which the page expected, and
   // the probe of the revoked object URL.

@@ -1861,8 +1861,11 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description Only this group's page is filled */
                     type?: "images" | "videos" | "audio" | "documents" | "other";
+                    /** @description From 1 (default 1) */
                     page?: string;
+                    /** @description Per group, 1–500 (default 100) */
                     limit?: string;
                 };
                 header?: never;
@@ -1871,26 +1874,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The spec's groups plus totals */
+                /** @description The spec's groups of `File`, plus totals */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            images: components["schemas"]["FileList"];
-                            videos: components["schemas"]["FileList"];
-                            audio: components["schemas"]["FileList"];
-                            documents: components["schemas"]["FileList"];
-                            other: components["schemas"]["FileList"];
-                            totals: {
-                                images: number;
-                                videos: number;
-                                audio: number;
-                                documents: number;
-                                other: number;
-                            };
-                        };
+                        "application/json": components["schemas"]["FileGroups"];
                     };
                 };
                 400: components["responses"]["Error"];
@@ -1936,7 +1926,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            files: components["schemas"]["FileItem"][];
+                            files: components["schemas"]["FileWithHash"][];
                         };
                     };
                 };
@@ -1963,7 +1953,7 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One file's details (the spec's camelCase names) */
+        /** One file's details (the spec's file detail) */
         get: {
             parameters: {
                 query?: never;
@@ -1981,16 +1971,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id: number;
-                            originalName: string;
-                            size: number;
-                            mimetype: string;
-                            /** Format: date-time */
-                            uploadedAt: string;
-                            type: components["schemas"]["FileType"];
-                            sha256: string;
-                        };
+                        "application/json": components["schemas"]["FileWithHash"];
                     };
                 };
                 400: components["responses"]["Error"];
@@ -2119,7 +2100,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/api/files": paths["/api/files"];
+    "/api/api/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The spec's file list: as GET /api/files, with the spec's list-item names */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only this group's page is filled */
+                    type?: "images" | "videos" | "audio" | "documents" | "other";
+                    /** @description From 1 (default 1) */
+                    page?: string;
+                    /** @description Per group, 1–500 (default 100) */
+                    limit?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The spec's groups of `SpecFileItem`, plus totals */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SpecFileGroups"];
+                    };
+                };
+                400: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/api/files/upload": paths["/api/files/upload"];
     "/api/api/files/{id}": paths["/api/files/{id}"];
     "/api/api/files/{id}/download": paths["/api/files/{id}/download"];
@@ -2678,7 +2702,24 @@ export interface components {
         };
         /** @enum {unknown} */
         FileType: "image" | "video" | "audio" | "document" | "other";
-        FileItem: {
+        /** @description A file, as every path but the spec's list shows it (and the CLI's --json) */
+        File: {
+            id: number;
+            originalName: string;
+            /** @description Bytes */
+            size: number;
+            mimetype: string;
+            type: components["schemas"]["FileType"];
+            /** Format: date-time */
+            uploadedAt: string;
+            /** @description The content's SHA-256 (hex): in the detail and the upload answer, not in lists */
+            sha256?: string;
+        };
+        FileWithHash: components["schemas"]["File"] & {
+            sha256: string;
+        };
+        /** @description A file in the spec's list (GET /api/api/files), with the spec's names */
+        SpecFileItem: {
             id: number;
             original_name: string;
             size: number;
@@ -2686,10 +2727,31 @@ export interface components {
             type: components["schemas"]["FileType"];
             /** Format: date-time */
             uploaded_at: string;
-            /** @description In the upload answer */
-            sha256?: string;
         };
-        FileList: components["schemas"]["FileItem"][];
+        FileGroups: {
+            images: components["schemas"]["File"][];
+            videos: components["schemas"]["File"][];
+            audio: components["schemas"]["File"][];
+            documents: components["schemas"]["File"][];
+            other: components["schemas"]["File"][];
+            totals: components["schemas"]["FileTotals"];
+        };
+        SpecFileGroups: {
+            images: components["schemas"]["SpecFileItem"][];
+            videos: components["schemas"]["SpecFileItem"][];
+            audio: components["schemas"]["SpecFileItem"][];
+            documents: components["schemas"]["SpecFileItem"][];
+            other: components["schemas"]["SpecFileItem"][];
+            totals: components["schemas"]["FileTotals"];
+        };
+        /** @description Each group's number of files */
+        FileTotals: {
+            images: number;
+            videos: number;
+            audio: number;
+            documents: number;
+            other: number;
+        };
         Game: {
             id: number;
             name: string;

@@ -1,20 +1,14 @@
 // The file cloud's API calls, one per function. JSON calls go through the shared client; the
 // upload uses XMLHttpRequest because only it reports upload progress, and downloads read the
-// response stream themselves to report theirs. The list uses the spec's /api/api/files path.
+// response stream themselves to report theirs. Every call uses a canonical path, where a file
+// has one shape (the contract's File).
 import { ApiError, api, getToken, refreshAccessToken } from '../../lib/api';
+import type { Schema } from '../../lib/apiTypes';
 
-export type FileType = 'image' | 'video' | 'audio' | 'document' | 'other';
+export type FileType = Schema<'FileType'>;
 
-/** A file as the lists show it (spec §3). */
-export interface FileItem {
-  id: number;
-  original_name: string;
-  size: number;
-  mime_type: string;
-  type: FileType;
-  uploaded_at: string;
-  sha256?: string;
-}
+/** A file as the lists and the upload answer show it (the contract's File). */
+export type FileItem = Schema<'File'>;
 
 export interface FileGroups {
   images: FileItem[];
@@ -27,26 +21,18 @@ export interface FileGroups {
 export const GROUPS = ['images', 'videos', 'audio', 'documents', 'other'] as const;
 export type Group = (typeof GROUPS)[number];
 
-/** The detail page's shape (spec §3). */
-export interface FileDetail {
-  id: number;
-  originalName: string;
-  size: number;
-  mimetype: string;
-  uploadedAt: string;
-  type: FileType;
-  sha256: string;
-}
+/** A file with its hash, as the detail page shows it (spec §3). */
+export type FileDetail = Schema<'FileWithHash'>;
 
 export const filePaths = {
-  list: '/api/api/files',
+  list: '/api/files',
   upload: '/api/files/upload',
   detail: (id: number | string) => `/api/files/${id}`,
   download: (id: number | string) => `/api/files/${id}/download`,
   stream: (id: number | string) => `/api/files/stream/${id}`,
 };
 
-/** GET /api/api/files: every group, missing ones as empty lists. */
+/** GET /api/files: every group, missing ones as empty lists. */
 export async function listFiles(signal?: AbortSignal): Promise<FileGroups> {
   const res = await api.get<Partial<FileGroups> | null>(filePaths.list, { signal });
   const out = {} as FileGroups;

@@ -17,7 +17,7 @@ interface Props {
 
 /** Whether the preview overlay can show this file (spec §2: image, video, audio, PDF). */
 export function canPreview(f: FileItem): boolean {
-  return f.type === 'image' || f.type === 'video' || f.type === 'audio' || f.mime_type === 'application/pdf';
+  return f.type === 'image' || f.type === 'video' || f.type === 'audio' || f.mimetype === 'application/pdf';
 }
 
 export function fileLink(id: number): string {
@@ -31,18 +31,18 @@ export function FileRow({ file, isAdmin, download, onPreview, onDownload, onDele
   return (
     <li className="files-row" data-testid={`file-${file.id}`}>
       <div className="files-row__info">
-        <Link className="files-row__name" to={`/filecloud/${file.id}`} title={t('list.details', { name: file.original_name })}>
-          {file.original_name}
+        <Link className="files-row__name" to={`/filecloud/${file.id}`} title={t('list.details', { name: file.originalName })}>
+          {file.originalName}
         </Link>
         <span className="files-row__size">{formatMB(file.size, t('list.mb'))}</span>
       </div>
-      <div className="files-row__actions" role="group" aria-label={t('actions.label', { name: file.original_name })}>
+      <div className="files-row__actions" role="group" aria-label={t('actions.label', { name: file.originalName })}>
         {canPreview(file) ? (
           <button type="button" className="btn files-action" onClick={() => onPreview(file)}>
             {t('actions.preview')}
           </button>
         ) : null}
-        <CopyLinkButton url={fileLink(file.id)} name={file.original_name} />
+        <CopyLinkButton url={fileLink(file.id)} name={file.originalName} />
         <button type="button" className="btn files-action" onClick={() => onDownload(file)} disabled={busy}>
           {t('actions.download')}
         </button>

@@ -9,7 +9,7 @@ import { Modal } from '../../../components/ui/Modal';
 type Kind = 'image' | 'video' | 'audio' | 'pdf' | 'none';
 
 export function previewKind(f: FileItem): Kind {
-  if (f.mime_type === 'application/pdf') return 'pdf';
+  if (f.mimetype === 'application/pdf') return 'pdf';
   if (f.type === 'image' || f.type === 'video' || f.type === 'audio') return f.type;
   return 'none';
 }
@@ -34,7 +34,7 @@ export function PreviewOverlay({ file, onClose }: { file: FileItem; onClose: () 
         if (ctrl.signal.aborted) return;
         // The server sends non-inline types (SVG) as opaque bytes; an <img> only draws them with
         // the recorded type, and an image element never runs a file's scripts.
-        url = URL.createObjectURL(new Blob([blob], { type: file.mime_type }));
+        url = URL.createObjectURL(new Blob([blob], { type: file.mimetype }));
         setObjectUrl(url);
       })
       .catch((err: unknown) => {
@@ -55,19 +55,19 @@ export function PreviewOverlay({ file, onClose }: { file: FileItem; onClose: () 
   if (kind === 'video') {
     body = <video className="files-preview__media" src={stream} controls autoPlay={false} preload="metadata" />;
   } else if (kind === 'pdf') {
-    body = <iframe className="files-preview__pdf" src={stream} title={file.original_name} />;
+    body = <iframe className="files-preview__pdf" src={stream} title={file.originalName} />;
   } else if (kind === 'none') {
     body = <p>{t('preview.none')}</p>;
   } else if (!objectUrl) {
     body = <p role="status">{t('preview.loading')}</p>;
   } else if (kind === 'image') {
-    body = <img className="files-preview__media" src={objectUrl} alt={file.original_name} />;
+    body = <img className="files-preview__media" src={objectUrl} alt={file.originalName} />;
   } else {
     body = <audio className="files-preview__audio" src={objectUrl} controls />;
   }
 
   return (
-    <Modal title={t('preview.title', { name: file.original_name })} onClose={onClose} closeLabel={t('preview.close')} className="modal--wide">
+    <Modal title={t('preview.title', { name: file.originalName })} onClose={onClose} closeLabel={t('preview.close')} className="modal--wide">
       <div className="files-preview">{body}</div>
       {kind === 'pdf' ? (
         <p className="files-preview__open">

@@ -52,11 +52,11 @@ class FakeXHR {
 
 const stored: FileItem = {
   id: 7,
-  original_name: 'photo.png',
+  originalName: 'photo.png',
   size: 3 * 1024 * 1024,
-  mime_type: 'image/png',
+  mimetype: 'image/png',
   type: 'image',
-  uploaded_at: '2025-01-01T00:00:00Z',
+  uploadedAt: '2025-01-01T00:00:00Z',
 };
 
 function file(name: string, size: number, type = 'application/octet-stream'): File {

@@ -113,7 +113,7 @@ export function Uploader({ onUploaded }: Props) {
           <p className="files-uploader__done-title">{t('uploader.doneTitle')}</p>
           {state.uploaded[0] ? (
             <p className="files-uploader__done-file">
-              {t('uploader.doneFile', { name: state.uploaded[0].original_name, size: size(state.uploaded[0].size) })}
+              {t('uploader.doneFile', { name: state.uploaded[0].originalName, size: size(state.uploaded[0].size) })}
               {state.uploaded.length > 1 ? ` ${t('uploader.more', { count: state.uploaded.length - 1 })}` : ''}
             </p>
           ) : null}

@@ -13,7 +13,7 @@ const admin = { id: 1, email: 'admin@example.com', name: 'Admin', role: 'admin' 
 const user = { id: 2, email: 'user@example.com', name: 'User', role: 'user' };
 
 function item(id: number, name: string, type: FileItem['type'], mime: string, size = 1.5 * 1024 * 1024): FileItem {
-  return { id, original_name: name, size, mime_type: mime, type, uploaded_at: '2025-01-01T00:00:00Z' };
+  return { id, originalName: name, size, mimetype: mime, type, uploadedAt: '2025-01-01T00:00:00Z' };
 }
 
 const photo = item(1, 'photo.png', 'image', 'image/png');
@@ -25,7 +25,7 @@ function fakeCloud(profile?: typeof admin, groups: Partial<FileGroups> = {}) {
   let state: FileGroups = { images: [photo], videos: [clip], audio: [], documents: [paper], other: [], ...groups };
   const fetch = stubFetch({
     '/api/auth/profile': () => (profile ? json(profile) : json({ status: 401, message: 'no', data: {} }, 401)),
-    'GET /api/api/files': () => json(state),
+    'GET /api/files': () => json(state),
     'DELETE /api/files/1': ({ headers }) => {
       if (headers.get('Authorization') !== 'Bearer tok') return json({ status: 401, message: 'auth', data: {} }, 401);
       state = { ...state, images: [] };
@@ -108,7 +108,7 @@ describe('FileCloudPage', () => {
   });
 
   it('toasts when the list cannot be loaded', async () => {
-    stubFetch({ 'GET /api/api/files': () => json({ status: 500, message: 'boom', data: {} }, 500) });
+    stubFetch({ 'GET /api/files': () => json({ status: 500, message: 'boom', data: {} }, 500) });
     renderWithShell(<FileCloudPage />);
     await vi.waitFor(() => expect(toast.error).toHaveBeenCalledWith('Error loading files: boom'));
   });

@@ -71,7 +71,7 @@ export default function FileCloudPage() {
       .run(f.id, async (onPercent) => {
         try {
           const blob = await downloadFile(f.id, (p) => onPercent(p.percent));
-          saveBlob(blob, f.original_name);
+          saveBlob(blob, f.originalName);
         } catch (err) {
           toast.error(t('toast.downloadError', { message: errorMessage(err) }));
           throw err;
@@ -129,7 +129,7 @@ export default function FileCloudPage() {
       {toDelete ? (
         <ConfirmDialog
           title={t('confirm.title')}
-          text={t('confirm.text', { name: toDelete.original_name })}
+          text={t('confirm.text', { name: toDelete.originalName })}
           confirmLabel={t('confirm.confirm')}
           cancelLabel={t('confirm.cancel')}
           busy={deleting}
