@@ -8,8 +8,6 @@ import (
 	"log/slog"
 	"mime"
 	"net"
-	"net/http"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -378,11 +376,13 @@ func (s *Server) downloadFile(c fiber.Ctx) error { return s.sendUserFile(c, fals
 
 func (s *Server) streamFile(c fiber.Ctx) error { return s.sendUserFile(c, true) }
 
-// sendUserFile answers with a stored file's bytes: the whole file, or one
-// byte range (206; 416 when it starts at or past the end). The bytes go out
-// with sendfile from the file opened inside the uploads directory, so memory
-// stays flat for any size. inlineIfSafe lets allow-listed types display in
-// the browser (the stream route); everything else is an attachment.
+// sendUserFile answers with a stored file's bytes through the one caching
+// path (sendContent): the whole file, or one byte range (206; 416 when it
+// starts at or past the end), revalidated by its hash and upload time. The
+// bytes go out with sendfile from the file opened inside the uploads
+// directory, so memory stays flat for any size. inlineIfSafe lets
+// allow-listed types display in the browser (the stream route); everything
+// else is an attachment.
 func (s *Server) sendUserFile(c fiber.Ctx, inlineIfSafe bool) error {
 	h := &c.Response().Header
 	// Set first, so that errors on these routes (400, 404, 416) carry them too.
@@ -402,29 +402,6 @@ func (s *Server) sendUserFile(c fiber.Ctx, inlineIfSafe bool) error {
 		}
 		return err
 	}
-	sent := false
-	defer func() {
-		if !sent {
-			fh.Close()
-		}
-	}()
-
-	h.Set(fiber.HeaderAcceptRanges, "bytes")
-	etag := `"` + f.SHA256 + `"`
-	h.Set(fiber.HeaderETag, etag)
-	h.Set(fiber.HeaderLastModified, f.UploadedAt.UTC().Format(http.TimeFormat))
-	h.Set(fiber.HeaderCacheControl, "private, no-cache")
-
-	if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" && etagListMatches(inm, etag) {
-		return c.SendStatus(fiber.StatusNotModified)
-	}
-
-	start, length, partial, err := byteRange(c.Get(fiber.HeaderRange), c.Get(fiber.HeaderIfRange), etag, f)
-	if err != nil {
-		h.Set(fiber.HeaderContentRange, "bytes */"+strconv.FormatInt(f.Size, 10))
-		return NewError(fiber.StatusRequestedRangeNotSatisfiable, "requested range not satisfiable")
-	}
-
 	base := mimeBase(f.MimeType)
 	disposition := "attachment"
 	if inlineIfSafe && inlineTypes[base] {
@@ -434,98 +411,20 @@ func (s *Server) sendUserFile(c fiber.Ctx, inlineIfSafe bool) error {
 	if activeTypes[base] || ctype == "" {
 		ctype = "application/octet-stream"
 	}
-	h.Set(fiber.HeaderContentType, ctype)
 	h.Set(fiber.HeaderContentDisposition, contentDisposition(disposition, f.OriginalName))
-	if partial {
-		c.Status(fiber.StatusPartialContent)
-		h.Set(fiber.HeaderContentRange, "bytes "+strconv.FormatInt(start, 10)+"-"+
-			strconv.FormatInt(start+length-1, 10)+"/"+strconv.FormatInt(f.Size, 10))
-	} else {
-		c.Status(fiber.StatusOK)
+	err = sendContent(c, &content{
+		contentType: ctype, cacheControl: "private, no-cache",
+		etag: `"` + f.SHA256 + `"`, lastModified: f.UploadedAt, ranges: true,
+		identity: payload{size: f.Size, file: fh},
+	})
+	if err != nil {
+		h.Del(fiber.HeaderContentDisposition) // the error is JSON to read, not a file to save
+		return err
 	}
-	c.Response().SetBodyStream(&fileSection{f: fh, off: start, n: length}, int(length))
-	if s.metrics != nil && c.Method() != fiber.MethodHead {
-		s.metrics.downloaded.Add(float64(length))
+	if st := c.Response().StatusCode(); s.metrics != nil && !c.Request().Header.IsHead() && (st == fiber.StatusOK || st == fiber.StatusPartialContent) {
+		s.metrics.downloaded.Add(float64(c.Response().Header.ContentLength()))
 	}
-	sent = true
-	return nil
-}
-
-// byteRange reads a Range header against f. It returns the whole file
-// (partial=false) when there is no usable Range: none, another unit,
-// several ranges (served whole rather than as multipart), or an If-Range
-// that no longer matches. A single range that starts at or past the end,
-// a zero-length suffix, or a malformed byte range is unsatisfiable (err);
-// an end past the file is clamped to its last byte.
-func byteRange(header, ifRange, etag string, f *files.File) (start, length int64, partial bool, err error) {
-	size := f.Size
-	header = strings.TrimSpace(header)
-	if header == "" {
-		return 0, size, false, nil
-	}
-	unit, spec, ok := strings.Cut(header, "=")
-	if !ok || !strings.EqualFold(strings.TrimSpace(unit), "bytes") {
-		return 0, size, false, nil
-	}
-	if ifRange != "" && ifRange != etag {
-		t, perr := http.ParseTime(ifRange)
-		if perr != nil || !t.Equal(f.UploadedAt.UTC().Truncate(time.Second)) {
-			return 0, size, false, nil
-		}
-	}
-	if strings.Contains(spec, ",") {
-		return 0, size, false, nil
-	}
-	spec = strings.TrimSpace(spec)
-	first, last, ok := strings.Cut(spec, "-")
-	if !ok {
-		return 0, 0, false, errBadRange
-	}
-	first, last = strings.TrimSpace(first), strings.TrimSpace(last)
-	if first == "" {
-		// Suffix range: the last N bytes.
-		n, perr := parseRangeNum(last)
-		if perr != nil || n == 0 || size == 0 {
-			return 0, 0, false, errBadRange
-		}
-		if n > size {
-			n = size
-		}
-		return size - n, n, true, nil
-	}
-	start, perr := parseRangeNum(first)
-	if perr != nil || start >= size {
-		return 0, 0, false, errBadRange
-	}
-	end := size - 1
-	if last != "" {
-		e, perr := parseRangeNum(last)
-		if perr != nil || e < start {
-			return 0, 0, false, errBadRange
-		}
-		end = min(e, size-1)
-	}
-	return start, end - start + 1, true, nil
-}
-
-var errBadRange = errors.New("unsatisfiable range")
-
-func parseRangeNum(s string) (int64, error) {
-	if s == "" || s[0] < '0' || s[0] > '9' {
-		return 0, errBadRange
-	}
-	return strconv.ParseInt(s, 10, 64)
-}
-
-// etagListMatches implements If-None-Match's weak comparison.
-func etagListMatches(list, etag string) bool {
-	for _, t := range strings.Split(list, ",") {
-		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
-		if t == "*" || t == etag {
-			return true
-		}
-	}
-	return false
+	return err
 }
 
 // contentDisposition builds an RFC 6266 header value: an ASCII-only
@@ -566,62 +465,3 @@ func isAttrChar(b byte) bool {
 	}
 	return strings.IndexByte("!#$&+-.^_`|~", b) >= 0
 }
-
-// fileSection is a response body of n bytes of f from off. It hands the
-// copy to the connection's ReadFrom with the *os.File itself, which lets
-// the kernel send the bytes (sendfile) without them passing through user
-// space; fasthttp closes it when the response is done or abandoned.
-type fileSection struct {
-	f      *os.File
-	off, n int64
-	sought bool
-}
-
-func (s *fileSection) seek() error {
-	if s.sought {
-		return nil
-	}
-	s.sought = true
-	_, err := s.f.Seek(s.off, io.SeekStart)
-	return err
-}
-
-func (s *fileSection) Read(p []byte) (int, error) {
-	if err := s.seek(); err != nil {
-		return 0, err
-	}
-	if s.n <= 0 {
-		return 0, io.EOF
-	}
-	if int64(len(p)) > s.n {
-		p = p[:s.n]
-	}
-	n, err := s.f.Read(p)
-	s.n -= int64(n)
-	return n, err
-}
-
-func (s *fileSection) WriteTo(w io.Writer) (int64, error) {
-	if err := s.seek(); err != nil {
-		return 0, err
-	}
-	// An empty write buffer lets bufio.Writer pass ReadFrom straight to the
-	// TCP connection, where a LimitedReader over an *os.File is sendfile.
-	if fl, ok := w.(interface{ Flush() error }); ok {
-		if err := fl.Flush(); err != nil {
-			return 0, err
-		}
-	}
-	lr := &io.LimitedReader{R: s.f, N: s.n}
-	var n int64
-	var err error
-	if rf, ok := w.(io.ReaderFrom); ok {
-		n, err = rf.ReadFrom(lr)
-	} else {
-		n, err = io.Copy(w, lr)
-	}
-	s.n -= n
-	return n, err
-}
-
-func (s *fileSection) Close() error { return s.f.Close() }

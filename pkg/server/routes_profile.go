@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"net/http"
 
 	"github.com/gofiber/fiber/v3"
 
@@ -66,27 +65,17 @@ func (s *Server) mountProfile(api fiber.Router, pa *profileAssets) {
 		if pa == nil {
 			return NewError(fiber.StatusNotFound, "no profile: add content/profile.yaml")
 		}
-		c.Set(fiber.HeaderCacheControl, "no-cache")
-		c.Set(fiber.HeaderETag, pa.jsonETag)
-		if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" && etagMatches(inm, pa.jsonETag) {
-			return c.SendStatus(http.StatusNotModified)
-		}
-		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
-		return c.Send(pa.json)
+		return sendContent(c, &content{contentType: fiber.MIMEApplicationJSONCharsetUTF8, cacheControl: cacheNoCache,
+			etag: pa.jsonETag, identity: memory(pa.json)})
 	})
 	api.Get("/profile/avatar", func(c fiber.Ctx) error {
 		if pa == nil || len(pa.avatar) == 0 {
 			return NewError(fiber.StatusNotFound, "no avatar")
 		}
-		// The URL carries the version, so the image may be kept for a year.
-		c.Set(fiber.HeaderCacheControl, "public, max-age=31536000, immutable")
-		c.Set(fiber.HeaderETag, pa.avatarETag)
 		// An SVG avatar is the owner's file, but it is still never allowed to run script.
 		c.Set(fiber.HeaderContentSecurityPolicy, "default-src 'none'; style-src 'unsafe-inline'")
-		if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" && etagMatches(inm, pa.avatarETag) {
-			return c.SendStatus(http.StatusNotModified)
-		}
-		c.Set(fiber.HeaderContentType, pa.avatarType)
-		return c.Send(pa.avatar)
+		// The URL carries the version, so the image may be kept for a year.
+		return sendContent(c, &content{contentType: pa.avatarType, cacheControl: cacheImmutable,
+			etag: pa.avatarETag, identity: memory(pa.avatar)})
 	})
 }

@@ -203,40 +203,16 @@ func (s *Server) romFile(c fiber.Ctx, rawPath string) error {
 		f.Close()
 		return romservError(c, http.StatusNotFound, "not found")
 	}
-	h := &c.Response().Header
-	h.Set(fiber.HeaderAccessControlAllowOrigin, "*")
-	h.Set(fiber.HeaderContentType, romContentType(rel))
-	h.Set(fiber.HeaderCacheControl, cacheROM)
-	h.Set("Content-Security-Policy", romFileCSP)
-	etag := fmt.Sprintf(`"%x-%x"`, fi.Size(), fi.ModTime().UnixNano())
-	lastMod := fi.ModTime().UTC().Truncate(time.Second)
-	h.Set(fiber.HeaderETag, etag)
-	h.Set(fiber.HeaderLastModified, lastMod.Format(http.TimeFormat))
-	if notModified(c, etag, lastMod) {
-		f.Close()
-		return c.SendStatus(fiber.StatusNotModified)
+	c.Set(fiber.HeaderAccessControlAllowOrigin, "*")
+	c.Set("Content-Security-Policy", romFileCSP)
+	err = sendContent(c, &content{contentType: romContentType(rel), cacheControl: cacheROM,
+		etag: fmt.Sprintf(`"%x-%x"`, fi.Size(), fi.ModTime().UnixNano()), lastModified: fi.ModTime().Truncate(time.Second),
+		ranges: true, identity: payload{size: fi.Size(), file: f}})
+	var apiErr *APIError
+	if errors.As(err, &apiErr) { // 416: in the ROM service's envelope
+		return romservError(c, apiErr.Status, apiErr.Message)
 	}
-	if c.Method() == fiber.MethodHead {
-		f.Close()
-		h.SetContentLength(int(fi.Size()))
-		return nil
-	}
-	// fasthttp closes f once the body is written.
-	c.Response().SetBodyStream(f, int(fi.Size()))
-	return nil
-}
-
-// notModified applies If-None-Match, else If-Modified-Since (RFC 9110 §13.2.2).
-func notModified(c fiber.Ctx, etag string, lastMod time.Time) bool {
-	if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" {
-		return etagMatches(inm, etag)
-	}
-	if ims := c.Get(fiber.HeaderIfModifiedSince); ims != "" {
-		if t, err := http.ParseTime(ims); err == nil {
-			return !lastMod.After(t)
-		}
-	}
-	return false
+	return err
 }
 
 func romContentType(name string) string {

@@ -238,37 +238,22 @@ func (cat *coreCatalog) file(c fiber.Ctx) error {
 	if !ok {
 		return NewError(fiber.StatusNotFound, "no such core file")
 	}
-	h := &c.Response().Header
-	h.Set(fiber.HeaderAccessControlAllowOrigin, "*")
-	h.Set(fiber.HeaderContentType, cf.contentType)
-	h.Set(fiber.HeaderCacheControl, cacheImmutable)
-	name, size, etag := cf.name, cf.size, cf.etag
-	if cf.gz > 0 || cf.br > 0 {
-		h.Set(fiber.HeaderVary, fiber.HeaderAcceptEncoding)
-		switch negotiateEncoding(c.Get(fiber.HeaderAcceptEncoding), cf.br > 0, cf.gz > 0) {
-		case "br":
-			name, size, etag = name+".br", cf.br, strings.TrimSuffix(etag, `"`)+`-br"`
-			h.Set(fiber.HeaderContentEncoding, "br")
-		case "gzip":
-			name, size, etag = name+".gz", cf.gz, strings.TrimSuffix(etag, `"`)+`-gz"`
-			h.Set(fiber.HeaderContentEncoding, "gzip")
-		}
-	}
-	h.Set(fiber.HeaderETag, etag)
-	if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" && etagMatches(inm, etag) {
-		return c.SendStatus(fiber.StatusNotModified)
-	}
-	if c.Method() == fiber.MethodHead {
-		h.SetContentLength(int(size))
-		return nil
-	}
+	c.Set(fiber.HeaderAccessControlAllowOrigin, "*")
+	ct := content{contentType: cf.contentType, cacheControl: cacheImmutable, etag: cf.etag, identity: cf.payload(cf.name, cf.size)}
 	if cf.data != nil {
-		return c.Send(cf.data)
+		ct.identity = memory(cf.data)
 	}
-	f, err := cf.fsys.Open(name)
-	if err != nil {
-		return err
+	var br, gz payload
+	if cf.br > 0 {
+		br, ct.br = cf.payload(cf.name+".br", cf.br), &br
 	}
-	c.Response().SetBodyStream(f, int(size))
-	return nil
+	if cf.gz > 0 {
+		gz, ct.gz = cf.payload(cf.name+".gz", cf.gz), &gz
+	}
+	return sendContent(c, &ct)
+}
+
+// payload is one of the core file's encodings, opened when it is sent.
+func (cf *coreFile) payload(name string, size int64) payload {
+	return payload{size: size, open: func() (io.ReadCloser, error) { return cf.fsys.Open(name) }}
 }

@@ -1,13 +1,10 @@
 package server
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"io/fs"
 	"mime"
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/gofiber/fiber/v3"
@@ -57,8 +54,7 @@ func readAsset(fsys fs.FS, p string) (*asset, error) {
 	if br, err := fs.ReadFile(fsys, p+".br"); err == nil {
 		a.br = br
 	}
-	sum := sha256.Sum256(raw)
-	a.etag = `"` + hex.EncodeToString(sum[:12]) + `"`
+	a.etag = etagOf(raw)
 	switch {
 	case strings.HasPrefix(p, "assets/"):
 		a.cacheControl = cacheImmutable
@@ -156,94 +152,26 @@ func (s *Server) serveSite(c fiber.Ctx) error {
 		return s.sendAsset(c, s.site.index)
 	}
 	// A page of the SPA: its HTML with its own head; any other path is a
-	// 404 that still shows the SPA (its not-found page).
+	// 404 that still shows the SPA (its not-found page), never a 304.
 	body, found := s.spaPage(c, p)
-	if !found {
+	ct := content{contentType: s.site.index.contentType, cacheControl: cacheNoCache, identity: memory(body)}
+	if found {
+		ct.etag = etagOf(body)
+	} else {
 		c.Status(fiber.StatusNotFound)
 	}
-	h := &c.Response().Header
-	h.Set(fiber.HeaderContentType, s.site.index.contentType)
-	h.Set(fiber.HeaderCacheControl, cacheNoCache)
-	sum := sha256.Sum256(body)
-	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
-	h.Set(fiber.HeaderETag, etag)
-	if inm := c.Get(fiber.HeaderIfNoneMatch); found && inm != "" && etagMatches(inm, etag) {
-		c.Status(fiber.StatusNotModified)
-		return nil
-	}
-	return c.Send(body)
+	return sendContent(c, &ct)
 }
 
+// sendAsset answers with a prepared file of the site and its variants.
 func (s *Server) sendAsset(c fiber.Ctx, a *asset) error {
-	h := &c.Response().Header
-	h.Set(fiber.HeaderContentType, a.contentType)
-	h.Set(fiber.HeaderCacheControl, a.cacheControl)
-	h.Set(fiber.HeaderETag, a.etag)
-	body := a.raw
-	if a.gz != nil || a.br != nil {
-		h.Set(fiber.HeaderVary, fiber.HeaderAcceptEncoding)
-		switch negotiateEncoding(c.Get(fiber.HeaderAcceptEncoding), a.br != nil, a.gz != nil) {
-		case "br":
-			body = a.br
-			h.Set(fiber.HeaderContentEncoding, "br")
-		case "gzip":
-			body = a.gz
-			h.Set(fiber.HeaderContentEncoding, "gzip")
-		}
+	ct := content{contentType: a.contentType, cacheControl: a.cacheControl, etag: a.etag, identity: memory(a.raw)}
+	var br, gz payload
+	if a.br != nil {
+		br, ct.br = memory(a.br), &br
 	}
-	if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" && etagMatches(inm, a.etag) {
-		c.Status(fiber.StatusNotModified)
-		return nil
+	if a.gz != nil {
+		gz, ct.gz = memory(a.gz), &gz
 	}
-	// The prepared bytes never change: hand them to fasthttp without the
-	// copy c.Send would make (a 300 KB bundle per request otherwise).
-	c.Response().SetBodyRaw(body)
-	return nil
-}
-
-// negotiateEncoding picks br over gzip over identity from an
-// Accept-Encoding header, honouring q=0 ("not acceptable").
-func negotiateEncoding(header string, haveBr, haveGz bool) string {
-	q := map[string]float64{}
-	for _, part := range strings.Split(header, ",") {
-		fields := strings.Split(strings.TrimSpace(part), ";")
-		name := strings.ToLower(strings.TrimSpace(fields[0]))
-		if name == "" {
-			continue
-		}
-		weight := 1.0
-		for _, f := range fields[1:] {
-			f = strings.TrimSpace(f)
-			if v, ok := strings.CutPrefix(f, "q="); ok {
-				if w, err := strconv.ParseFloat(v, 64); err == nil {
-					weight = w
-				}
-			}
-		}
-		q[name] = weight
-	}
-	accept := func(enc string) bool {
-		if w, ok := q[enc]; ok {
-			return w > 0
-		}
-		w, ok := q["*"]
-		return ok && w > 0
-	}
-	switch {
-	case haveBr && accept("br"):
-		return "br"
-	case haveGz && accept("gzip"):
-		return "gzip"
-	}
-	return ""
-}
-
-func etagMatches(header, etag string) bool {
-	for _, t := range strings.Split(header, ",") {
-		t = strings.TrimSpace(t)
-		if t == "*" || strings.TrimPrefix(t, "W/") == etag {
-			return true
-		}
-	}
-	return false
+	return sendContent(c, &ct)
 }
