@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { CustomFrequencyModal } from './CustomFrequencyModal';
@@ -242,7 +242,9 @@ export function ToneGenerator() {
     if (action.type === 'nudge') setFrequency(nudgeFrequency(frequency, action.direction, { shift: action.shift, fine: action.fine }));
     else setFrequency(semitoneStep(frequency, action.semitones));
   };
-  useEffect(() => {
+  // A layout effect runs in the same task as the commit, so the keys work as soon as the
+  // page shows its frequency (a passive effect left a window in which a key was lost).
+  useLayoutEffect(() => {
     const listener = (e: KeyboardEvent) => onKey.current(e);
     window.addEventListener('keydown', listener);
     return () => window.removeEventListener('keydown', listener);
