@@ -40,6 +40,7 @@ const (
 	InviteCreated   = "invite.created"
 	ShareCreated    = "share.created"
 	ShareRevoked    = "share.revoked"
+	QuotaChanged    = "quota.changed"
 )
 
 // DefaultMaxEvents is how many events are kept.

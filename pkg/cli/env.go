@@ -1,12 +1,12 @@
 package cli
 
 import (
-	"io/fs"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"path/filepath"
 	"time"
@@ -19,6 +19,7 @@ import (
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/geoip"
 	"github.com/devhub/devhub/pkg/profile"
+	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/roms"
 	"github.com/devhub/devhub/pkg/server"
 	"github.com/devhub/devhub/pkg/store"
@@ -118,6 +119,7 @@ type services struct {
 	auth     *auth.Service
 
 	files *files.Service
+	quota *quota.Service
 	blog  *blog.Service
 	audit *audit.Service
 	// profile is the checked content/profile.yaml (nil without one); loaded by startup.
@@ -141,6 +143,14 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 		return nil, err
 	}
 	s.files = fsvc
+	isAdmin := func(id uint64) bool {
+		u, err := authSvc.UserByID(id)
+		return err == nil && u.Role == auth.RoleAdmin
+	}
+	if s.quota, err = quota.New(st, quota.Amount{Bytes: cfg.Files.QuotaBytes, Files: cfg.Files.QuotaFiles}, isAdmin); err != nil {
+		return nil, err
+	}
+	fsvc.UseQuota(s.quota)
 	act, err := activity.New(st, activity.Options{MaxEvents: cfg.Activity.MaxEvents, MaxBytes: cfg.Activity.MaxBytes,
 		RatePerMinute: cfg.Activity.RatePerMinute, GlobalRatePerMinute: cfg.Activity.GlobalRatePerMinute})
 	if err != nil {
@@ -184,6 +194,7 @@ func (s *services) httpServices() *server.Services {
 		Activity:     s.activity,
 		GeoIP:        s.geo,
 		Files:        s.files,
+		Quota:        s.quota,
 		Blog:         s.blog,
 		Audit:        s.audit,
 		Profile:      s.profile,

@@ -69,6 +69,7 @@ not a terminal, the first line of stdin is the password.`,
 		newUserSessionsCmd(env),
 		newUser2FACmd(env),
 		newUserInviteCmd(env),
+		newUserQuotaCmd(env),
 	)
 	return cmd
 }

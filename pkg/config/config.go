@@ -91,6 +91,14 @@ type Files struct {
 	// MinUploadRate is the slowest an upload may arrive, in bytes per
 	// second averaged over 30 s; slower ones are ended and nothing is kept.
 	MinUploadRate int64 `mapstructure:"min_upload_rate"`
+	// QuotaBytes and QuotaFiles are what one user may store unless their
+	// own quota says otherwise (`devhub user quota`); 0 is unlimited.
+	// Admins are unlimited unless given a quota of their own.
+	QuotaBytes int64 `mapstructure:"quota_bytes"`
+	QuotaFiles int64 `mapstructure:"quota_files"`
+	// TusExpiry is how long an unfinished resumable upload is kept after
+	// its last byte arrived; then its bytes are reclaimed.
+	TusExpiry time.Duration `mapstructure:"tus_expiry"`
 }
 
 // Activity bounds the activity log.
@@ -163,7 +171,8 @@ func Default() Config {
 		},
 		Log: Log{Format: "text"},
 		Files: Files{MaxUploadBytes: 4 << 30, MaxPartsPerRequest: 100, UploadsPerMinute: 30,
-			MaxConcurrentUploads: 32, MaxConcurrentUploadsPerUser: 4, MinUploadRate: 1024},
+			MaxConcurrentUploads: 32, MaxConcurrentUploadsPerUser: 4, MinUploadRate: 1024,
+			QuotaBytes: 10 << 30, QuotaFiles: 10000, TusExpiry: 24 * time.Hour},
 		Activity: Activity{MaxEvents: 10000, MaxBytes: 32 << 20, RatePerMinute: 60, GlobalRatePerMinute: 1200},
 		Site: Site{
 			Contacts: Contacts{Phones: []string{}},
@@ -236,6 +245,13 @@ func (c Config) Validate() error {
 		if n <= 0 {
 			errs = append(errs, fmt.Errorf("%s must be positive, got %d", name, n))
 		}
+	}
+	if c.Files.QuotaBytes < 0 || c.Files.QuotaFiles < 0 {
+		errs = append(errs, fmt.Errorf("files.quota_bytes and files.quota_files must not be negative (0 is unlimited), got %d and %d",
+			c.Files.QuotaBytes, c.Files.QuotaFiles))
+	}
+	if c.Files.TusExpiry < time.Minute {
+		errs = append(errs, fmt.Errorf("files.tus_expiry must be at least 1m, got %s", c.Files.TusExpiry))
 	}
 	if c.Files.MinUploadRate < 0 {
 		errs = append(errs, fmt.Errorf("files.min_upload_rate must not be negative, got %d", c.Files.MinUploadRate))

@@ -20,6 +20,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -91,6 +92,21 @@ type Service struct {
 	log      *slog.Logger
 	now      func() time.Time
 	ix       *index
+	// quota, when set, bounds what each uploader stores.
+	quota *quota.Service
+}
+
+// UseQuota makes every upload count against its uploader's quota, and
+// counts the file cloud in that quota.
+func (s *Service) UseQuota(q *quota.Service) {
+	s.quota = q
+	q.AddMeter(s.Usage)
+}
+
+// Usage is what one uploader stores in the file cloud.
+func (s *Service) Usage(uploaderID uint64) quota.Amount {
+	u := s.ix.usageOf(uploaderID)
+	return quota.Amount{Bytes: u.bytes, Files: u.files}
 }
 
 // New opens the uploads directory (creating it) and the files bucket.

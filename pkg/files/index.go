@@ -42,10 +42,15 @@ type index struct {
 	// version grows with every change, so an answer built from the index
 	// can be cached until it moves.
 	version uint64
+	// usage is what each uploader stores (their quota's file-cloud meter).
+	usage map[uint64]usage
 }
 
+// usage is one uploader's bytes and files.
+type usage struct{ bytes, files int64 }
+
 func newIndex() *index {
-	return &index{byID: map[uint64]File{}, groups: map[string][]uint64{}}
+	return &index{byID: map[uint64]File{}, groups: map[string][]uint64{}, usage: map[uint64]usage{}}
 }
 
 // put adds or replaces a file.
@@ -58,6 +63,8 @@ func (ix *index) put(f File) {
 		ix.removeLocked(old)
 	}
 	ix.byID[f.ID] = f
+	u := ix.usage[f.UploaderID]
+	ix.usage[f.UploaderID] = usage{bytes: u.bytes + f.Size, files: u.files + 1}
 	ids := ix.groups[g]
 	if n := len(ids); n == 0 || ids[n-1] < f.ID {
 		ix.groups[g] = append(ids, f.ID) // the common case: a new upload
@@ -85,6 +92,11 @@ func (ix *index) ver() uint64 {
 
 func (ix *index) removeLocked(f File) {
 	delete(ix.byID, f.ID)
+	if u := ix.usage[f.UploaderID]; u.files <= 1 {
+		delete(ix.usage, f.UploaderID)
+	} else {
+		ix.usage[f.UploaderID] = usage{bytes: u.bytes - f.Size, files: u.files - 1}
+	}
 	g := GroupOf(f.Type)
 	ids := ix.groups[g]
 	if i, ok := slices.BinarySearch(ids, f.ID); ok {
@@ -127,4 +139,11 @@ func (ix *index) len() int {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	return len(ix.byID)
+}
+
+// usageOf is what one uploader stores.
+func (ix *index) usageOf(uploaderID uint64) usage {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.usage[uploaderID]
 }

@@ -18,6 +18,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/devhub/devhub/pkg/internal/random"
+	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -81,10 +82,46 @@ type Upload struct {
 	total    int64
 	files    []pending
 	finished bool
+	// room is what the uploader's quota leaves, read once at the first
+	// file: it stops an upload early; Commit checks again under the lock.
+	room    quota.Limit
+	roomSet bool
 }
 
 // Begin starts an upload by up.
 func (s *Service) Begin(up Uploader) *Upload { return &Upload{s: s, up: up} }
+
+// checkRoom returns an *quota.ExceededError when adding bytes (and, with
+// newFile, one more file) would go past what the quota left at the start.
+func (u *Upload) checkRoom(bytes int64, newFile bool) error {
+	if u.s.quota == nil {
+		return nil
+	}
+	if !u.roomSet {
+		room, err := u.s.quota.Room(u.up.ID)
+		if err != nil {
+			return err
+		}
+		u.room, u.roomSet = room, true
+	}
+	files := int64(len(u.files))
+	if newFile {
+		files++
+	}
+	if !u.room.Allows(quota.Amount{Bytes: bytes, Files: files}) {
+		return u.exceeded()
+	}
+	return nil
+}
+
+// exceeded is the quota error with the uploader's current figures.
+func (u *Upload) exceeded() error {
+	r, err := u.s.quota.Report(u.up.ID)
+	if err != nil {
+		return err
+	}
+	return &quota.ExceededError{Used: r.Used, Limit: r.Limit}
+}
 
 // Add streams one file from r into a temp file inside the uploads
 // directory: the bytes are counted against the upload limit, hashed and
@@ -93,6 +130,9 @@ func (s *Service) Begin(up Uploader) *Upload { return &Upload{s: s, up: up} }
 func (u *Upload) Add(ctx context.Context, name string, r io.Reader) (err error) {
 	if u.finished {
 		return errors.New("files: upload already finished")
+	}
+	if err := u.checkRoom(u.total, true); err != nil {
+		return err
 	}
 	temp := tempPrefix + random.Hex(16) + tempSuffix
 	fh, err := u.s.root.OpenFile(temp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o640)
@@ -120,6 +160,9 @@ func (u *Upload) Add(ctx context.Context, name string, r io.Reader) (err error) 
 		if n > 0 {
 			if u.total+int64(n) > u.s.maxBytes {
 				return ErrTooLarge
+			}
+			if err := u.checkRoom(u.total+int64(n), false); err != nil {
+				return err
 			}
 			u.total += int64(n)
 			if len(head) < sniffLen {
@@ -199,28 +242,40 @@ func (u *Upload) Commit() ([]File, error) {
 	}
 	now := u.s.now().UTC()
 	out := make([]File, 0, len(u.files))
-	err := u.s.st.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte(bucketName))
-		out = out[:0]
-		for _, p := range u.files {
-			id, err := b.NextSequence()
-			if err != nil {
-				return err
+	record := func() error {
+		err := u.s.st.Update(func(tx *bolt.Tx) error {
+			b := tx.Bucket([]byte(bucketName))
+			out = out[:0]
+			for _, p := range u.files {
+				id, err := b.NextSequence()
+				if err != nil {
+					return err
+				}
+				f := p.file
+				f.ID, f.StoredName, f.UploadedAt = id, p.stored, now
+				if err := store.PutJSON(b, store.Itob(id), f); err != nil {
+					return err
+				}
+				out = append(out, f)
 			}
-			f := p.file
-			f.ID, f.StoredName, f.UploadedAt = id, p.stored, now
-			if err := store.PutJSON(b, store.Itob(id), f); err != nil {
-				return err
-			}
-			out = append(out, f)
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("files: record upload: %w", err)
+		}
+		for _, f := range out {
+			u.s.ix.put(f)
 		}
 		return nil
-	})
-	if err != nil {
-		return fail(fmt.Errorf("files: record upload: %w", err))
 	}
-	for _, f := range out {
-		u.s.ix.put(f)
+	var err error
+	if u.s.quota != nil {
+		err = u.s.quota.Within(u.up.ID, quota.Amount{Bytes: u.total, Files: int64(len(u.files))}, record)
+	} else {
+		err = record()
+	}
+	if err != nil {
+		return fail(err)
 	}
 	return out, nil
 }

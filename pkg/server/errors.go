@@ -4,9 +4,12 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 
 	"github.com/gofiber/fiber/v3"
 
+	"github.com/devhub/devhub/pkg/internal/text"
+	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -38,7 +41,10 @@ func (s *Server) toAPIError(c fiber.Ctx, err error) *APIError {
 	var apiErr *APIError
 	var verr *store.ValidationError
 	var ferr *fiber.Error
+	var qerr *quota.ExceededError
 	switch {
+	case errors.As(err, &qerr):
+		return quotaError(qerr)
 	case errors.As(err, &apiErr):
 		if apiErr.Data == nil {
 			apiErr.Data = map[string]store.FieldError{}
@@ -64,4 +70,25 @@ func (s *Server) toAPIError(c fiber.Ctx, err error) *APIError {
 		s.logFor(c).Error("request failed", slog.String("method", c.Method()), slog.String("path", c.Path()), slog.Any("err", err))
 		return NewError(http.StatusInternalServerError, "internal server error")
 	}
+}
+
+// quotaError is the 413 of a write over the user's quota: data.quota says
+// what they store and what they may, so a client can show both.
+func quotaError(e *quota.ExceededError) *APIError {
+	msg := "storage quota exceeded (" + quotaFigures(e.Used, e.Limit) + "); nothing was kept"
+	apiErr := NewError(http.StatusRequestEntityTooLarge, msg)
+	apiErr.Data["quota"] = store.FieldError{Code: "quota_exceeded", Message: msg, Used: e.Used, Limit: e.Limit}
+	return apiErr
+}
+
+func quotaFigures(used quota.Amount, limit quota.Limit) string {
+	out := text.Bytes(used.Bytes) + " used"
+	if limit.Bytes != nil {
+		out += " of " + text.Bytes(*limit.Bytes)
+	}
+	out += ", " + strconv.FormatInt(used.Files, 10) + " files"
+	if limit.Files != nil {
+		out += " of " + strconv.FormatInt(*limit.Files, 10)
+	}
+	return out
 }

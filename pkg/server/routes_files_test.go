@@ -23,6 +23,7 @@ import (
 
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
@@ -45,6 +46,7 @@ func fakeAuthenticate(_ context.Context, tok string) (*Identity, error) {
 type filesTestApp struct {
 	*testApp
 	svc        *files.Service
+	quota      *quota.Service
 	uploadsDir string
 }
 
@@ -99,15 +101,21 @@ func newFilesTestAppWithOptions(t *testing.T, mutate func(*config.Config), opts 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { svc.Close() })
+	// The fake admin (id 1) is an admin for the quota too.
+	q, err := quota.New(st, quota.Amount{Bytes: cfg.Files.QuotaBytes, Files: cfg.Files.QuotaFiles}, func(id uint64) bool { return id == 1 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc.UseQuota(q)
 	ta := newTestApp(t, func(o *Options) {
 		o.Config.Files = cfg.Files
 		o.Config.Metrics = cfg.Metrics
-		o.Services = &Services{Store: st, Authenticate: fakeAuthenticate, Files: svc}
+		o.Services = &Services{Store: st, Authenticate: fakeAuthenticate, Files: svc, Quota: q}
 		if opts != nil {
 			opts(o)
 		}
 	})
-	return &filesTestApp{testApp: ta, svc: svc, uploadsDir: dir}
+	return &filesTestApp{testApp: ta, svc: svc, quota: q, uploadsDir: dir}
 }
 
 // part is one multipart part; disposition is written as is after

@@ -29,6 +29,7 @@ import (
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/geoip"
 	"github.com/devhub/devhub/pkg/profile"
+	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/roms"
 	"github.com/devhub/devhub/pkg/store"
 )
@@ -55,6 +56,9 @@ type Services struct {
 	ReverseDNS func(ctx context.Context, addr string) ([]string, error)
 	// Files is the file cloud (/api/files); nil leaves it unmounted.
 	Files *files.Service
+	// Quota is every account's storage quota (GET /api/auth/quota); nil
+	// leaves storage unlimited.
+	Quota *quota.Service
 	// Blog is the blog (/api/blog, /feed.xml); nil leaves it unmounted.
 	Blog *blog.Service
 	// Audit is the security audit log (GET /api/audit); nil records nothing.
@@ -197,6 +201,7 @@ func New(o Options) (*fiber.App, error) {
 	s.mountActivity(api)
 	s.mountIP(api)
 	s.mountFiles(api)
+	s.mountQuota(api)
 	s.mountBlog(app, api)
 	s.mountAudit(api)
 	s.mountMetrics(app)

@@ -10,6 +10,10 @@ import (
 type FieldError struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	// Used and Limit are set only on a quota error (data.quota): what the
+	// user stores and what they may store ({bytes, files}).
+	Used  any `json:"used,omitempty"`
+	Limit any `json:"limit,omitempty"`
 }
 
 // ValidationError is returned by domain services when input is rejected.

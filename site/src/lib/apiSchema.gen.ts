@@ -757,6 +757,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/quota": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the signed-in user stores beside their storage quota
+         * @description Uploads (multipart and tus) and game save states count. Over the quota a write is refused
+         *     with 413 and `data.quota {code: quota_exceeded, used, limit}`; nothing of it is kept.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Usage and limit */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Quota"];
+                    };
+                };
+                401: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/change-password": {
         parameters: {
             query?: never;
@@ -2600,8 +2641,25 @@ export interface components {
                 [key: string]: {
                     code: string;
                     message: string;
+                    /** @description quota errors only (data.quota): what the user stores */
+                    used?: components["schemas"]["QuotaAmount"];
+                    /** @description quota errors only (data.quota): what the user may store */
+                    limit?: components["schemas"]["QuotaLimit"];
                 };
             };
+        };
+        QuotaAmount: {
+            bytes: number;
+            files: number;
+        };
+        /** @description A null field is unlimited */
+        QuotaLimit: {
+            bytes: number | null;
+            files: number | null;
+        };
+        Quota: {
+            used: components["schemas"]["QuotaAmount"];
+            limit: components["schemas"]["QuotaLimit"];
         };
         User: {
             id: number;
