@@ -195,6 +195,7 @@ func (s *services) httpServices() *server.Services {
 		GeoIP:        s.geo,
 		Files:        s.files,
 		Quota:        s.quota,
+		TusDir:       filepath.Join(s.cfg.Storage.DataDir, "tus"),
 		Blog:         s.blog,
 		Audit:        s.audit,
 		Profile:      s.profile,

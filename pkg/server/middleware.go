@@ -75,7 +75,7 @@ func (s *Server) securityHeaders(c fiber.Ctx) error {
 // chunked bodies are read up to the limit and no further.
 func (s *Server) limitBody(limit int) fiber.Handler {
 	return func(c fiber.Ctx) error {
-		if s.streaming[c.Path()] {
+		if s.streaming[c.Path()] || s.streamingUnder(c.Path()) {
 			return c.Next()
 		}
 		req := c.Request()
@@ -108,6 +108,21 @@ func refuseBody(c fiber.Ctx, err error) error {
 // as a stream and applies its own size limit (the file cloud upload). Areas
 // call it while mounting, before the server starts.
 func (s *Server) allowStreamingBody(path string) { s.streaming[path] = true }
+
+// allowStreamingPrefix is allowStreamingBody for every path under prefix
+// (the tus endpoint, whose upload ids are part of the path).
+func (s *Server) allowStreamingPrefix(prefix string) {
+	s.streamingPrefixes = append(s.streamingPrefixes, prefix)
+}
+
+func (s *Server) streamingUnder(path string) bool {
+	for _, p := range s.streamingPrefixes {
+		if strings.HasPrefix(path, p) || path+"/" == p {
+			return true
+		}
+	}
+	return false
+}
 
 // bindJSON decodes a JSON body into v; malformed JSON is a 400, a body
 // that is not declared as JSON a 415. The media type matters for more than

@@ -48,6 +48,7 @@ type filesTestApp struct {
 	svc        *files.Service
 	quota      *quota.Service
 	uploadsDir string
+	tusDir     string
 }
 
 // newFilesTestApp builds the app over a temp store and uploads directory,
@@ -107,15 +108,16 @@ func newFilesTestAppWithOptions(t *testing.T, mutate func(*config.Config), opts 
 		t.Fatal(err)
 	}
 	svc.UseQuota(q)
+	tusDir := filepath.Join(t.TempDir(), "tus")
 	ta := newTestApp(t, func(o *Options) {
 		o.Config.Files = cfg.Files
 		o.Config.Metrics = cfg.Metrics
-		o.Services = &Services{Store: st, Authenticate: fakeAuthenticate, Files: svc, Quota: q}
+		o.Services = &Services{Store: st, Authenticate: fakeAuthenticate, Files: svc, Quota: q, TusDir: tusDir}
 		if opts != nil {
 			opts(o)
 		}
 	})
-	return &filesTestApp{testApp: ta, svc: svc, quota: q, uploadsDir: dir}
+	return &filesTestApp{testApp: ta, svc: svc, quota: q, uploadsDir: dir, tusDir: tusDir}
 }
 
 // part is one multipart part; disposition is written as is after

@@ -56,6 +56,9 @@ type Services struct {
 	ReverseDNS func(ctx context.Context, addr string) ([]string, error)
 	// Files is the file cloud (/api/files); nil leaves it unmounted.
 	Files *files.Service
+	// TusDir is where unfinished resumable uploads are staged; empty leaves
+	// /api/files/tus/ unmounted.
+	TusDir string
 	// Quota is every account's storage quota (GET /api/auth/quota); nil
 	// leaves storage unlimited.
 	Quota *quota.Service
@@ -110,8 +113,10 @@ type Server struct {
 	trusted []netip.Prefix
 	hsts    bool
 	site    *siteAssets
-	// streaming holds the paths that read their request body as a stream.
-	streaming map[string]bool
+	// streaming holds the paths that read their request body as a stream,
+	// streamingPrefixes the path prefixes that do.
+	streaming         map[string]bool
+	streamingPrefixes []string
 	// uploads admits uploads (rates, concurrency, minimum pace).
 	uploads *uploadLimits
 	// metrics feeds GET /metrics; nil when metrics.enabled is off.
@@ -201,6 +206,11 @@ func New(o Options) (*fiber.App, error) {
 	s.mountActivity(api)
 	s.mountIP(api)
 	s.mountFiles(api)
+	if s.svc.Files != nil && s.svc.TusDir != "" {
+		if err := s.mountTus(app, api); err != nil {
+			return nil, err
+		}
+	}
 	s.mountQuota(api)
 	s.mountBlog(app, api)
 	s.mountAudit(api)

@@ -51,6 +51,22 @@ func newUploadLimits(f config.Files) *uploadLimits {
 // takes a place among the uploads in progress, given back when the handler
 // returns.
 func (s *Server) admitUpload(c fiber.Ctx) error {
+	if err := s.checkUploadRate(c); err != nil {
+		return err
+	}
+	return s.holdUploadSlot(c)
+}
+
+// limitUploadRate is the start-rate half of admitUpload, for a route that
+// starts an upload whose bytes come in later requests (tus creation).
+func (s *Server) limitUploadRate(c fiber.Ctx) error {
+	if err := s.checkUploadRate(c); err != nil {
+		return err
+	}
+	return c.Next()
+}
+
+func (s *Server) checkUploadRate(c fiber.Ctx) error {
 	u := currentUser(c)
 	l := s.uploads
 	userKey := "u:" + strconv.FormatUint(u.ID, 10)
@@ -60,6 +76,15 @@ func (s *Server) admitUpload(c fiber.Ctx) error {
 			return tooManyUploads(c, wait, "too many uploads started, slow down")
 		}
 	}
+	return nil
+}
+
+// holdUploadSlot is the concurrency half of admitUpload: a request that
+// carries upload bytes (a multipart upload, a tus PATCH) holds a place
+// among the uploads in progress while it runs.
+func (s *Server) holdUploadSlot(c fiber.Ctx) error {
+	u := currentUser(c)
+	l := s.uploads
 	l.mu.Lock()
 	if l.active >= l.maxAll || l.perUser[u.ID] >= l.maxUser {
 		l.mu.Unlock()

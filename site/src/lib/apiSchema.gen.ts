@@ -1985,6 +1985,215 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/files/tus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a resumable upload (tus 1.0 creation, creation-with-upload)
+         * @description tus 1.0 through the tusd library. `Upload-Length` is required (no deferred length: the
+         *     quota is checked against it); `Upload-Metadata` may carry `filename`. A body of type
+         *     `application/offset+octet-stream` is the first piece (creation-with-upload). When the last
+         *     byte has arrived the upload is a normal file record (type sniffing, sha256, quota, groups)
+         *     before the answer, which names it in `Devhub-File-Id`. Unfinished uploads expire
+         *     `files.tus_expiry` after their last byte (`Upload-Expires`); then they answer 410 and their
+         *     bytes are deleted. An upload belongs to its creator; anyone else gets 404 for it. Every
+         *     request but OPTIONS sends `Tus-Resumable: 1.0.0` (412 without it).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "Upload-Length"?: number;
+                    "Upload-Metadata"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/offset+octet-stream": string;
+                };
+            };
+            responses: {
+                /** @description Created; Location is the upload's URL */
+                201: {
+                    headers: {
+                        Location?: string;
+                        "Upload-Offset"?: number;
+                        "Upload-Expires"?: string;
+                        /** @description set when the whole file came with the creation */
+                        "Devhub-File-Id"?: number;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                412: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+                429: components["responses"]["Throttled"];
+                501: components["responses"]["Error"];
+                507: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        /** tus discovery (Tus-Version, Tus-Extension, Tus-Max-Size); the endpoint is /api/files/tus/ */
+        options: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description What the server offers */
+                200: {
+                    headers: {
+                        "Tus-Version"?: string;
+                        /** @description creation,creation-with-upload,termination,expiration */
+                        "Tus-Extension"?: string;
+                        "Tus-Max-Size"?: number;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/files/tus/{uploadId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Cancel a resumable upload (tus termination); its bytes are deleted */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uploadId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Cancelled */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                410: components["responses"]["Error"];
+            };
+        };
+        options?: never;
+        /** Where a resumable upload stands (Upload-Offset, Upload-Length) */
+        head: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uploadId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The upload's offset and length */
+                200: {
+                    headers: {
+                        "Upload-Offset"?: number;
+                        "Upload-Length"?: number;
+                        "Upload-Expires"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description No such upload (or not yours) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Expired; its bytes are gone */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** Send the next piece of a resumable upload */
+        patch: {
+            parameters: {
+                query?: never;
+                header: {
+                    "Upload-Offset": number;
+                };
+                path: {
+                    uploadId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/offset+octet-stream": string;
+                };
+            };
+            responses: {
+                /** @description Stored; the last piece makes the file, named in Devhub-File-Id */
+                204: {
+                    headers: {
+                        "Upload-Offset"?: number;
+                        "Upload-Expires"?: string;
+                        "Devhub-File-Id"?: number;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+                410: components["responses"]["Error"];
+                412: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+                429: components["responses"]["Throttled"];
+                507: components["responses"]["Error"];
+            };
+        };
+        trace?: never;
+    };
     "/api/files/{id}": {
         parameters: {
             query?: never;

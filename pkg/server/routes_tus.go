@@ -1,0 +1,455 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+	"github.com/tus/tusd/v2/pkg/filestore"
+	tusd "github.com/tus/tusd/v2/pkg/handler"
+	"github.com/tus/tusd/v2/pkg/memorylocker"
+	expslog "golang.org/x/exp/slog"
+
+	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/quota"
+)
+
+// Resumable uploads: tus 1.0 at /api/files/tus/ through the tusd library.
+//
+// Why it looks like this:
+//   - tusd is a net/http handler. Fiber's adaptor would read every PATCH
+//     body into memory (fasthttpadaptor calls PostBody), so tusBridge hands
+//     tusd the request body as the stream it is and collects tusd's (small)
+//     answers.
+//   - Unfinished uploads are staged by tusd's filestore on local disk, in
+//     <data_dir>/tus (Services.TusDir). An S3 object cannot be appended to; staging keeps the
+//     protocol simple and the bytes reach the storage layer exactly once, at
+//     the end, through files.Service.Save — so a finished upload becomes a
+//     file record exactly like a multipart one (type sniffing, sha256,
+//     quota, groups) before the final PATCH is answered, whose answer names
+//     it in Devhub-File-Id.
+//   - tusd has no expiration extension: an upload whose last byte arrived
+//     more than files.tus_expiry ago is refused with 410 and its bytes are
+//     deleted, by the request that finds it and by a sweep every few
+//     minutes; responses carry Upload-Expires.
+//   - Only the creation and termination extensions are composed in: no
+//     deferred length (the quota is checked against Upload-Length at
+//     creation, and again before every PATCH) and no concatenation.
+//   - An upload belongs to the user who created it (recorded in its
+//     metadata by the server); anyone else gets 404 for it.
+
+// tusBase is where the tus endpoint lives.
+const tusBase = "/api/files/tus/"
+
+// tusFileIDHeader names the file record a finished upload became.
+const tusFileIDHeader = "Devhub-File-Id"
+
+// Metadata keys the server sets on every upload (client values replaced).
+const (
+	tusMetaUser     = "devhub-user"
+	tusMetaFilename = "filename"
+)
+
+type tusUserKey struct{}
+
+// tusArea is the tus endpoint's state.
+type tusArea struct {
+	handler  *tusd.UnroutedHandler
+	store    filestore.FileStore
+	composer *tusd.StoreComposer
+	dir      string
+	expiry   time.Duration
+	log      *slog.Logger
+}
+
+// mountTus binds the tus endpoint under /api/files/tus/ and starts its
+// expiry sweep (stopped when the app shuts down).
+func (s *Server) mountTus(app *fiber.App, api fiber.Router) error {
+	dir := s.svc.TusDir
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return err
+	}
+	t := &tusArea{store: filestore.New(dir), dir: dir, expiry: s.cfg.Files.TusExpiry, log: s.log}
+	if t.expiry <= 0 {
+		t.expiry = 24 * time.Hour
+	}
+	t.composer = tusd.NewStoreComposer()
+	t.composer.UseCore(t.store)
+	t.composer.UseTerminater(t.store)
+	t.composer.UseLocker(memorylocker.New())
+	base := tusBase
+	if pub := strings.TrimRight(s.cfg.Server.PublicURL, "/"); pub != "" {
+		base = pub + tusBase
+	}
+	h, err := tusd.NewUnroutedHandler(tusd.Config{
+		StoreComposer:           t.composer,
+		BasePath:                base,
+		MaxSize:                 s.svc.Files.MaxBytes(),
+		DisableDownload:         true,
+		Cors:                    &tusd.CorsConfig{Disable: true},
+		RespectForwardedHeaders: len(s.trusted) > 0,
+		NetworkTimeout:          minRateWindow,
+		// tusd logs every request at info; devhub's request log already does.
+		Logger:                    expslog.New(expslog.NewTextHandler(io.Discard, nil)),
+		PreUploadCreateCallback:   s.tusCreate,
+		PreFinishResponseCallback: func(ev tusd.HookEvent) (tusd.HTTPResponse, error) { return s.tusFinish(t, ev) },
+	})
+	if err != nil {
+		return err
+	}
+	t.handler = h
+	s.allowStreamingPrefix(tusBase)
+
+	serve := func(fn http.HandlerFunc) fiber.Handler { return s.tusBridge(t, h.Middleware(fn)) }
+	g := api.Group("/files/tus")
+	g.Options("/", serve(func(http.ResponseWriter, *http.Request) {}))
+	g.Post("/", s.requireUser, s.limitUploadRate, s.holdUploadSlot, serve(h.PostFile))
+	g.Head("/:id", s.requireUser, t.own, serve(h.HeadFile))
+	g.Patch("/:id", s.requireUser, t.own, s.tusRoom(t), s.holdUploadSlot, serve(h.PatchFile))
+	g.Delete("/:id", s.requireUser, t.own, serve(h.DelFile))
+
+	stop := make(chan struct{})
+	go t.sweepEvery(stop, min(t.expiry/4, 10*time.Minute))
+	var once sync.Once
+	app.Hooks().OnPostShutdown(func(error) error { once.Do(func() { close(stop) }); return nil })
+	return nil
+}
+
+// validTusID is the shape of the ids tusd's filestore makes (32 hex
+// digits); anything else never reaches the store, so no path can be made
+// from a request.
+func validTusID(id string) bool {
+	if len(id) != 32 {
+		return false
+	}
+	for _, c := range id {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// own admits a request for an upload only from the user who created it,
+// and ends an expired upload with 410.
+func (t *tusArea) own(c fiber.Ctx) error {
+	id := c.Params("id")
+	notFound := NewError(fiber.StatusNotFound, "no such upload (it may have finished, been cancelled or expired)")
+	if !validTusID(id) {
+		return notFound
+	}
+	info, modified, err := t.info(c.Context(), id)
+	if err != nil {
+		return notFound
+	}
+	if info.MetaData[tusMetaUser] != strconv.FormatUint(currentUser(c).ID, 10) {
+		return notFound
+	}
+	if time.Since(modified) > t.expiry {
+		t.remove(id)
+		return NewError(fiber.StatusGone, "this upload expired; start it again")
+	}
+	c.Locals(tusInfoKey, info)
+	return c.Next()
+}
+
+const tusInfoKey = "devhub.tusInfo"
+
+// info reads an upload's record and when its bytes last changed.
+func (t *tusArea) info(ctx context.Context, id string) (tusd.FileInfo, time.Time, error) {
+	up, err := t.store.GetUpload(ctx, id)
+	if err != nil {
+		return tusd.FileInfo{}, time.Time{}, err
+	}
+	info, err := up.GetInfo(ctx)
+	if err != nil {
+		return tusd.FileInfo{}, time.Time{}, err
+	}
+	fi, err := os.Stat(filepath.Join(t.dir, id))
+	if err != nil {
+		return tusd.FileInfo{}, time.Time{}, err
+	}
+	return info, fi.ModTime(), nil
+}
+
+// remove deletes an upload's bytes and record.
+func (t *tusArea) remove(id string) {
+	for _, p := range []string{filepath.Join(t.dir, id), filepath.Join(t.dir, id+".info")} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			t.log.Warn("could not remove an unfinished upload", slog.String("path", p), slog.Any("err", err))
+		}
+	}
+}
+
+// sweep deletes unfinished uploads that expired, and stray files; it
+// returns how many uploads went.
+func (t *tusArea) sweep() int {
+	entries, err := os.ReadDir(t.dir)
+	if err != nil {
+		t.log.Warn("tus sweep", slog.Any("err", err))
+		return 0
+	}
+	n := 0
+	for _, e := range entries {
+		id := strings.TrimSuffix(e.Name(), ".info")
+		fi, err := os.Stat(filepath.Join(t.dir, id))
+		switch {
+		case !validTusID(id):
+			continue
+		case err == nil && time.Since(fi.ModTime()) <= t.expiry:
+			continue
+		case errors.Is(err, os.ErrNotExist) && e.Name() == id+".info":
+			// A record whose bytes are gone is only worth keeping while it is
+			// young (tusd writes the record first).
+			if info, ierr := e.Info(); ierr == nil && time.Since(info.ModTime()) <= t.expiry {
+				continue
+			}
+		}
+		if e.Name() == id { // count each upload once
+			n++
+		}
+		t.remove(id)
+	}
+	return n
+}
+
+func (t *tusArea) sweepEvery(stop <-chan struct{}, every time.Duration) {
+	if n := t.sweep(); n > 0 {
+		t.log.Info("deleted expired unfinished uploads", slog.Int("uploads", n))
+	}
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+			if n := t.sweep(); n > 0 {
+				t.log.Info("deleted expired unfinished uploads", slog.Int("uploads", n))
+			}
+		}
+	}
+}
+
+// tusCreate checks a new upload against the quota (by its Upload-Length)
+// and records its owner and file name.
+func (s *Server) tusCreate(ev tusd.HookEvent) (tusd.HTTPResponse, tusd.FileInfoChanges, error) {
+	id, _ := ev.Context.Value(tusUserKey{}).(*Identity)
+	if id == nil {
+		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(NewError(fiber.StatusUnauthorized, "sign in to upload"))
+	}
+	if s.svc.Quota != nil {
+		if err := s.svc.Quota.Check(id.ID, quota.Amount{Bytes: ev.Upload.Size, Files: 1}); err != nil {
+			return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(s.asAPIError(err))
+		}
+	}
+	meta := tusd.MetaData{
+		tusMetaUser:     strconv.FormatUint(id.ID, 10),
+		tusMetaFilename: files.SanitizeName(ev.Upload.MetaData[tusMetaFilename]),
+	}
+	return tusd.HTTPResponse{}, tusd.FileInfoChanges{MetaData: meta}, nil
+}
+
+// tusRoom refuses a PATCH once the user's quota no longer has room for the
+// whole upload (other uploads may have filled it since the creation).
+func (s *Server) tusRoom(t *tusArea) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		info, _ := c.Locals(tusInfoKey).(tusd.FileInfo)
+		if s.svc.Quota == nil {
+			return c.Next()
+		}
+		if err := s.svc.Quota.Check(currentUser(c).ID, quota.Amount{Bytes: info.Size, Files: 1}); err != nil {
+			t.remove(info.ID)
+			return err
+		}
+		return c.Next()
+	}
+}
+
+// tusFinish turns a finished upload into a file record through the same
+// path as every upload, then deletes the staged bytes whatever happened:
+// a refused import keeps nothing.
+func (s *Server) tusFinish(t *tusArea, ev tusd.HookEvent) (tusd.HTTPResponse, error) {
+	defer t.remove(ev.Upload.ID)
+	owner, err := strconv.ParseUint(ev.Upload.MetaData[tusMetaUser], 10, 64)
+	id, _ := ev.Context.Value(tusUserKey{}).(*Identity)
+	if err != nil || id == nil || id.ID != owner {
+		return tusd.HTTPResponse{}, tusError(NewError(fiber.StatusNotFound, "no such upload"))
+	}
+	f, err := os.Open(filepath.Join(t.dir, ev.Upload.ID))
+	if err != nil {
+		return tusd.HTTPResponse{}, err
+	}
+	defer f.Close()
+	saved, err := s.svc.Files.Save(context.WithoutCancel(ev.Context), ev.Upload.MetaData[tusMetaFilename], f,
+		files.Uploader{ID: id.ID, Name: id.Email})
+	if err != nil {
+		return tusd.HTTPResponse{}, tusError(s.asAPIError(err))
+	}
+	if s.metrics != nil {
+		s.metrics.uploaded.Add(float64(saved.Size))
+	}
+	s.log.Info("file uploaded", slog.Uint64("id", saved.ID), slog.String("name", saved.OriginalName),
+		slog.Int64("size", saved.Size), slog.String("by", id.Email), slog.String("via", "tus"))
+	return tusd.HTTPResponse{Header: tusd.HTTPHeader{tusFileIDHeader: strconv.FormatUint(saved.ID, 10)}}, nil
+}
+
+// asAPIError maps what a tus hook met to the API's error answer, the way
+// the upload route does.
+func (s *Server) asAPIError(err error) *APIError {
+	var qerr *quota.ExceededError
+	switch {
+	case errors.As(err, &qerr):
+		return quotaError(qerr)
+	case errors.Is(err, files.ErrTooLarge):
+		return tooLarge(s.svc.Files.MaxBytes()).(*APIError)
+	case errors.Is(err, files.ErrNoSpace):
+		s.log.Error("upload refused: storage full", slog.Any("err", err))
+		return NewError(fiber.StatusInsufficientStorage, "not enough storage space on the server for this upload; nothing was kept")
+	}
+	s.log.Error("resumable upload failed", slog.Any("err", err))
+	return NewError(fiber.StatusInternalServerError, "internal server error")
+}
+
+// tusError hands tusd an answer in the API's one error shape.
+func tusError(e *APIError) error {
+	body, _ := json.Marshal(e)
+	return tusd.Error{ErrorCode: "devhub", Message: e.Message, HTTPResponse: tusd.HTTPResponse{
+		StatusCode: e.Status, Body: string(body), Header: tusd.HTTPHeader{"Content-Type": "application/json"},
+	}}
+}
+
+// tusBridge runs a tusd handler for a Fiber request: the body is passed on
+// as a stream and tusd's answer copied back. tusd's own plain-text errors
+// are rewritten into the API's JSON error shape.
+func (s *Server) tusBridge(t *tusArea, h http.Handler) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		req := c.Request()
+		var body io.Reader = http.NoBody
+		if req.IsBodyStream() {
+			body = req.BodyStream()
+		} else if len(req.Body()) > 0 {
+			body = bytes.NewReader(req.Body())
+		}
+		ctx := c.Context()
+		if id := currentUser(c); id != nil {
+			ctx = context.WithValue(ctx, tusUserKey{}, id)
+		}
+		// tusd takes the upload id from the whole path (it expects to be
+		// mounted behind http.StripPrefix).
+		path := "/" + c.Params("id")
+		r, err := http.NewRequestWithContext(ctx, c.Method(), path, io.NopCloser(body))
+		if err != nil {
+			return err
+		}
+		for k, v := range req.Header.All() {
+			r.Header.Add(string(k), string(v))
+		}
+		r.Host = string(req.Host())
+		r.RequestURI = path
+		r.ContentLength = int64(req.Header.ContentLength())
+		conn := c.RequestCtx().Conn()
+		if conn != nil {
+			r.RemoteAddr = conn.RemoteAddr().String()
+		}
+		w := &tusResponse{header: http.Header{}, conn: conn}
+		h.ServeHTTP(w, r)
+		if conn != nil {
+			// tusd moved the read deadline while reading; the server sets its
+			// own again before the next request on this connection.
+			conn.SetReadDeadline(time.Time{})
+			conn.SetWriteDeadline(time.Time{})
+		}
+		status := cmpStatus(w.status)
+		if ext := w.header.Get("Tus-Extension"); ext != "" {
+			w.header.Set("Tus-Extension", ext+",expiration")
+		}
+		if status < 300 && c.Method() != fiber.MethodOptions && c.Method() != fiber.MethodDelete {
+			w.header.Set("Upload-Expires", time.Now().Add(t.expiry).UTC().Format(http.TimeFormat))
+			if c.Method() == fiber.MethodHead {
+				if _, modified, err := t.info(c.Context(), c.Params("id")); err == nil {
+					w.header.Set("Upload-Expires", modified.Add(t.expiry).UTC().Format(http.TimeFormat))
+				}
+			}
+		}
+		if status >= 400 && c.Method() != fiber.MethodHead && !strings.HasPrefix(w.header.Get("Content-Type"), "application/json") {
+			// tusd's "ERR_CODE: message" becomes the API's error shape.
+			msg := strings.TrimSpace(w.body.String())
+			if _, rest, ok := strings.Cut(msg, ": "); ok && strings.HasPrefix(msg, "ERR_") {
+				msg = rest
+			}
+			e := NewError(status, msg)
+			w.body.Reset()
+			json.NewEncoder(&w.body).Encode(e)
+			w.header.Set("Content-Type", "application/json")
+		}
+		for k, vs := range w.header {
+			if strings.EqualFold(k, "Content-Length") {
+				continue
+			}
+			for _, v := range vs {
+				c.Response().Header.Add(k, v)
+			}
+		}
+		c.Status(status)
+		if c.Method() == fiber.MethodHead {
+			return nil
+		}
+		return c.Send(w.body.Bytes())
+	}
+}
+
+func cmpStatus(code int) int {
+	if code == 0 {
+		return http.StatusOK
+	}
+	return code
+}
+
+// tusResponse collects tusd's answer (headers and a short body) and lets it
+// move the connection's deadlines through http.ResponseController.
+type tusResponse struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+	conn   net.Conn
+}
+
+func (w *tusResponse) Header() http.Header { return w.header }
+
+func (w *tusResponse) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+}
+
+func (w *tusResponse) Write(p []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	return w.body.Write(p)
+}
+
+func (w *tusResponse) SetReadDeadline(t time.Time) error {
+	if w.conn == nil {
+		return http.ErrNotSupported
+	}
+	return w.conn.SetReadDeadline(t)
+}
+
+func (w *tusResponse) SetWriteDeadline(t time.Time) error {
+	if w.conn == nil {
+		return http.ErrNotSupported
+	}
+	return w.conn.SetWriteDeadline(t)
+}

@@ -1,0 +1,287 @@
+package server
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/devhub/devhub/pkg/config"
+)
+
+// tusReq builds one tus request (Tus-Resumable set) as token.
+func tusReq(method, target, token string, body []byte, hdr ...string) *http.Request {
+	var r *http.Request
+	if body != nil {
+		r = httptest.NewRequest(method, target, bytes.NewReader(body))
+		r.Header.Set("Content-Type", "application/offset+octet-stream")
+	} else {
+		r = httptest.NewRequest(method, target, nil)
+	}
+	r.Header.Set("Tus-Resumable", "1.0.0")
+	if token != "" {
+		r.Header.Set("Authorization", "Bearer "+token)
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		r.Header.Set(hdr[i], hdr[i+1])
+	}
+	return r
+}
+
+func tusMeta(name string) string {
+	return "filename " + base64.StdEncoding.EncodeToString([]byte(name))
+}
+
+// tusCreate starts an upload of length n and returns its path.
+func (fa *filesTestApp) tusCreate(t *testing.T, token string, n int, name string) string {
+	t.Helper()
+	resp, body := fa.do(t, tusReq("POST", "/api/files/tus/", token, nil, "Upload-Length", strconv.Itoa(n), "Upload-Metadata", tusMeta(name)))
+	if resp.StatusCode != 201 {
+		t.Fatalf("create: %d %s", resp.StatusCode, body)
+	}
+	loc := resp.Header.Get("Location")
+	if !strings.Contains(loc, "/api/files/tus/") {
+		t.Fatalf("Location %q", loc)
+	}
+	return "/api/files/tus/" + path.Base(loc)
+}
+
+func (fa *filesTestApp) stagedEntries(t *testing.T) int {
+	t.Helper()
+	es, err := os.ReadDir(fa.tusDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(es)
+}
+
+func TestTusDiscovery(t *testing.T) {
+	fa := newFilesTestApp(t, 1<<20)
+	resp, _ := fa.do(t, tusReq("OPTIONS", "/api/files/tus/", "", nil))
+	if resp.StatusCode != 200 || resp.Header.Get("Tus-Version") != "1.0.0" || resp.Header.Get("Tus-Max-Size") != strconv.Itoa(1<<20) {
+		t.Fatalf("OPTIONS: %d %v", resp.StatusCode, resp.Header)
+	}
+	ext := resp.Header.Get("Tus-Extension")
+	for _, want := range []string{"creation", "creation-with-upload", "termination", "expiration"} {
+		if !strings.Contains(","+ext+",", ","+want+",") {
+			t.Errorf("Tus-Extension %q lacks %s", ext, want)
+		}
+	}
+	for _, not := range []string{"creation-defer-length", "concatenation"} {
+		if strings.Contains(ext, not) {
+			t.Errorf("Tus-Extension %q offers %s, which is not composed in", ext, not)
+		}
+	}
+}
+
+// TestTusResumeToAFile is the whole life of a resumable upload: created,
+// sent in pieces (a wrong offset refused), seen by nobody but its owner,
+// and on the last byte a normal file record with its type and hash.
+func TestTusResumeToAFile(t *testing.T) {
+	fa := newFilesTestApp(t, 1<<20)
+	data := append(append([]byte{}, testPNG...), randomBytes(5000)...)
+	up := fa.tusCreate(t, userToken, len(data), "../holiday\\photo.png")
+
+	steps := []struct {
+		name       string
+		req        *http.Request
+		want       int
+		wantOffset string
+	}{
+		{"head at the start", tusReq("HEAD", up, userToken, nil), 200, "0"},
+		{"first piece", tusReq("PATCH", up, userToken, data[:1000], "Upload-Offset", "0"), 204, "1000"},
+		{"a piece at the wrong offset", tusReq("PATCH", up, userToken, data[1000:2000], "Upload-Offset", "500"), 409, ""},
+		{"another user cannot see it", tusReq("HEAD", up, adminToken, nil), 404, ""},
+		{"another user cannot write it", tusReq("PATCH", up, adminToken, data[1000:], "Upload-Offset", "1000"), 404, ""},
+		{"a guest cannot", tusReq("HEAD", up, "", nil), 401, ""},
+		{"head after a dropped connection", tusReq("HEAD", up, userToken, nil), 200, "1000"},
+	}
+	for _, st := range steps {
+		resp, body := fa.do(t, st.req)
+		if resp.StatusCode != st.want {
+			t.Fatalf("%s: %d %s", st.name, resp.StatusCode, body)
+		}
+		if st.wantOffset != "" && resp.Header.Get("Upload-Offset") != st.wantOffset {
+			t.Fatalf("%s: Upload-Offset %q, want %s", st.name, resp.Header.Get("Upload-Offset"), st.wantOffset)
+		}
+		if st.want < 300 {
+			if _, err := http.ParseTime(resp.Header.Get("Upload-Expires")); err != nil {
+				t.Fatalf("%s: Upload-Expires %q", st.name, resp.Header.Get("Upload-Expires"))
+			}
+		}
+		if st.want >= 400 && st.req.Method != "HEAD" {
+			var e APIError
+			if err := json.Unmarshal(body, &e); err != nil || e.Status != st.want || e.Message == "" {
+				t.Fatalf("%s: error not in the API's shape: %s", st.name, body)
+			}
+		}
+	}
+	if all, _ := fa.svc.List(); len(all) != 0 {
+		t.Fatal("an unfinished upload is listed")
+	}
+
+	resp, body := fa.do(t, tusReq("PATCH", up, userToken, data[1000:], "Upload-Offset", "1000"))
+	if resp.StatusCode != 204 {
+		t.Fatalf("last piece: %d %s", resp.StatusCode, body)
+	}
+	id, err := strconv.ParseUint(resp.Header.Get(tusFileIDHeader), 10, 64)
+	if err != nil {
+		t.Fatalf("%s %q", tusFileIDHeader, resp.Header.Get(tusFileIDHeader))
+	}
+	f, err := fa.svc.Get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	if f.Size != int64(len(data)) || f.SHA256 != hex.EncodeToString(sum[:]) || f.Type != "image" || f.UploaderID != 2 || f.OriginalName != "photo.png" {
+		t.Fatalf("record %+v", f)
+	}
+	if n := fa.stagedEntries(t); n != 0 {
+		t.Fatalf("%d staged entries left after the import", n)
+	}
+	if resp, _ := fa.do(t, tusReq("HEAD", up, userToken, nil)); resp.StatusCode != 404 {
+		t.Fatalf("HEAD of a finished upload: %d", resp.StatusCode)
+	}
+}
+
+func TestTusCreationWithUpload(t *testing.T) {
+	fa := newFilesTestApp(t, 1<<20)
+	data := randomBytes(3000)
+	resp, body := fa.do(t, tusReq("POST", "/api/files/tus/", userToken, data, "Upload-Length", "3000", "Upload-Metadata", tusMeta("all.bin")))
+	if resp.StatusCode != 201 || resp.Header.Get(tusFileIDHeader) == "" {
+		t.Fatalf("%d %v %s", resp.StatusCode, resp.Header, body)
+	}
+	if all, _ := fa.svc.List(); len(all) != 1 || all[0].Size != 3000 {
+		t.Fatalf("files %+v", all)
+	}
+}
+
+func TestTusTermination(t *testing.T) {
+	fa := newFilesTestApp(t, 1<<20)
+	up := fa.tusCreate(t, userToken, 5000, "gone.bin")
+	fa.do(t, tusReq("PATCH", up, userToken, randomBytes(1000), "Upload-Offset", "0"))
+	if resp, body := fa.do(t, tusReq("DELETE", up, adminToken, nil)); resp.StatusCode != 404 {
+		t.Fatalf("someone else's DELETE: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := fa.do(t, tusReq("DELETE", up, userToken, nil)); resp.StatusCode != 204 {
+		t.Fatalf("DELETE: %d %s", resp.StatusCode, body)
+	}
+	if resp, _ := fa.do(t, tusReq("HEAD", up, userToken, nil)); resp.StatusCode != 404 {
+		t.Fatalf("HEAD after DELETE: %d", resp.StatusCode)
+	}
+	if n := fa.stagedEntries(t); n != 0 {
+		t.Fatalf("%d staged entries left", n)
+	}
+	fa.assertNothingKept(t)
+}
+
+// TestTusRefusals: every creation the endpoint must refuse, in the API's
+// error shape, keeping nothing.
+func TestTusRefusals(t *testing.T) {
+	cases := []struct {
+		name  string
+		req   *http.Request
+		want  int
+		quota bool // the answer carries data.quota
+	}{
+		{"a guest", tusReq("POST", "/api/files/tus/", "", nil, "Upload-Length", "10"), 401, false},
+		{"no length", tusReq("POST", "/api/files/tus/", userToken, nil), 400, false},
+		{"a deferred length (not offered: the quota needs the length)", tusReq("POST", "/api/files/tus/", userToken, nil, "Upload-Defer-Length", "1"), 501, false},
+		{"a negative length", tusReq("POST", "/api/files/tus/", userToken, nil, "Upload-Length", "-5"), 400, false},
+		{"over the upload limit", tusReq("POST", "/api/files/tus/", userToken, nil, "Upload-Length", strconv.Itoa(1<<20+1)), 413, false},
+		{"over the quota by its length", tusReq("POST", "/api/files/tus/", userToken, nil, "Upload-Length", "20001"), 413, true},
+		{"without Tus-Resumable", func() *http.Request {
+			r := tusReq("POST", "/api/files/tus/", userToken, nil, "Upload-Length", "10")
+			r.Header.Del("Tus-Resumable")
+			return r
+		}(), 412, false},
+		{"an id that is not one", tusReq("HEAD", "/api/files/tus/..%2f..%2fdevhub.db", userToken, nil), 404, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			fa := newFilesTestAppWith(t, 1<<20, func(f *config.Files) { f.QuotaBytes = 20000 })
+			resp, body := fa.do(t, tc.req)
+			if resp.StatusCode != tc.want {
+				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.want, body)
+			}
+			if tc.quota {
+				var ans quotaAnswer
+				if err := json.Unmarshal(body, &ans); err != nil || ans.Data.Quota.Code != "quota_exceeded" || *ans.Data.Quota.Limit.Bytes != 20000 {
+					t.Fatalf("no data.quota: %s", body)
+				}
+			}
+			if n := fa.stagedEntries(t); n != 0 {
+				t.Fatalf("%d staged entries after a refusal", n)
+			}
+		})
+	}
+}
+
+// TestTusQuotaWhileWriting: the quota fills up (another upload) after a
+// resumable one was created; its next piece is refused and it is gone.
+func TestTusQuotaWhileWriting(t *testing.T) {
+	fa := newFilesTestAppWith(t, 1<<20, func(f *config.Files) { f.QuotaBytes = 10000 })
+	up := fa.tusCreate(t, userToken, 6000, "big.bin")
+	fa.do(t, tusReq("PATCH", up, userToken, randomBytes(1000), "Upload-Offset", "0"))
+	fa.upload(t, filePart("other.bin", randomBytes(5000)))
+	resp, body := fa.do(t, tusReq("PATCH", up, userToken, randomBytes(5000), "Upload-Offset", "1000"))
+	if resp.StatusCode != 413 {
+		t.Fatalf("PATCH over quota: %d %s", resp.StatusCode, body)
+	}
+	var ans quotaAnswer
+	if err := json.Unmarshal(body, &ans); err != nil || ans.Data.Quota.Used.Bytes != 5000 {
+		t.Fatalf("data.quota: %s", body)
+	}
+	if n := fa.stagedEntries(t); n != 0 {
+		t.Fatalf("%d staged entries left", n)
+	}
+	if all, _ := fa.svc.List(); len(all) != 1 {
+		t.Fatalf("%d files", len(all))
+	}
+}
+
+// TestTusExpiry: an upload idle for longer than files.tus_expiry answers
+// 410 and its bytes go; the sweep reclaims the ones nobody asks for.
+func TestTusExpiry(t *testing.T) {
+	fa := newFilesTestAppWith(t, 1<<20, func(f *config.Files) { f.TusExpiry = time.Hour })
+	asked := fa.tusCreate(t, userToken, 5000, "a.bin")
+	forgotten := fa.tusCreate(t, userToken, 5000, "b.bin")
+	fresh := fa.tusCreate(t, userToken, 5000, "c.bin")
+	old := time.Now().Add(-2 * time.Hour)
+	for _, up := range []string{asked, forgotten} {
+		p := filepath.Join(fa.tusDir, path.Base(up))
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if resp, body := fa.do(t, tusReq("HEAD", asked, userToken, nil)); resp.StatusCode != 410 {
+		t.Fatalf("HEAD of an expired upload: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := fa.do(t, tusReq("PATCH", asked, userToken, []byte("x"), "Upload-Offset", "0")); resp.StatusCode != 404 {
+		t.Fatalf("PATCH after it expired: %d %s", resp.StatusCode, body)
+	}
+	if n := fa.stagedEntries(t); n != 4 { // forgotten and fresh: bytes and record each
+		t.Fatalf("%d staged entries before the sweep", n)
+	}
+	sw := &tusArea{dir: fa.tusDir, expiry: time.Hour, log: slog.New(slog.DiscardHandler)}
+	if n := sw.sweep(); n != 1 {
+		t.Fatalf("sweep removed %d uploads, want 1", n)
+	}
+	if resp, _ := fa.do(t, tusReq("HEAD", fresh, userToken, nil)); resp.StatusCode != 200 {
+		t.Fatalf("the fresh upload: %d", resp.StatusCode)
+	}
+	if n := fa.stagedEntries(t); n != 2 {
+		t.Fatalf("%d staged entries after the sweep", n)
+	}
+}
