@@ -23,6 +23,7 @@ import (
 	"github.com/devhub/devhub/pkg/roms"
 	"github.com/devhub/devhub/pkg/server"
 	"github.com/devhub/devhub/pkg/store"
+	"github.com/devhub/devhub/pkg/thumbs"
 )
 
 // storeOpenTimeout bounds how long a command waits for the bbolt lock before
@@ -119,9 +120,12 @@ type services struct {
 	auth     *auth.Service
 
 	files *files.Service
-	quota *quota.Service
-	blog  *blog.Service
-	audit *audit.Service
+	// thumbs makes and keeps image thumbnails; only a serving process has
+	// it (thumbsStartup), nil otherwise.
+	thumbs *thumbs.Service
+	quota  *quota.Service
+	blog   *blog.Service
+	audit  *audit.Service
 	// profile is the checked content/profile.yaml (nil without one); loaded by startup.
 	profile *profile.Loaded
 }
@@ -194,6 +198,7 @@ func (s *services) httpServices() *server.Services {
 		Activity:     s.activity,
 		GeoIP:        s.geo,
 		Files:        s.files,
+		Thumbs:       s.thumbs,
 		Quota:        s.quota,
 		TusDir:       filepath.Join(s.cfg.Storage.DataDir, "tus"),
 		Blog:         s.blog,
@@ -205,6 +210,9 @@ func (s *services) httpServices() *server.Services {
 // Close releases the store.
 func (s *services) Close() error {
 	s.geo.Close()
+	if s.thumbs != nil {
+		s.thumbs.Close()
+	}
 	if s.files != nil {
 		s.files.Close()
 	}
@@ -225,6 +233,9 @@ func (s *services) startup(ctx context.Context) error {
 		return err
 	} else if n > 0 {
 		s.log.Info("removed leftovers of interrupted uploads", slog.Int("files", n))
+	}
+	if err := s.thumbsStartup(ctx); err != nil {
+		return err
 	}
 	s.seedBlog(ctx)
 	if s.geo.Available() {

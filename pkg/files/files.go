@@ -16,6 +16,7 @@ import (
 	"math"
 	"os"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -94,6 +95,8 @@ type Service struct {
 	ix       *index
 	// quota, when set, bounds what each uploader stores.
 	quota *quota.Service
+	// hooks are told about committed changes (SetHooks).
+	hooks atomic.Pointer[Hooks]
 }
 
 // UseQuota makes every upload count against its uploader's quota, and
@@ -281,6 +284,7 @@ func (s *Service) Delete(id uint64) (*File, error) {
 		return nil, err
 	}
 	s.ix.remove(id)
+	s.deleted(f)
 	if validStoredName(f.StoredName) {
 		// Remove never follows a symlink: a planted link is removed itself.
 		if err := s.root.Remove(f.StoredName); err != nil && !errors.Is(err, fs.ErrNotExist) {

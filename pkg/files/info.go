@@ -19,6 +19,10 @@ type Info struct {
 	// SHA256 is left out of the lists (they are read often and the hash is
 	// 64 bytes a file); the detail and the upload answer carry it.
 	SHA256 string `json:"sha256,omitempty"`
+	// ThumbnailURL is where an image's thumbnail is, once it has one. The
+	// HTTP layer fills it in (thumbnails are not this package's); the CLI
+	// leaves it out.
+	ThumbnailURL string `json:"thumbnailUrl,omitempty"`
 }
 
 // Info is f as Info; withHash adds its SHA-256.

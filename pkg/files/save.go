@@ -277,6 +277,7 @@ func (u *Upload) Commit() ([]File, error) {
 	if err != nil {
 		return fail(err)
 	}
+	u.s.added(out)
 	return out, nil
 }
 

@@ -67,6 +67,7 @@ func (s *Server) mountFiles(api fiber.Router) {
 		g.Post("/upload", s.finishRefusedUpload, s.requireUser, s.admitUpload, s.uploadFiles)
 		get("/stream/:id", s.streamFile)
 		get("/:id/download", s.downloadFile)
+		get("/:id/thumbnail", s.fileThumbnail)
 		get("/:id", s.fileDetail)
 		g.Delete("/:id", s.requireAdmin, s.deleteFile)
 	}
@@ -82,12 +83,24 @@ type specListItem struct {
 	MimeType     string    `json:"mime_type"`
 	Type         string    `json:"type"`
 	UploadedAt   time.Time `json:"uploaded_at"`
+	// ThumbnailURL is the design's thumbnail_url: an image's thumbnail, once made.
+	ThumbnailURL string `json:"thumbnail_url,omitempty"`
 }
 
-func specListItems(fs []files.File) []specListItem {
+func (s *Server) specListItems(fs []files.File) []specListItem {
 	out := make([]specListItem, 0, len(fs))
 	for _, f := range fs {
-		out = append(out, specListItem{ID: f.ID, OriginalName: f.OriginalName, Size: f.Size, MimeType: f.MimeType, Type: f.Type, UploadedAt: f.UploadedAt})
+		out = append(out, specListItem{ID: f.ID, OriginalName: f.OriginalName, Size: f.Size, MimeType: f.MimeType, Type: f.Type,
+			UploadedAt: f.UploadedAt, ThumbnailURL: s.thumbnailURL(f)})
+	}
+	return out
+}
+
+// infos is fs as files.Info, with their thumbnails' URLs.
+func (s *Server) infos(fs []files.File, withHash bool) []files.Info {
+	out := files.Infos(fs, withHash)
+	for i := range out {
+		out[i].ThumbnailURL = s.thumbnailURL(fs[i])
 	}
 	return out
 }
@@ -119,7 +132,7 @@ func (s *Server) answerFileList(c fiber.Ctx, canonical bool, cache *encodedList)
 	// asks for: its encoded answer is kept until the list changes.
 	plain := c.Request().URI().QueryArgs().Len() == 0
 	if plain {
-		if body, ok := cache.get(s.svc.Files.ListVersion()); ok {
+		if body, ok := cache.get(s.fileListVersion()); ok {
 			c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
 			return c.Send(body)
 		}
@@ -145,15 +158,15 @@ func (s *Server) answerFileList(c fiber.Ctx, canonical bool, cache *encodedList)
 			fs, _ = s.svc.Files.Page(g, page, limit)
 		}
 		if canonical {
-			out[g] = files.Infos(fs, false)
+			out[g] = s.infos(fs, false)
 		} else {
-			out[g] = specListItems(fs)
+			out[g] = s.specListItems(fs)
 		}
 	}
 	if !plain {
 		return c.JSON(out)
 	}
-	ver := s.svc.Files.ListVersion() // read before building: a change meanwhile only makes the entry stale sooner
+	ver := s.fileListVersion() // read before building: a change meanwhile only makes the entry stale sooner
 	body, err := json.Marshal(out)
 	if err != nil {
 		return err
@@ -163,21 +176,33 @@ func (s *Server) answerFileList(c fiber.Ctx, canonical bool, cache *encodedList)
 	return c.Send(body)
 }
 
+// listVersion names one state of the file list as answered: the files and
+// which of them have thumbnails (made in the background after an upload).
+type listVersion struct{ files, thumbs uint64 }
+
+func (s *Server) fileListVersion() listVersion {
+	v := listVersion{files: s.svc.Files.ListVersion()}
+	if s.svc.Thumbs != nil {
+		v.thumbs = s.svc.Thumbs.Version()
+	}
+	return v
+}
+
 // encodedList keeps the last encoded plain file list and the list version
 // it was built from.
 type encodedList struct {
 	mu      sync.RWMutex
-	version uint64
+	version listVersion
 	body    []byte
 }
 
-func (e *encodedList) get(version uint64) ([]byte, bool) {
+func (e *encodedList) get(version listVersion) ([]byte, bool) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	return e.body, e.body != nil && e.version == version
 }
 
-func (e *encodedList) put(version uint64, body []byte) {
+func (e *encodedList) put(version listVersion, body []byte) {
 	e.mu.Lock()
 	e.version, e.body = version, body
 	e.mu.Unlock()
@@ -203,7 +228,9 @@ func (s *Server) fileDetail(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(f.Info(true))
+	in := f.Info(true)
+	in.ThumbnailURL = s.thumbnailURL(*f)
+	return c.JSON(in)
 }
 
 func (s *Server) deleteFile(c fiber.Ctx) error {

@@ -32,6 +32,7 @@ import (
 	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/roms"
 	"github.com/devhub/devhub/pkg/store"
+	"github.com/devhub/devhub/pkg/thumbs"
 )
 
 // Services are the domain services the HTTP layer binds. pkg/cli builds
@@ -59,6 +60,9 @@ type Services struct {
 	// TusDir is where unfinished resumable uploads are staged; empty leaves
 	// /api/files/tus/ unmounted.
 	TusDir string
+	// Thumbs keeps the image thumbnails (GET /api/files/:id/thumbnail);
+	// nil: no file has one.
+	Thumbs *thumbs.Service
 	// Quota is every account's storage quota (GET /api/auth/quota); nil
 	// leaves storage unlimited.
 	Quota *quota.Service

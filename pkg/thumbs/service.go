@@ -231,10 +231,10 @@ func (s *Service) Remove(src Source) {
 	s.removeLocked(src.name(""))
 }
 
-func (s *Service) removeLocked(base string) {
+func (s *Service) removeLocked(base string) bool {
 	had, ok := s.state[base]
 	if !ok {
-		return
+		return false
 	}
 	ext := extRefused
 	if had {
@@ -242,32 +242,32 @@ func (s *Service) removeLocked(base string) {
 	}
 	if err := s.root.Remove(base + ext); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		s.log.Warn("thumbnail not removed", slog.String("name", base+ext), slog.Any("err", err))
-		return
+		return false
 	}
 	delete(s.state, base)
 	s.ver.Add(1)
+	return true
 }
 
 // Result counts what a Backfill did.
 type Result struct {
 	// Made thumbnails; Existing ones already there (or refused before).
 	Made, Existing int
-	// Refused images by reason (the error's first words).
+	// Refused images by reason (Reason).
 	Refused map[string]int
-	// Removed thumbnails of files that are gone.
-	Removed int
 }
 
-// Backfill makes the missing thumbnails of srcs (every image file, at
-// start-up) one at a time, and removes the ones of files not in srcs. It
-// stops early when the service closes or ctx ends.
-func (s *Service) Backfill(ctx context.Context, srcs []Source) Result {
-	res := Result{Refused: map[string]int{}}
-	want := make(map[string]bool, len(srcs))
-	for _, src := range srcs {
+// Sweep removes the thumbnails (and refusal markers) of every file not in
+// keep — files deleted while the server was not running, or thumbnails of
+// an older Generation — and returns how many. Run it before uploads are
+// accepted: a thumbnail made meanwhile for a file not in keep would go.
+func (s *Service) Sweep(keep []Source) int {
+	want := make(map[string]bool, len(keep))
+	for _, src := range keep {
 		want[src.name("")] = true
 	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	var gone []string
 	for base := range s.state {
 		if !want[base] {
@@ -275,11 +275,20 @@ func (s *Service) Backfill(ctx context.Context, srcs []Source) Result {
 		}
 	}
 	sort.Strings(gone)
+	n := 0
 	for _, base := range gone {
-		s.removeLocked(base)
-		res.Removed++
+		if s.removeLocked(base) {
+			n++
+		}
 	}
-	s.mu.Unlock()
+	return n
+}
+
+// Backfill makes the missing thumbnails of srcs (every image file, at
+// start-up), one at a time, without retrying images refused before. It
+// stops early when the service closes or ctx ends.
+func (s *Service) Backfill(ctx context.Context, srcs []Source) Result {
+	res := Result{Refused: map[string]int{}}
 	for _, src := range srcs {
 		if ctx.Err() != nil || s.ctx.Err() != nil {
 			break

@@ -2305,6 +2305,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/files/{id}/thumbnail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An image file's thumbnail (JPEG, at most 320 px on the long side), to whoever may see the file
+         * @description Thumbnails are made in the background after an upload (and at start-up for images that
+         *     have none) with bounded decoding: an image whose header announces more than 50 megapixels
+         *     is refused before it is decoded. A file without one — not an image, refused, not made yet
+         *     — answers 404. The URL in a file's `thumbnailUrl` carries the thumbnail's version (`v`:
+         *     the content's hash and the thumbnail generation), so its answer never changes and is
+         *     cached as immutable; without `v`, or with another, it is revalidated (ETag).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The thumbnail's version, as in thumbnailUrl */
+                    v?: string;
+                };
+                header?: {
+                    "If-None-Match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The thumbnail */
+                200: {
+                    headers: {
+                        ETag?: string;
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/jpeg": string;
+                    };
+                };
+                /** @description Not modified */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/files/stream/{id}": {
         parameters: {
             query?: never;
@@ -2398,6 +2460,7 @@ export interface paths {
     "/api/api/files/{id}": paths["/api/files/{id}"];
     "/api/api/files/{id}/download": paths["/api/files/{id}/download"];
     "/api/api/files/stream/{id}": paths["/api/files/stream/{id}"];
+    "/api/api/files/{id}/thumbnail": paths["/api/files/{id}/thumbnail"];
     "/romserv/consoles": {
         parameters: {
             query?: never;
@@ -2981,6 +3044,8 @@ export interface components {
             uploadedAt: string;
             /** @description The content's SHA-256 (hex): in the detail and the upload answer, not in lists */
             sha256?: string;
+            /** @description An image's thumbnail (GET /api/files/{id}/thumbnail?v=…), once it has one; absent otherwise */
+            thumbnailUrl?: string;
         };
         FileWithHash: components["schemas"]["File"] & {
             sha256: string;
@@ -2994,6 +3059,8 @@ export interface components {
             type: components["schemas"]["FileType"];
             /** Format: date-time */
             uploaded_at: string;
+            /** @description An image's thumbnail, once it has one (as File's thumbnailUrl) */
+            thumbnail_url?: string;
         };
         FileGroups: {
             images: components["schemas"]["File"][];
