@@ -5,6 +5,7 @@ import { formatMB } from '../format';
 import { FILES_NS } from '../i18n';
 import type { DownloadState } from '../useDownloads';
 import { CopyLinkButton } from './CopyLinkButton';
+import { FileThumb } from './FileThumb';
 
 interface Props {
   file: FileItem;
@@ -24,12 +25,13 @@ export function fileLink(id: number): string {
   return `${window.location.origin}/filecloud/${id}`;
 }
 
-/** One file: its name (a link to its page), size in MB and actions. */
+/** One file: its thumbnail or type icon, its name (a link to its page), size in MB and actions. */
 export function FileRow({ file, isAdmin, download, onPreview, onDownload, onDelete }: Props) {
   const { t } = useTranslation(FILES_NS);
   const busy = download?.status === 'starting' || download?.status === 'downloading';
   return (
     <li className="files-row" data-testid={`file-${file.id}`}>
+      <FileThumb file={file} />
       <div className="files-row__info">
         <Link className="files-row__name" to={`/filecloud/${file.id}`} title={t('list.details', { name: file.originalName })}>
           {file.originalName}

@@ -3,6 +3,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { toast } from '../../../lib/toast';
 import { initTestI18n, json, renderWithShell, stubFetch } from '../../../test/utils';
 import type { FileGroups, FileItem } from '../api';
+import { THUMB_POLL_MS } from '../thumbnails';
 import FileCloudPage from './FileCloudPage';
 
 vi.mock('../../../lib/toast', () => ({
@@ -197,5 +198,30 @@ function stubFetchAlso(route: string, handler: () => Response) {
       return Promise.resolve(handler());
     }
     return prev(input, init);
+  
+  it('asks again while a fresh image has no thumbnail yet, then shows it in the row', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const fresh = { ...photo, uploadedAt: new Date().toISOString() };
+    let calls = 0;
+    stubFetch({
+      '/api/auth/profile': () => json({ status: 401, message: 'no', data: {} }, 401),
+      'GET /api/files': () => {
+        calls++;
+        const img = calls >= 2 ? { ...fresh, thumbnailUrl: '/api/files/1/thumbnail?v=abc-1' } : fresh;
+        return json({ images: [img], videos: [], audio: [], documents: [], other: [] });
+      },
+    });
+    renderWithShell(<FileCloudPage />);
+    await screen.findByRole('link', { name: 'photo.png' });
+    expect(screen.queryByRole('img', { name: 'Thumbnail of photo.png' })).toBeNull();
+    expect(calls).toBe(1);
+    await act(() => vi.advanceTimersByTimeAsync(THUMB_POLL_MS));
+    const img = await screen.findByRole('img', { name: 'Thumbnail of photo.png' });
+    expect(img.getAttribute('src')).toBe('/api/files/1/thumbnail?v=abc-1');
+    expect(calls).toBe(2);
+    // With the thumbnail there, the list is not asked again.
+    await act(() => vi.advanceTimersByTimeAsync(THUMB_POLL_MS * 3));
+    expect(calls).toBe(2);
   });
+});
 }

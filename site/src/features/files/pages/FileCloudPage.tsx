@@ -11,6 +11,7 @@ import { FileTabs } from '../components/FileTabs';
 import { PreviewOverlay } from '../components/PreviewOverlay';
 import { Uploader } from '../components/Uploader';
 import { FILES_NS } from '../i18n';
+import { THUMB_POLL_MS, awaitingThumbnail } from '../thumbnails';
 import { useDownloads } from '../useDownloads';
 import '../files.css';
 
@@ -57,6 +58,14 @@ export default function FileCloudPage() {
   }, [version, t]);
 
   const reload = useCallback(() => setVersion((v) => v + 1), []);
+
+  // Thumbnails are made in the background after an upload: while a fresh image has none yet,
+  // the list is asked again (awaitingThumbnail bounds it to a minute after the upload).
+  useEffect(() => {
+    if (!awaitingThumbnail(groups)) return;
+    const timer = setTimeout(reload, THUMB_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [groups, reload]);
 
   const onUploaded = useCallback(
     (files: FileItem[]) => {
