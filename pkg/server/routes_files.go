@@ -219,12 +219,19 @@ func fileIDParam(c fiber.Ctx) (uint64, error) {
 	return id, nil
 }
 
+// visibleFile is file id's record for the caller: the one rule of who may
+// see a file, shared by its detail and its thumbnail (today every file is
+// public; a file the caller may not see must answer store.ErrNotFound).
+func (s *Server) visibleFile(_ fiber.Ctx, id uint64) (*files.File, error) {
+	return s.svc.Files.Get(id)
+}
+
 func (s *Server) fileDetail(c fiber.Ctx) error {
 	id, err := fileIDParam(c)
 	if err != nil {
 		return err
 	}
-	f, err := s.svc.Files.Get(id)
+	f, err := s.visibleFile(c, id)
 	if err != nil {
 		return err
 	}

@@ -51,7 +51,7 @@ func (s *Server) fileThumbnail(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	f, err := s.svc.Files.Get(id) // the file detail's rule: who may see the file may see its picture
+	f, err := s.visibleFile(c, id) // who may see the file may see its picture
 	if err != nil {
 		return err
 	}
