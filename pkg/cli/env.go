@@ -22,6 +22,7 @@ import (
 	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/roms"
 	"github.com/devhub/devhub/pkg/server"
+	"github.com/devhub/devhub/pkg/storage"
 	"github.com/devhub/devhub/pkg/store"
 	"github.com/devhub/devhub/pkg/thumbs"
 )
@@ -147,6 +148,10 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 		return nil, err
 	}
 	s.files = fsvc
+	if err := useStorage(ctx, cfg.Storage, fsvc); err != nil {
+		fsvc.Close()
+		return nil, err
+	}
 	isAdmin := func(id uint64) bool {
 		u, err := authSvc.UserByID(id)
 		return err == nil && u.Role == auth.RoleAdmin
@@ -248,4 +253,19 @@ func (s *services) startup(ctx context.Context) error {
 		s.log.Warn("no geoip database: /api/ip answers country Unknown; build with `make build` or set geoip.database")
 	}
 	return nil
+}
+
+// useStorage connects the S3 backend when one is configured (so its files
+// stay readable, and migrate can reach it, whatever storage.backend says)
+// and sends new uploads to storage.backend.
+func useStorage(ctx context.Context, cfg config.Storage, fsvc *files.Service) error {
+	if cfg.S3.Endpoint != "" && cfg.S3.Bucket != "" {
+		s3, err := storage.NewS3(ctx, storage.S3Config{Endpoint: cfg.S3.Endpoint, Bucket: cfg.S3.Bucket, Region: cfg.S3.Region,
+			PathStyle: cfg.S3.PathStyle, AccessKey: cfg.S3.AccessKey, SecretKey: cfg.S3.SecretKey}, files.IsStoredName)
+		if err != nil {
+			return err
+		}
+		fsvc.AddBackend(s3)
+	}
+	return fsvc.UseBackend(cfg.Backend)
 }

@@ -120,6 +120,7 @@ files and ROMs from the terminal — also while the server runs.
 		newActivityCmd(env),
 		newAuditCmd(env),
 		newContentCmd(env),
+		newStorageCmd(env),
 	)
 	documentCompletion(root)
 	return root

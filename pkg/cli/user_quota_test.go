@@ -38,7 +38,7 @@ func TestUserQuota(t *testing.T) {
 	for _, st := range steps {
 		t.Run(st.name, func(t *testing.T) {
 			args := append([]string{"user", "quota"}, st.args...)
-			out, errOut, code := ti.run("", args...)
+			_, errOut, code := ti.run("", args...)
 			if st.wantErr != "" {
 				if code == 0 || !strings.Contains(errOut, st.wantErr) {
 					t.Fatalf("exit %d, stderr %q; want an error with %q", code, errOut, st.wantErr)
@@ -49,7 +49,7 @@ func TestUserQuota(t *testing.T) {
 			if st.limit == "" || len(st.args) == 0 {
 				return
 			}
-			out, errOut, code = ti.run("", "user", "quota", st.args[0], "--json")
+			out, errOut, code := ti.run("", "user", "quota", st.args[0], "--json")
 			if code != 0 {
 				t.Fatalf("--json: exit %d: %s", code, errOut)
 			}

@@ -63,6 +63,25 @@ type Storage struct {
 	UploadsDir string `mapstructure:"uploads_dir"`
 	RomsDir    string `mapstructure:"roms_dir"`
 	ContentDir string `mapstructure:"content_dir"`
+	// Backend is where new file-cloud uploads go: "local" (uploads_dir) or
+	// "s3" (an S3-compatible object store). Files already stored stay where
+	// they are until `devhub storage migrate` moves them.
+	Backend string `mapstructure:"backend"`
+	S3      S3     `mapstructure:"s3"`
+}
+
+// S3 locates the object store of storage.backend: s3. The keys come from
+// the environment (DEVHUB_STORAGE_S3_ACCESS_KEY, DEVHUB_STORAGE_S3_SECRET_KEY)
+// so they stay out of config.yaml.
+type S3 struct {
+	// Endpoint is host[:port] or a URL; "http://" turns TLS off (a MinIO
+	// on this machine), no scheme means https.
+	Endpoint  string `mapstructure:"endpoint"`
+	Bucket    string `mapstructure:"bucket"`
+	Region    string `mapstructure:"region"`
+	PathStyle bool   `mapstructure:"path_style"`
+	AccessKey string `mapstructure:"access_key"`
+	SecretKey string `mapstructure:"secret_key"`
 }
 
 // Auth configures tokens and sessions.
@@ -163,6 +182,8 @@ func Default() Config {
 			UploadsDir: "./uploads",
 			RomsDir:    "./roms",
 			ContentDir: "./content",
+			Backend:    "local",
+			S3:         S3{Region: "us-east-1", PathStyle: true},
 		},
 		Auth: Auth{
 			AccessTTL:    15 * time.Minute,
@@ -245,6 +266,18 @@ func (c Config) Validate() error {
 		if n <= 0 {
 			errs = append(errs, fmt.Errorf("%s must be positive, got %d", name, n))
 		}
+	}
+	switch c.Storage.Backend {
+	case "local":
+	case "s3":
+		if c.Storage.S3.Endpoint == "" || c.Storage.S3.Bucket == "" {
+			errs = append(errs, errors.New("storage.backend s3 needs storage.s3.endpoint and storage.s3.bucket"))
+		}
+		if c.Storage.S3.AccessKey == "" || c.Storage.S3.SecretKey == "" {
+			errs = append(errs, errors.New("storage.backend s3 needs DEVHUB_STORAGE_S3_ACCESS_KEY and DEVHUB_STORAGE_S3_SECRET_KEY in the environment"))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("storage.backend must be local or s3, got %q", c.Storage.Backend))
 	}
 	if c.Files.QuotaBytes < 0 || c.Files.QuotaFiles < 0 {
 		errs = append(errs, fmt.Errorf("files.quota_bytes and files.quota_files must not be negative (0 is unlimited), got %d and %d",

@@ -46,6 +46,16 @@ func TestValidate(t *testing.T) {
 		{"no minimum upload rate", func(c *Config) { c.Files.MinUploadRate = 0 }, ""},
 		{"negative byte quota", func(c *Config) { c.Files.QuotaBytes = -1 }, "files.quota_bytes"},
 		{"negative file quota", func(c *Config) { c.Files.QuotaFiles = -5 }, "files.quota_files"},
+		{"unknown backend", func(c *Config) { c.Storage.Backend = "ftp" }, "storage.backend"},
+		{"s3 without a bucket", func(c *Config) {
+			c.Storage.Backend, c.Storage.S3 = "s3", S3{Endpoint: "http://127.0.0.1:9000", AccessKey: "a", SecretKey: "b"}
+		}, "storage.s3.bucket"},
+		{"s3 without keys", func(c *Config) {
+			c.Storage.Backend, c.Storage.S3 = "s3", S3{Endpoint: "http://127.0.0.1:9000", Bucket: "b"}
+		}, "DEVHUB_STORAGE_S3_ACCESS_KEY"},
+		{"s3 complete", func(c *Config) {
+			c.Storage.Backend, c.Storage.S3 = "s3", S3{Endpoint: "http://127.0.0.1:9000", Bucket: "b", AccessKey: "a", SecretKey: "b"}
+		}, ""},
 		{"no quotas", func(c *Config) { c.Files.QuotaBytes, c.Files.QuotaFiles = 0, 0 }, ""},
 		{"tus expiry too short", func(c *Config) { c.Files.TusExpiry = time.Second }, "files.tus_expiry"},
 		{"activity log under 1 MiB", func(c *Config) { c.Activity.MaxBytes = 1000 }, "activity.max_bytes"},

@@ -9,12 +9,12 @@
 package files
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io/fs"
+	"io"
 	"log/slog"
 	"math"
-	"os"
 	"sort"
 	"sync/atomic"
 	"time"
@@ -22,6 +22,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/devhub/devhub/pkg/quota"
+	"github.com/devhub/devhub/pkg/storage"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -56,16 +57,18 @@ const (
 // directory under StoredName, which the server generated; OriginalName is
 // only ever shown, never used as a path.
 type File struct {
-	ID           uint64    `json:"id"`
-	OriginalName string    `json:"original_name"`
-	StoredName   string    `json:"stored_name"`
-	Size         int64     `json:"size"`
-	MimeType     string    `json:"mime_type"`
-	Type         string    `json:"type"`
-	SHA256       string    `json:"sha256"`
-	UploaderID   uint64    `json:"uploader_id"`
-	Uploader     string    `json:"uploader"`
-	UploadedAt   time.Time `json:"uploaded_at"`
+	ID           uint64 `json:"id"`
+	OriginalName string `json:"original_name"`
+	StoredName   string `json:"stored_name"`
+	// Storage is the backend holding the bytes (storage.Local when empty).
+	Storage    string    `json:"storage,omitempty"`
+	Size       int64     `json:"size"`
+	MimeType   string    `json:"mime_type"`
+	Type       string    `json:"type"`
+	SHA256     string    `json:"sha256"`
+	UploaderID uint64    `json:"uploader_id"`
+	Uploader   string    `json:"uploader"`
+	UploadedAt time.Time `json:"uploaded_at"`
 }
 
 // Uploader says who added a file: a signed-in user, or the owner on the CLI
@@ -88,16 +91,58 @@ type Groups struct {
 type Service struct {
 	st       *store.Store
 	dir      string
-	root     *os.Root
 	maxBytes int64
 	log      *slog.Logger
 	now      func() time.Time
 	ix       *index
+	// local is the uploads directory, always open: the default backend,
+	// and where files stored before another backend was chosen stay until
+	// `devhub storage migrate` moves them.
+	local *storage.LocalStore
+	// primary receives new uploads; stores holds every backend by name.
+	primary storage.Store
+	stores  map[string]storage.Store
 	// quota, when set, bounds what each uploader stores.
 	quota *quota.Service
 	// hooks are told about committed changes (SetHooks).
 	hooks atomic.Pointer[Hooks]
 }
+
+// AddBackend makes another backend's files readable (and a target for
+// Migrate).
+func (s *Service) AddBackend(st storage.Store) { s.stores[st.Name()] = st }
+
+// UseBackend makes the named backend (added before, or storage.Local) the
+// one new uploads go to: storage.backend.
+func (s *Service) UseBackend(name string) error {
+	st, ok := s.stores[name]
+	if !ok {
+		return fmt.Errorf("files: storage backend %q: %w", name, ErrBackendMissing)
+	}
+	s.primary = st
+	return nil
+}
+
+// storeOf is the backend holding f's bytes.
+func (s *Service) storeOf(f *File) (storage.Store, error) {
+	name := f.Storage
+	if name == "" {
+		name = storage.Local
+	}
+	st, ok := s.stores[name]
+	if !ok {
+		return nil, fmt.Errorf("file %d is stored in %q, which is not configured (storage.backend): %w", f.ID, name, ErrBackendMissing)
+	}
+	return st, nil
+}
+
+// IsStoredName tells a key this package generated from anything else that
+// may sit in a backend (the backends only ever list and sweep those).
+func IsStoredName(key string) bool { return validStoredName(key) }
+
+// ErrBackendMissing means a file's bytes live in a backend this instance
+// is not configured for.
+var ErrBackendMissing = errors.New("storage backend not configured")
 
 // UseQuota makes every upload count against its uploader's quota, and
 // counts the file cloud in that quota.
@@ -122,18 +167,16 @@ func New(st *store.Store, uploadsDir string, maxBytes int64, log *slog.Logger) (
 	if maxBytes <= 0 {
 		return nil, fmt.Errorf("files: max upload bytes must be positive, got %d", maxBytes)
 	}
-	if err := os.MkdirAll(uploadsDir, 0o750); err != nil {
-		return nil, fmt.Errorf("files: create uploads directory: %w", err)
-	}
-	root, err := os.OpenRoot(uploadsDir)
+	local, err := storage.NewLocal(uploadsDir, validStoredName)
 	if err != nil {
-		return nil, fmt.Errorf("files: open uploads directory: %w", err)
+		return nil, fmt.Errorf("files: %w", err)
 	}
 	if err := st.EnsureBuckets(bucketName); err != nil {
-		root.Close()
+		local.Close()
 		return nil, err
 	}
-	s := &Service{st: st, dir: uploadsDir, root: root, maxBytes: maxBytes, log: log, now: time.Now, ix: newIndex()}
+	s := &Service{st: st, dir: uploadsDir, local: local, primary: local, stores: map[string]storage.Store{storage.Local: local},
+		maxBytes: maxBytes, log: log, now: time.Now, ix: newIndex()}
 	err = st.View(func(tx *bolt.Tx) error {
 		return store.ForEachJSON(tx.Bucket([]byte(bucketName)), func(_ []byte, f *File) error {
 			s.ix.put(*f)
@@ -141,14 +184,14 @@ func New(st *store.Store, uploadsDir string, maxBytes int64, log *slog.Logger) (
 		})
 	})
 	if err != nil {
-		root.Close()
+		local.Close()
 		return nil, fmt.Errorf("files: load the file list: %w", err)
 	}
 	return s, nil
 }
 
 // Close releases the uploads directory handle.
-func (s *Service) Close() error { return s.root.Close() }
+func (s *Service) Close() error { return s.local.Close() }
 
 // MaxBytes is the upload size limit.
 func (s *Service) MaxBytes() int64 { return s.maxBytes }
@@ -218,34 +261,32 @@ func (s *Service) Grouped() (*Groups, error) {
 	return g, nil
 }
 
-// Open returns a file's metadata and its bytes, opened read-only inside the
-// uploads directory. The caller closes the *os.File. A record whose bytes
-// are missing, are not a regular file, or sit behind a symlink that leads
-// out of the uploads directory is reported as store.ErrNotFound.
-func (s *Service) Open(id uint64) (*File, *os.File, error) {
+// Open returns a file's metadata and its bytes, seekable (ranges), from
+// the backend that holds them; the caller closes them. From the local
+// directory they are an *os.File opened inside it (sendfile). A record
+// whose bytes are missing, are not a regular file, sit behind a symlink
+// out of the directory, or do not have the recorded size is reported as
+// store.ErrNotFound.
+func (s *Service) Open(id uint64) (*File, io.ReadSeekCloser, error) {
 	f, err := s.Get(id)
 	if err != nil {
 		return nil, nil, err
 	}
-	if !validStoredName(f.StoredName) {
-		return nil, nil, fmt.Errorf("file %d: %w", id, store.ErrNotFound)
+	be, err := s.storeOf(f)
+	if err != nil {
+		return nil, nil, err
 	}
-	fh, err := s.root.Open(f.StoredName)
+	r, size, err := be.Open(context.Background(), f.StoredName)
 	if err != nil {
 		return nil, nil, fmt.Errorf("file %d content: %w (%v)", id, store.ErrNotFound, err)
 	}
-	fi, err := fh.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		fh.Close()
-		return nil, nil, fmt.Errorf("file %d content is not a regular file: %w", id, store.ErrNotFound)
-	}
 	// The size on record is what clients are promised (Content-Length);
 	// bytes changed behind our back are not served.
-	if fi.Size() != f.Size {
-		fh.Close()
-		return nil, nil, fmt.Errorf("file %d content has %d bytes, record says %d: %w", id, fi.Size(), f.Size, store.ErrNotFound)
+	if size != f.Size {
+		r.Close()
+		return nil, nil, fmt.Errorf("file %d content has %d bytes, record says %d: %w", id, size, f.Size, store.ErrNotFound)
 	}
-	return f, fh, nil
+	return f, r, nil
 }
 
 // DeleteUploadedBy deletes every file uploader id added (an account being
@@ -285,12 +326,13 @@ func (s *Service) Delete(id uint64) (*File, error) {
 	}
 	s.ix.remove(id)
 	s.deleted(f)
-	if validStoredName(f.StoredName) {
-		// Remove never follows a symlink: a planted link is removed itself.
-		if err := s.root.Remove(f.StoredName); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			s.log.Warn("file record deleted, its bytes stay until the next start-up sweep",
-				slog.Uint64("id", id), slog.String("stored_name", f.StoredName), slog.Any("err", err))
-		}
+	be, err := s.storeOf(&f)
+	if err == nil {
+		err = be.Delete(context.Background(), f.StoredName)
+	}
+	if err != nil {
+		s.log.Warn("file record deleted, its bytes stay until the next start-up sweep",
+			slog.Uint64("id", id), slog.String("stored_name", f.StoredName), slog.Any("err", err))
 	}
 	return &f, nil
 }

@@ -1,17 +1,15 @@
 package files
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"mime/multipart"
-	"os"
-	"strings"
 	"sync"
 	"syscall"
 
@@ -19,36 +17,25 @@ import (
 
 	"github.com/devhub/devhub/pkg/internal/random"
 	"github.com/devhub/devhub/pkg/quota"
+	"github.com/devhub/devhub/pkg/storage"
 	"github.com/devhub/devhub/pkg/store"
 )
 
-// Names inside the uploads directory. Both patterns are generated here and
-// nowhere else, which is what lets the start-up sweep delete leftovers
-// without ever touching a file it did not create.
-const (
-	tempPrefix = ".upload-"
-	tempSuffix = ".tmp"
-	// storedNameLen is the length of a stored name: 16 random bytes in hex.
-	storedNameLen = 32
-)
+// storedNameLen is the length of a stored name (the key of the bytes in a
+// storage backend): 16 random bytes in hex, generated here and nowhere
+// else, which is what lets the start-up sweep delete leftovers without ever
+// touching anything it did not create.
+const storedNameLen = 32
 
 // copyBufSize is the size of the pooled buffers bytes are copied through.
 // Larger buffers mean fewer write(2) calls (notes/fiber-and-uploads.md), but
 // every upload in progress holds one: at 1 MiB, 200 slow clients pinned
-// 200 MiB. 128 KiB keeps a large upload near disk speed (the writeback below
-// does the batching that matters) and a crowd of slow ones cheap.
+// 200 MiB. 128 KiB keeps a large upload near disk speed (the local
+// backend's writeback does the batching that matters) and a crowd of slow
+// ones cheap.
 const copyBufSize = 128 << 10
 
 var bufPool = sync.Pool{New: func() any { b := make([]byte, copyBufSize); return &b }}
-
-// writebackChunk is how many bytes are written before the kernel is asked
-// to start writing them to disk, so the final fsync has little left to do
-// and a large upload runs at disk speed instead of "network, then disk".
-const writebackChunk = 16 << 20
-
-func isTempName(name string) bool {
-	return strings.HasPrefix(name, tempPrefix) && strings.HasSuffix(name, tempSuffix)
-}
 
 func validStoredName(name string) bool {
 	if len(name) != storedNameLen {
@@ -63,17 +50,17 @@ func validStoredName(name string) bool {
 	return true
 }
 
-// pending is one file of an upload whose bytes are durable in a temp file
-// but not yet renamed nor recorded.
+// pending is one file of an upload whose bytes are stored under their
+// key but not yet recorded.
 type pending struct {
-	temp   string
-	stored string
-	file   File
+	store storage.Store
+	file  File
 }
 
 // Upload collects the files of one request (or one `devhub file add`) so
-// that they are kept all together or not at all: each file goes to its own
-// temp file first, and only Commit renames them and writes their records.
+// that they are kept all together or not at all: each file's bytes are
+// stored under a fresh key as they arrive, and only Commit writes their
+// records; a failed or aborted upload deletes the bytes it stored.
 // A zero Upload is not usable; start one with Service.Begin and always call
 // Abort (a no-op after a successful Commit).
 type Upload struct {
@@ -123,10 +110,10 @@ func (u *Upload) exceeded() error {
 	return &quota.ExceededError{Used: r.Used, Limit: r.Limit}
 }
 
-// Add streams one file from r into a temp file inside the uploads
-// directory: the bytes are counted against the upload limit, hashed and
-// sniffed on the way, and fsync'd at the end. name is the client's file
-// name, kept (sanitised) as metadata only.
+// Add streams one file from r into the storage backend: the bytes are
+// counted against the upload limit and the quota, hashed and sniffed on
+// the way, and durable when Add returns. name is the client's file name,
+// kept (sanitised) as metadata only.
 func (u *Upload) Add(ctx context.Context, name string, r io.Reader) (err error) {
 	if u.finished {
 		return errors.New("files: upload already finished")
@@ -134,15 +121,15 @@ func (u *Upload) Add(ctx context.Context, name string, r io.Reader) (err error) 
 	if err := u.checkRoom(u.total, true); err != nil {
 		return err
 	}
-	temp := tempPrefix + random.Hex(16) + tempSuffix
-	fh, err := u.s.root.OpenFile(temp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o640)
+	be := u.s.primary
+	key := random.Hex(storedNameLen / 2)
+	w, err := be.Create(ctx, key, -1)
 	if err != nil {
-		return fmt.Errorf("files: create temp file: %w", err)
+		return storageError("create", err)
 	}
 	defer func() {
 		if err != nil {
-			fh.Close()
-			u.s.root.Remove(temp)
+			w.Abort()
 		}
 	}()
 
@@ -151,7 +138,7 @@ func (u *Upload) Add(ctx context.Context, name string, r io.Reader) (err error) 
 	buf := *bp
 	h := sha256.New()
 	var head []byte
-	var size, synced int64
+	var size int64
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -169,14 +156,10 @@ func (u *Upload) Add(ctx context.Context, name string, r io.Reader) (err error) 
 				head = append(head, buf[:min(n, sniffLen-len(head))]...)
 			}
 			h.Write(buf[:n])
-			if _, err := fh.Write(buf[:n]); err != nil {
+			if _, err := w.Write(buf[:n]); err != nil {
 				return storageError("write", err)
 			}
 			size += int64(n)
-			if size-synced >= writebackChunk {
-				startWriteback(fh, synced, size-synced)
-				synced = size
-			}
 		}
 		if rerr == io.EOF {
 			break
@@ -185,19 +168,21 @@ func (u *Upload) Add(ctx context.Context, name string, r io.Reader) (err error) 
 			return &readError{err: rerr}
 		}
 	}
-	if err := fh.Sync(); err != nil {
-		return storageError("fsync", err)
-	}
-	if err := fh.Close(); err != nil {
-		return storageError("close", err)
+	if err := w.Commit(); err != nil {
+		return storageError("commit", err)
 	}
 	original := SanitizeName(name)
 	mt, typ := Detect(head, original)
+	stored := ""
+	if be.Name() != storage.Local {
+		stored = be.Name()
+	}
 	u.files = append(u.files, pending{
-		temp:   temp,
-		stored: random.Hex(storedNameLen / 2),
+		store: be,
 		file: File{
 			OriginalName: original,
+			StoredName:   key,
+			Storage:      stored,
 			Size:         size,
 			MimeType:     mt,
 			Type:         typ,
@@ -209,9 +194,20 @@ func (u *Upload) Add(ctx context.Context, name string, r io.Reader) (err error) 
 	return nil
 }
 
-// Commit makes the upload visible: every temp file is renamed to its
-// server-generated name, the directory is fsync'd, and only then are the
-// records written, in one transaction. On failure nothing stays behind.
+// discard deletes the stored bytes of every file of the upload.
+func (u *Upload) discard() {
+	for _, p := range u.files {
+		if err := p.store.Delete(context.Background(), p.file.StoredName); err != nil {
+			u.s.log.Warn("could not delete the bytes of an upload that was not kept; the next start-up sweep will",
+				slog.String("stored_name", p.file.StoredName), slog.Any("err", err))
+		}
+	}
+	u.files = nil
+}
+
+// Commit makes the upload visible: the records of every file are written
+// in one transaction (under the quota's lock). On failure nothing stays
+// behind.
 func (u *Upload) Commit() ([]File, error) {
 	if u.finished {
 		return nil, errors.New("files: upload already finished")
@@ -220,25 +216,9 @@ func (u *Upload) Commit() ([]File, error) {
 		return nil, ErrNoFiles
 	}
 	u.finished = true
-	renamed := 0
 	fail := func(err error) ([]File, error) {
-		for i, p := range u.files {
-			if i < renamed {
-				u.s.root.Remove(p.stored)
-			} else {
-				u.s.root.Remove(p.temp)
-			}
-		}
+		u.discard()
 		return nil, err
-	}
-	for _, p := range u.files {
-		if err := u.s.root.Rename(p.temp, p.stored); err != nil {
-			return fail(fmt.Errorf("files: rename: %w", err))
-		}
-		renamed++
-	}
-	if err := u.s.syncDir(); err != nil {
-		return fail(err)
 	}
 	now := u.s.now().UTC()
 	out := make([]File, 0, len(u.files))
@@ -252,7 +232,7 @@ func (u *Upload) Commit() ([]File, error) {
 					return err
 				}
 				f := p.file
-				f.ID, f.StoredName, f.UploadedAt = id, p.stored, now
+				f.ID, f.UploadedAt = id, now
 				if err := store.PutJSON(b, store.Itob(id), f); err != nil {
 					return err
 				}
@@ -281,17 +261,14 @@ func (u *Upload) Commit() ([]File, error) {
 	return out, nil
 }
 
-// Abort deletes the temp files of an upload that will not be committed.
-// It is safe to call after Commit (then it does nothing).
+// Abort deletes the stored bytes of an upload that will not be
+// committed. It is safe to call after Commit (then it does nothing).
 func (u *Upload) Abort() {
 	if u.finished {
 		return
 	}
 	u.finished = true
-	for _, p := range u.files {
-		u.s.root.Remove(p.temp)
-	}
-	u.files = nil
+	u.discard()
 }
 
 // Save stores one file from r in its own upload (the CLI's way).
@@ -308,7 +285,7 @@ func (s *Service) Save(ctx context.Context, name string, r io.Reader, up Uploade
 	return &out[0], nil
 }
 
-// storageError wraps a failure to store bytes; a full disk or quota is
+// storageError wraps a failure to store bytes; a full disk or filesystem quota is
 // ErrNoSpace, so callers can tell the visitor (507) instead of failing
 // blindly (500).
 func storageError(op string, err error) error {
@@ -412,60 +389,53 @@ func rawFileName(p *multipart.Part) string {
 	return params["filename"]
 }
 
-// SweepTemps removes what an interrupted upload can leave in the uploads
-// directory: temp files, and stored files that no record refers to (a crash
-// between the rename and the commit). It runs at start-up, before uploads
-// are accepted. Only names this package generates are ever removed, and
-// removing a symlink never touches its target.
+// SweepTemps removes what an interrupted upload can leave in every
+// backend: unfinished writes (temp files, open multipart uploads), and
+// stored bytes that no record refers to (a crash between storing and
+// recording). It runs at start-up, before uploads are accepted. Only keys
+// this package generates are ever removed, and removing a symlink never
+// touches its target.
 func (s *Service) SweepTemps() (int, error) {
-	known := map[string]bool{}
+	known := map[string]map[string]bool{}
 	err := s.st.View(func(tx *bolt.Tx) error {
 		return store.ForEachJSON(tx.Bucket([]byte(bucketName)), func(_ []byte, f *File) error {
-			known[f.StoredName] = true
+			name := cmp.Or(f.Storage, storage.Local)
+			if known[name] == nil {
+				known[name] = map[string]bool{}
+			}
+			known[name][f.StoredName] = true
 			return nil
 		})
 	})
 	if err != nil {
 		return 0, err
 	}
-	dir, err := s.root.Open(".")
-	if err != nil {
-		return 0, fmt.Errorf("files: open uploads directory: %w", err)
-	}
-	entries, err := dir.ReadDir(-1)
-	dir.Close()
-	if err != nil {
-		return 0, fmt.Errorf("files: list uploads directory: %w", err)
-	}
+	ctx := context.Background()
 	removed := 0
-	for _, e := range entries {
-		name := e.Name()
-		if !isTempName(name) && !(validStoredName(name) && !known[name]) {
-			continue
+	for name, be := range s.stores {
+		n, err := be.SweepIncomplete(ctx)
+		removed += n
+		if err != nil {
+			return removed, err
 		}
-		if e.IsDir() {
-			continue
+		var orphans []string
+		if err := be.List(ctx, func(key string) error {
+			if !known[name][key] {
+				orphans = append(orphans, key)
+			}
+			return nil
+		}); err != nil {
+			return removed, err
 		}
-		if err := s.root.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			s.log.Warn("could not remove a leftover upload", slog.String("name", name), slog.Any("err", err))
-			continue
+		for _, key := range orphans {
+			if err := be.Delete(ctx, key); err != nil {
+				s.log.Warn("could not remove a leftover upload", slog.String("backend", name), slog.String("name", key), slog.Any("err", err))
+				continue
+			}
+			removed++
 		}
-		removed++
 	}
 	return removed, nil
-}
-
-// syncDir makes renames in the uploads directory durable.
-func (s *Service) syncDir() error {
-	d, err := s.root.Open(".")
-	if err != nil {
-		return fmt.Errorf("files: open uploads directory: %w", err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("files: fsync uploads directory: %w", err)
-	}
-	return nil
 }
 
 // readFull reads until buf is full or r ends. It returns io.EOF only with

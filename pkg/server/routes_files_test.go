@@ -24,6 +24,8 @@ import (
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/quota"
+	"github.com/devhub/devhub/pkg/storage"
+	"github.com/devhub/devhub/pkg/storage/miniotest"
 	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
@@ -49,6 +51,30 @@ type filesTestApp struct {
 	quota      *quota.Service
 	uploadsDir string
 	tusDir     string
+	// s3 is the bucket when the app stores in S3 (Storage.Backend "s3").
+	s3      *storage.S3Config
+	backend storage.Store
+}
+
+// backendsUnderTest are the storage backends the HTTP file tests run
+// against: the same requests and answers, bytes on disk or in a real MinIO.
+var backendsUnderTest = []string{storage.Local, storage.S3}
+
+// forEachBackend runs a test once per storage backend; new builds the app
+// for that backend with any other config change.
+func forEachBackend(t *testing.T, test func(t *testing.T, new func(mutate func(*config.Config)) *filesTestApp)) {
+	for _, be := range backendsUnderTest {
+		t.Run(be, func(t *testing.T) {
+			test(t, func(mutate func(*config.Config)) *filesTestApp {
+				return newFilesTestAppWithConfig(t, func(c *config.Config) {
+					c.Storage.Backend = be
+					if mutate != nil {
+						mutate(c)
+					}
+				})
+			})
+		})
+	}
 }
 
 // newFilesTestApp builds the app over a temp store and uploads directory,
@@ -102,6 +128,20 @@ func newFilesTestAppWithOptions(t *testing.T, mutate func(*config.Config), opts 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { svc.Close() })
+	var s3cfg *storage.S3Config
+	backend := storage.Store(nil)
+	if cfg.Storage.Backend == storage.S3 {
+		c := miniotest.Config(t)
+		s3, err := storage.NewS3(context.Background(), c, files.IsStoredName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc.AddBackend(s3)
+		if err := svc.UseBackend(storage.S3); err != nil {
+			t.Fatal(err)
+		}
+		s3cfg, backend = &c, s3
+	}
 	// The fake admin (id 1) is an admin for the quota too.
 	q, err := quota.New(st, quota.Amount{Bytes: cfg.Files.QuotaBytes, Files: cfg.Files.QuotaFiles}, func(id uint64) bool { return id == 1 })
 	if err != nil {
@@ -117,7 +157,7 @@ func newFilesTestAppWithOptions(t *testing.T, mutate func(*config.Config), opts 
 			opts(o)
 		}
 	})
-	return &filesTestApp{testApp: ta, svc: svc, quota: q, uploadsDir: dir, tusDir: tusDir}
+	return &filesTestApp{testApp: ta, svc: svc, quota: q, uploadsDir: dir, tusDir: tusDir, s3: s3cfg, backend: backend}
 }
 
 // part is one multipart part; disposition is written as is after
@@ -205,6 +245,16 @@ func (fa *filesTestApp) assertNothingKept(t *testing.T) {
 	}
 	if all, _ := fa.svc.List(); len(all) != 0 {
 		t.Fatalf("store lists %d files", len(all))
+	}
+	if fa.s3 != nil {
+		var objects []string
+		fa.backend.List(context.Background(), func(k string) error { objects = append(objects, k); return nil })
+		if len(objects) != 0 {
+			t.Fatalf("the bucket holds %v", objects)
+		}
+		if n := miniotest.Incomplete(t, *fa.s3); n != 0 {
+			t.Fatalf("the bucket holds %d unfinished multipart uploads", n)
+		}
 	}
 }
 
@@ -350,42 +400,44 @@ func TestFileDetail(t *testing.T) {
 }
 
 func TestFileDownloadByteEqual(t *testing.T) {
-	fa := newFilesTestApp(t, 8<<20)
-	data := randomBytes(3<<20 + 17)
-	up := fa.upload(t, filePart("big.bin", data))[0]
-	for _, path := range []string{"/api/files/%d/download", "/api/api/files/%d/download", "/api/files/stream/%d"} {
-		resp, body := fa.do(t, get(fmt.Sprintf(path, up.ID)))
-		if resp.StatusCode != 200 || !bytes.Equal(body, data) {
-			t.Fatalf("%s: %d, %d bytes", path, resp.StatusCode, len(body))
+	forEachBackend(t, func(t *testing.T, newApp func(func(*config.Config)) *filesTestApp) {
+		fa := newApp(func(c *config.Config) { c.Files.MaxUploadBytes = 8 << 20 })
+		data := randomBytes(3<<20 + 17)
+		up := fa.upload(t, filePart("big.bin", data))[0]
+		for _, path := range []string{"/api/files/%d/download", "/api/api/files/%d/download", "/api/files/stream/%d"} {
+			resp, body := fa.do(t, get(fmt.Sprintf(path, up.ID)))
+			if resp.StatusCode != 200 || !bytes.Equal(body, data) {
+				t.Fatalf("%s: %d, %d bytes", path, resp.StatusCode, len(body))
+			}
+			if resp.Header.Get("Content-Length") != strconv.Itoa(len(data)) || resp.Header.Get("Accept-Ranges") != "bytes" {
+				t.Fatalf("%s: headers %v", path, resp.Header)
+			}
+			if resp.Header.Get("Content-Disposition") != `attachment; filename="big.bin"; filename*=UTF-8''big.bin` {
+				t.Fatalf("%s: disposition %q", path, resp.Header.Get("Content-Disposition"))
+			}
+			assertUserFileHeaders(t, resp)
 		}
-		if resp.Header.Get("Content-Length") != strconv.Itoa(len(data)) || resp.Header.Get("Accept-Ranges") != "bytes" {
-			t.Fatalf("%s: headers %v", path, resp.Header)
+		// HEAD announces the length and sends no body.
+		req := httptest.NewRequest(http.MethodHead, fmt.Sprintf("/api/files/%d/download", up.ID), nil)
+		resp, body := fa.do(t, req)
+		if resp.StatusCode != 200 || len(body) != 0 || resp.Header.Get("Content-Length") != strconv.Itoa(len(data)) {
+			t.Fatalf("HEAD: %d %d %v", resp.StatusCode, len(body), resp.Header)
 		}
-		if resp.Header.Get("Content-Disposition") != `attachment; filename="big.bin"; filename*=UTF-8''big.bin` {
-			t.Fatalf("%s: disposition %q", path, resp.Header.Get("Content-Disposition"))
+		// Neither HEAD nor abandoned downloads leak open files.
+		before := countEntries(t, "/proc/self/fd")
+		for i := 0; i < 50; i++ {
+			fa.do(t, httptest.NewRequest(http.MethodHead, fmt.Sprintf("/api/files/%d/download", up.ID), nil))
+			fa.do(t, get(fmt.Sprintf("/api/files/stream/%d", up.ID), "Range", "bytes=0-9"))
 		}
-		assertUserFileHeaders(t, resp)
-	}
-	// HEAD announces the length and sends no body.
-	req := httptest.NewRequest(http.MethodHead, fmt.Sprintf("/api/files/%d/download", up.ID), nil)
-	resp, body := fa.do(t, req)
-	if resp.StatusCode != 200 || len(body) != 0 || resp.Header.Get("Content-Length") != strconv.Itoa(len(data)) {
-		t.Fatalf("HEAD: %d %d %v", resp.StatusCode, len(body), resp.Header)
-	}
-	// Neither HEAD nor abandoned downloads leak open files.
-	before := countEntries(t, "/proc/self/fd")
-	for i := 0; i < 50; i++ {
-		fa.do(t, httptest.NewRequest(http.MethodHead, fmt.Sprintf("/api/files/%d/download", up.ID), nil))
-		fa.do(t, get(fmt.Sprintf("/api/files/stream/%d", up.ID), "Range", "bytes=0-9"))
-	}
-	if after := countEntries(t, "/proc/self/fd"); after > before+5 {
-		t.Fatalf("open files grew from %d to %d", before, after)
-	}
-	// A second request with the ETag is a 304.
-	resp, _ = fa.do(t, get(fmt.Sprintf("/api/files/%d/download", up.ID), "If-None-Match", `"`+up.SHA256+`"`))
-	if resp.StatusCode != http.StatusNotModified {
-		t.Fatalf("If-None-Match: %d", resp.StatusCode)
-	}
+		if after := countEntries(t, "/proc/self/fd"); after > before+5 {
+			t.Fatalf("open files grew from %d to %d", before, after)
+		}
+		// A second request with the ETag is a 304.
+		resp, _ = fa.do(t, get(fmt.Sprintf("/api/files/%d/download", up.ID), "If-None-Match", `"`+up.SHA256+`"`))
+		if resp.StatusCode != http.StatusNotModified {
+			t.Fatalf("If-None-Match: %d", resp.StatusCode)
+		}
+	})
 }
 
 func assertUserFileHeaders(t *testing.T, resp *http.Response) {
@@ -399,113 +451,117 @@ func assertUserFileHeaders(t *testing.T, resp *http.Response) {
 }
 
 func TestFileRange(t *testing.T) {
-	fa := newFilesTestApp(t, 1<<20)
-	data := randomBytes(1000)
-	up := fa.upload(t, filePart("clip.mp4", append(append([]byte{}, testMP4...), data...)))[0]
-	full := append(append([]byte{}, testMP4...), data...)
-	size := len(full)
-	etag := `"` + up.SHA256 + `"`
-	cases := []struct {
-		name, rng, ifRange string
-		status             int
-		from, to           int // expected body = full[from:to]
-		contentRange       string
-	}{
-		{"first 100 bytes", "bytes=0-99", "", 206, 0, 100, fmt.Sprintf("bytes 0-99/%d", size)},
-		{"open-ended from 0 (video players)", "bytes=0-", "", 206, 0, size, fmt.Sprintf("bytes 0-%d/%d", size-1, size)},
-		{"open-ended from the middle", "bytes=500-", "", 206, 500, size, fmt.Sprintf("bytes 500-%d/%d", size-1, size)},
-		{"last byte", fmt.Sprintf("bytes=%d-%d", size-1, size-1), "", 206, size - 1, size, fmt.Sprintf("bytes %d-%d/%d", size-1, size-1, size)},
-		{"end past the size clamps", "bytes=10-999999", "", 206, 10, size, fmt.Sprintf("bytes 10-%d/%d", size-1, size)},
-		{"suffix", "bytes=-10", "", 206, size - 10, size, fmt.Sprintf("bytes %d-%d/%d", size-10, size-1, size)},
-		{"suffix longer than the file", "bytes=-999999", "", 206, 0, size, fmt.Sprintf("bytes 0-%d/%d", size-1, size)},
-		{"start at the size", fmt.Sprintf("bytes=%d-", size), "", 416, 0, 0, fmt.Sprintf("bytes */%d", size)},
-		{"start past the size", "bytes=999999-1000000", "", 416, 0, 0, fmt.Sprintf("bytes */%d", size)},
-		{"end before start", "bytes=50-10", "", 416, 0, 0, fmt.Sprintf("bytes */%d", size)},
-		{"zero suffix", "bytes=-0", "", 416, 0, 0, fmt.Sprintf("bytes */%d", size)},
-		{"garbage numbers", "bytes=a-b", "", 416, 0, 0, fmt.Sprintf("bytes */%d", size)},
-		{"several ranges are served whole", "bytes=0-9,20-29", "", 200, 0, size, ""},
-		{"unknown unit is ignored", "items=0-9", "", 200, 0, size, ""},
-		{"If-Range matching", "bytes=0-9", etag, 206, 0, 10, fmt.Sprintf("bytes 0-9/%d", size)},
-		{"If-Range stale", "bytes=0-9", `"other"`, 200, 0, size, ""},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			hdr := []string{"Range", c.rng}
-			if c.ifRange != "" {
-				hdr = append(hdr, "If-Range", c.ifRange)
-			}
-			for _, path := range []string{"/api/files/%d/download", "/api/files/stream/%d"} {
-				resp, body := fa.do(t, get(fmt.Sprintf(path, up.ID), hdr...))
-				if resp.StatusCode != c.status {
-					t.Fatalf("%s: status %d, want %d (%s)", path, resp.StatusCode, c.status, body)
+	forEachBackend(t, func(t *testing.T, newApp func(func(*config.Config)) *filesTestApp) {
+		fa := newApp(nil)
+		data := randomBytes(1000)
+		up := fa.upload(t, filePart("clip.mp4", append(append([]byte{}, testMP4...), data...)))[0]
+		full := append(append([]byte{}, testMP4...), data...)
+		size := len(full)
+		etag := `"` + up.SHA256 + `"`
+		cases := []struct {
+			name, rng, ifRange string
+			status             int
+			from, to           int // expected body = full[from:to]
+			contentRange       string
+		}{
+			{"first 100 bytes", "bytes=0-99", "", 206, 0, 100, fmt.Sprintf("bytes 0-99/%d", size)},
+			{"open-ended from 0 (video players)", "bytes=0-", "", 206, 0, size, fmt.Sprintf("bytes 0-%d/%d", size-1, size)},
+			{"open-ended from the middle", "bytes=500-", "", 206, 500, size, fmt.Sprintf("bytes 500-%d/%d", size-1, size)},
+			{"last byte", fmt.Sprintf("bytes=%d-%d", size-1, size-1), "", 206, size - 1, size, fmt.Sprintf("bytes %d-%d/%d", size-1, size-1, size)},
+			{"end past the size clamps", "bytes=10-999999", "", 206, 10, size, fmt.Sprintf("bytes 10-%d/%d", size-1, size)},
+			{"suffix", "bytes=-10", "", 206, size - 10, size, fmt.Sprintf("bytes %d-%d/%d", size-10, size-1, size)},
+			{"suffix longer than the file", "bytes=-999999", "", 206, 0, size, fmt.Sprintf("bytes 0-%d/%d", size-1, size)},
+			{"start at the size", fmt.Sprintf("bytes=%d-", size), "", 416, 0, 0, fmt.Sprintf("bytes */%d", size)},
+			{"start past the size", "bytes=999999-1000000", "", 416, 0, 0, fmt.Sprintf("bytes */%d", size)},
+			{"end before start", "bytes=50-10", "", 416, 0, 0, fmt.Sprintf("bytes */%d", size)},
+			{"zero suffix", "bytes=-0", "", 416, 0, 0, fmt.Sprintf("bytes */%d", size)},
+			{"garbage numbers", "bytes=a-b", "", 416, 0, 0, fmt.Sprintf("bytes */%d", size)},
+			{"several ranges are served whole", "bytes=0-9,20-29", "", 200, 0, size, ""},
+			{"unknown unit is ignored", "items=0-9", "", 200, 0, size, ""},
+			{"If-Range matching", "bytes=0-9", etag, 206, 0, 10, fmt.Sprintf("bytes 0-9/%d", size)},
+			{"If-Range stale", "bytes=0-9", `"other"`, 200, 0, size, ""},
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				hdr := []string{"Range", c.rng}
+				if c.ifRange != "" {
+					hdr = append(hdr, "If-Range", c.ifRange)
 				}
-				if got := resp.Header.Get("Content-Range"); got != c.contentRange {
-					t.Fatalf("%s: Content-Range %q, want %q", path, got, c.contentRange)
+				for _, path := range []string{"/api/files/%d/download", "/api/files/stream/%d"} {
+					resp, body := fa.do(t, get(fmt.Sprintf(path, up.ID), hdr...))
+					if resp.StatusCode != c.status {
+						t.Fatalf("%s: status %d, want %d (%s)", path, resp.StatusCode, c.status, body)
+					}
+					if got := resp.Header.Get("Content-Range"); got != c.contentRange {
+						t.Fatalf("%s: Content-Range %q, want %q", path, got, c.contentRange)
+					}
+					assertUserFileHeaders(t, resp)
+					if c.status == 416 {
+						continue
+					}
+					if !bytes.Equal(body, full[c.from:c.to]) {
+						t.Fatalf("%s: body is %d bytes, want bytes %d..%d", path, len(body), c.from, c.to)
+					}
+					if resp.Header.Get("Content-Length") != strconv.Itoa(c.to-c.from) {
+						t.Fatalf("%s: Content-Length %q", path, resp.Header.Get("Content-Length"))
+					}
 				}
-				assertUserFileHeaders(t, resp)
-				if c.status == 416 {
-					continue
-				}
-				if !bytes.Equal(body, full[c.from:c.to]) {
-					t.Fatalf("%s: body is %d bytes, want bytes %d..%d", path, len(body), c.from, c.to)
-				}
-				if resp.Header.Get("Content-Length") != strconv.Itoa(c.to-c.from) {
-					t.Fatalf("%s: Content-Length %q", path, resp.Header.Get("Content-Length"))
-				}
-			}
-		})
-	}
-	// An empty file has no satisfiable range.
-	empty := fa.upload(t, filePart("empty.txt", nil))[0]
-	resp, _ := fa.do(t, get(fmt.Sprintf("/api/files/%d/download", empty.ID), "Range", "bytes=0-"))
-	if resp.StatusCode != 416 || resp.Header.Get("Content-Range") != "bytes */0" {
-		t.Fatalf("empty file range: %d %q", resp.StatusCode, resp.Header.Get("Content-Range"))
-	}
-	resp, body := fa.do(t, get(fmt.Sprintf("/api/files/%d/download", empty.ID)))
-	if resp.StatusCode != 200 || len(body) != 0 || resp.Header.Get("Content-Length") != "0" {
-		t.Fatalf("empty file: %d %d %q", resp.StatusCode, len(body), resp.Header.Get("Content-Length"))
-	}
+			})
+		}
+		// An empty file has no satisfiable range.
+		empty := fa.upload(t, filePart("empty.txt", nil))[0]
+		resp, _ := fa.do(t, get(fmt.Sprintf("/api/files/%d/download", empty.ID), "Range", "bytes=0-"))
+		if resp.StatusCode != 416 || resp.Header.Get("Content-Range") != "bytes */0" {
+			t.Fatalf("empty file range: %d %q", resp.StatusCode, resp.Header.Get("Content-Range"))
+		}
+		resp, body := fa.do(t, get(fmt.Sprintf("/api/files/%d/download", empty.ID)))
+		if resp.StatusCode != 200 || len(body) != 0 || resp.Header.Get("Content-Length") != "0" {
+			t.Fatalf("empty file: %d %d %q", resp.StatusCode, len(body), resp.Header.Get("Content-Length"))
+		}
+	})
 }
 
 func TestFileDeleteRoles(t *testing.T) {
-	fa := newFilesTestApp(t, 1<<20)
-	up := fa.upload(t, filePart("a.png", testPNG))[0]
-	path := fmt.Sprintf("/api/files/%d", up.ID)
-	del := func(p, token string) int {
-		req := httptest.NewRequest(http.MethodDelete, p, nil)
-		if token != "" {
-			req.Header.Set("Authorization", "Bearer "+token)
+	forEachBackend(t, func(t *testing.T, newApp func(func(*config.Config)) *filesTestApp) {
+		fa := newApp(nil)
+		up := fa.upload(t, filePart("a.png", testPNG))[0]
+		path := fmt.Sprintf("/api/files/%d", up.ID)
+		del := func(p, token string) int {
+			req := httptest.NewRequest(http.MethodDelete, p, nil)
+			if token != "" {
+				req.Header.Set("Authorization", "Bearer "+token)
+			}
+			resp, _ := fa.do(t, req)
+			return resp.StatusCode
 		}
-		resp, _ := fa.do(t, req)
-		return resp.StatusCode
-	}
-	for _, c := range []struct {
-		who, token string
-		want       int
-	}{{"anonymous", "", 401}, {"bad token", "nope", 401}, {"user", userToken, 403}} {
-		if got := del(path, c.token); got != c.want {
-			t.Fatalf("%s: %d, want %d", c.who, got, c.want)
+		for _, c := range []struct {
+			who, token string
+			want       int
+		}{{"anonymous", "", 401}, {"bad token", "nope", 401}, {"user", userToken, 403}} {
+			if got := del(path, c.token); got != c.want {
+				t.Fatalf("%s: %d, want %d", c.who, got, c.want)
+			}
 		}
-	}
-	if resp, _ := fa.do(t, get(path)); resp.StatusCode != 200 {
-		t.Fatal("file gone after refused deletes")
-	}
-	if got := del(path, adminToken); got != 204 {
-		t.Fatalf("admin: %d", got)
-	}
-	if resp, _ := fa.do(t, get(path)); resp.StatusCode != 404 {
-		t.Fatalf("record still there: %d", resp.StatusCode)
-	}
-	if resp, _ := fa.do(t, get(path+"/download")); resp.StatusCode != 404 {
-		t.Fatalf("download after delete: %d", resp.StatusCode)
-	}
-	fa.assertNothingKept(t)
-	if got := del(path, adminToken); got != 404 {
-		t.Fatalf("second delete: %d", got)
-	}
-	if got := del(fmt.Sprintf("/api/api/files/%d", up.ID), adminToken); got != 404 {
-		t.Fatalf("alias delete of a gone file: %d", got)
-	}
+		if resp, _ := fa.do(t, get(path)); resp.StatusCode != 200 {
+			t.Fatal("file gone after refused deletes")
+		}
+		if got := del(path, adminToken); got != 204 {
+			t.Fatalf("admin: %d", got)
+		}
+		if resp, _ := fa.do(t, get(path)); resp.StatusCode != 404 {
+			t.Fatalf("record still there: %d", resp.StatusCode)
+		}
+		if resp, _ := fa.do(t, get(path+"/download")); resp.StatusCode != 404 {
+			t.Fatalf("download after delete: %d", resp.StatusCode)
+		}
+		fa.assertNothingKept(t)
+		if got := del(path, adminToken); got != 404 {
+			t.Fatalf("second delete: %d", got)
+		}
+		if got := del(fmt.Sprintf("/api/api/files/%d", up.ID), adminToken); got != 404 {
+			t.Fatalf("alias delete of a gone file: %d", got)
+		}
+	})
 }
 
 func TestUploadRefusals(t *testing.T) {
@@ -554,39 +610,41 @@ func TestUploadRefusals(t *testing.T) {
 }
 
 func TestUploadOverLimit(t *testing.T) {
-	const limit = 64 << 10
-	fa := newFilesTestApp(t, limit)
-	over := multipartBody(filePart("a.png", testPNG), filePart("big.bin", randomBytes(limit)))
-	t.Run("announced length", func(t *testing.T) {
-		resp, b := fa.do(t, uploadRequest("/api/files/upload", userToken, over))
-		if resp.StatusCode != 413 {
-			t.Fatalf("status %d (%s)", resp.StatusCode, b)
-		}
-		fa.assertNothingKept(t)
-	})
-	t.Run("chunked, counted while streaming", func(t *testing.T) {
-		base := fa.listen(t)
-		req, _ := http.NewRequest(http.MethodPost, base+"/api/files/upload", io.MultiReader(bytes.NewReader(over)))
-		req.ContentLength = -1 // chunked: nothing announced
-		req.Header.Set("Content-Type", "multipart/form-data; boundary="+testBoundary)
-		req.Header.Set("Authorization", "Bearer "+userToken)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != 413 {
-			t.Fatalf("status %d (%s)", resp.StatusCode, b)
-		}
-		fa.assertNothingKept(t)
-	})
-	t.Run("just under the limit is kept", func(t *testing.T) {
-		ok := multipartBody(filePart("fits.bin", randomBytes(limit-1000)))
-		resp, b := fa.do(t, uploadRequest("/api/files/upload", userToken, ok))
-		if resp.StatusCode != 201 {
-			t.Fatalf("status %d (%s)", resp.StatusCode, b)
-		}
+	forEachBackend(t, func(t *testing.T, newApp func(func(*config.Config)) *filesTestApp) {
+		const limit = 64 << 10
+		fa := newApp(func(c *config.Config) { c.Files.MaxUploadBytes = limit })
+		over := multipartBody(filePart("a.png", testPNG), filePart("big.bin", randomBytes(limit)))
+		t.Run("announced length", func(t *testing.T) {
+			resp, b := fa.do(t, uploadRequest("/api/files/upload", userToken, over))
+			if resp.StatusCode != 413 {
+				t.Fatalf("status %d (%s)", resp.StatusCode, b)
+			}
+			fa.assertNothingKept(t)
+		})
+		t.Run("chunked, counted while streaming", func(t *testing.T) {
+			base := fa.listen(t)
+			req, _ := http.NewRequest(http.MethodPost, base+"/api/files/upload", io.MultiReader(bytes.NewReader(over)))
+			req.ContentLength = -1 // chunked: nothing announced
+			req.Header.Set("Content-Type", "multipart/form-data; boundary="+testBoundary)
+			req.Header.Set("Authorization", "Bearer "+userToken)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 413 {
+				t.Fatalf("status %d (%s)", resp.StatusCode, b)
+			}
+			fa.assertNothingKept(t)
+		})
+		t.Run("just under the limit is kept", func(t *testing.T) {
+			ok := multipartBody(filePart("fits.bin", randomBytes(limit-1000)))
+			resp, b := fa.do(t, uploadRequest("/api/files/upload", userToken, ok))
+			if resp.StatusCode != 201 {
+				t.Fatalf("status %d (%s)", resp.StatusCode, b)
+			}
+		})
 	})
 }
 
@@ -620,6 +678,32 @@ func TestUploadClientDisconnect(t *testing.T) {
 	if resp.StatusCode != 201 {
 		t.Fatalf("upload after a cut: %d %s", resp.StatusCode, body)
 	}
+}
+
+// TestUploadClientDisconnectS3: the same cut in the S3 backend, after a
+// part has reached the store — the multipart upload is aborted, and no
+// object nor unfinished upload remains in the bucket.
+func TestUploadClientDisconnectS3(t *testing.T) {
+	fa := newFilesTestAppWithConfig(t, func(c *config.Config) { c.Storage.Backend, c.Files.MaxUploadBytes = storage.S3, 1<<30 })
+	base := fa.listen(t)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := "--" + testBoundary + "\r\nContent-Disposition: form-data; name=\"files\"; filename=\"big.bin\"\r\n\r\n"
+	fmt.Fprintf(conn, "POST /api/files/upload HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer %s\r\n"+
+		"Content-Type: multipart/form-data; boundary=%s\r\nContent-Length: %d\r\n\r\n%s",
+		userToken, testBoundary, 100<<20, head)
+	chunk := randomBytes(1 << 20)
+	for i := 0; i < storage.PartSize>>20+2; i++ {
+		if _, err := conn.Write(chunk); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, "a part in the bucket", func() bool { return miniotest.Incomplete(t, *fa.s3) == 1 })
+	conn.Close()
+	waitFor(t, "the multipart upload to be aborted", func() bool { return miniotest.Incomplete(t, *fa.s3) == 0 })
+	fa.assertNothingKept(t)
 }
 
 func countEntries(t *testing.T, dir string) int {

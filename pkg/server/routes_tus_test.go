@@ -89,70 +89,72 @@ func TestTusDiscovery(t *testing.T) {
 // sent in pieces (a wrong offset refused), seen by nobody but its owner,
 // and on the last byte a normal file record with its type and hash.
 func TestTusResumeToAFile(t *testing.T) {
-	fa := newFilesTestApp(t, 1<<20)
-	data := append(append([]byte{}, testPNG...), randomBytes(5000)...)
-	up := fa.tusCreate(t, userToken, len(data), "../holiday\\photo.png")
+	forEachBackend(t, func(t *testing.T, newApp func(func(*config.Config)) *filesTestApp) {
+		fa := newApp(nil)
+		data := append(append([]byte{}, testPNG...), randomBytes(5000)...)
+		up := fa.tusCreate(t, userToken, len(data), "../holiday\\photo.png")
 
-	steps := []struct {
-		name       string
-		req        *http.Request
-		want       int
-		wantOffset string
-	}{
-		{"head at the start", tusReq("HEAD", up, userToken, nil), 200, "0"},
-		{"first piece", tusReq("PATCH", up, userToken, data[:1000], "Upload-Offset", "0"), 204, "1000"},
-		{"a piece at the wrong offset", tusReq("PATCH", up, userToken, data[1000:2000], "Upload-Offset", "500"), 409, ""},
-		{"another user cannot see it", tusReq("HEAD", up, adminToken, nil), 404, ""},
-		{"another user cannot write it", tusReq("PATCH", up, adminToken, data[1000:], "Upload-Offset", "1000"), 404, ""},
-		{"a guest cannot", tusReq("HEAD", up, "", nil), 401, ""},
-		{"head after a dropped connection", tusReq("HEAD", up, userToken, nil), 200, "1000"},
-	}
-	for _, st := range steps {
-		resp, body := fa.do(t, st.req)
-		if resp.StatusCode != st.want {
-			t.Fatalf("%s: %d %s", st.name, resp.StatusCode, body)
+		steps := []struct {
+			name       string
+			req        *http.Request
+			want       int
+			wantOffset string
+		}{
+			{"head at the start", tusReq("HEAD", up, userToken, nil), 200, "0"},
+			{"first piece", tusReq("PATCH", up, userToken, data[:1000], "Upload-Offset", "0"), 204, "1000"},
+			{"a piece at the wrong offset", tusReq("PATCH", up, userToken, data[1000:2000], "Upload-Offset", "500"), 409, ""},
+			{"another user cannot see it", tusReq("HEAD", up, adminToken, nil), 404, ""},
+			{"another user cannot write it", tusReq("PATCH", up, adminToken, data[1000:], "Upload-Offset", "1000"), 404, ""},
+			{"a guest cannot", tusReq("HEAD", up, "", nil), 401, ""},
+			{"head after a dropped connection", tusReq("HEAD", up, userToken, nil), 200, "1000"},
 		}
-		if st.wantOffset != "" && resp.Header.Get("Upload-Offset") != st.wantOffset {
-			t.Fatalf("%s: Upload-Offset %q, want %s", st.name, resp.Header.Get("Upload-Offset"), st.wantOffset)
-		}
-		if st.want < 300 {
-			if _, err := http.ParseTime(resp.Header.Get("Upload-Expires")); err != nil {
-				t.Fatalf("%s: Upload-Expires %q", st.name, resp.Header.Get("Upload-Expires"))
+		for _, st := range steps {
+			resp, body := fa.do(t, st.req)
+			if resp.StatusCode != st.want {
+				t.Fatalf("%s: %d %s", st.name, resp.StatusCode, body)
+			}
+			if st.wantOffset != "" && resp.Header.Get("Upload-Offset") != st.wantOffset {
+				t.Fatalf("%s: Upload-Offset %q, want %s", st.name, resp.Header.Get("Upload-Offset"), st.wantOffset)
+			}
+			if st.want < 300 {
+				if _, err := http.ParseTime(resp.Header.Get("Upload-Expires")); err != nil {
+					t.Fatalf("%s: Upload-Expires %q", st.name, resp.Header.Get("Upload-Expires"))
+				}
+			}
+			if st.want >= 400 && st.req.Method != "HEAD" {
+				var e APIError
+				if err := json.Unmarshal(body, &e); err != nil || e.Status != st.want || e.Message == "" {
+					t.Fatalf("%s: error not in the API's shape: %s", st.name, body)
+				}
 			}
 		}
-		if st.want >= 400 && st.req.Method != "HEAD" {
-			var e APIError
-			if err := json.Unmarshal(body, &e); err != nil || e.Status != st.want || e.Message == "" {
-				t.Fatalf("%s: error not in the API's shape: %s", st.name, body)
-			}
+		if all, _ := fa.svc.List(); len(all) != 0 {
+			t.Fatal("an unfinished upload is listed")
 		}
-	}
-	if all, _ := fa.svc.List(); len(all) != 0 {
-		t.Fatal("an unfinished upload is listed")
-	}
 
-	resp, body := fa.do(t, tusReq("PATCH", up, userToken, data[1000:], "Upload-Offset", "1000"))
-	if resp.StatusCode != 204 {
-		t.Fatalf("last piece: %d %s", resp.StatusCode, body)
-	}
-	id, err := strconv.ParseUint(resp.Header.Get(tusFileIDHeader), 10, 64)
-	if err != nil {
-		t.Fatalf("%s %q", tusFileIDHeader, resp.Header.Get(tusFileIDHeader))
-	}
-	f, err := fa.svc.Get(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := sha256.Sum256(data)
-	if f.Size != int64(len(data)) || f.SHA256 != hex.EncodeToString(sum[:]) || f.Type != "image" || f.UploaderID != 2 || f.OriginalName != "photo.png" {
-		t.Fatalf("record %+v", f)
-	}
-	if n := fa.stagedEntries(t); n != 0 {
-		t.Fatalf("%d staged entries left after the import", n)
-	}
-	if resp, _ := fa.do(t, tusReq("HEAD", up, userToken, nil)); resp.StatusCode != 404 {
-		t.Fatalf("HEAD of a finished upload: %d", resp.StatusCode)
-	}
+		resp, body := fa.do(t, tusReq("PATCH", up, userToken, data[1000:], "Upload-Offset", "1000"))
+		if resp.StatusCode != 204 {
+			t.Fatalf("last piece: %d %s", resp.StatusCode, body)
+		}
+		id, err := strconv.ParseUint(resp.Header.Get(tusFileIDHeader), 10, 64)
+		if err != nil {
+			t.Fatalf("%s %q", tusFileIDHeader, resp.Header.Get(tusFileIDHeader))
+		}
+		f, err := fa.svc.Get(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(data)
+		if f.Size != int64(len(data)) || f.SHA256 != hex.EncodeToString(sum[:]) || f.Type != "image" || f.UploaderID != 2 || f.OriginalName != "photo.png" {
+			t.Fatalf("record %+v", f)
+		}
+		if n := fa.stagedEntries(t); n != 0 {
+			t.Fatalf("%d staged entries left after the import", n)
+		}
+		if resp, _ := fa.do(t, tusReq("HEAD", up, userToken, nil)); resp.StatusCode != 404 {
+			t.Fatalf("HEAD of a finished upload: %d", resp.StatusCode)
+		}
+	})
 }
 
 func TestTusCreationWithUpload(t *testing.T) {
@@ -168,22 +170,24 @@ func TestTusCreationWithUpload(t *testing.T) {
 }
 
 func TestTusTermination(t *testing.T) {
-	fa := newFilesTestApp(t, 1<<20)
-	up := fa.tusCreate(t, userToken, 5000, "gone.bin")
-	fa.do(t, tusReq("PATCH", up, userToken, randomBytes(1000), "Upload-Offset", "0"))
-	if resp, body := fa.do(t, tusReq("DELETE", up, adminToken, nil)); resp.StatusCode != 404 {
-		t.Fatalf("someone else's DELETE: %d %s", resp.StatusCode, body)
-	}
-	if resp, body := fa.do(t, tusReq("DELETE", up, userToken, nil)); resp.StatusCode != 204 {
-		t.Fatalf("DELETE: %d %s", resp.StatusCode, body)
-	}
-	if resp, _ := fa.do(t, tusReq("HEAD", up, userToken, nil)); resp.StatusCode != 404 {
-		t.Fatalf("HEAD after DELETE: %d", resp.StatusCode)
-	}
-	if n := fa.stagedEntries(t); n != 0 {
-		t.Fatalf("%d staged entries left", n)
-	}
-	fa.assertNothingKept(t)
+	forEachBackend(t, func(t *testing.T, newApp func(func(*config.Config)) *filesTestApp) {
+		fa := newApp(nil)
+		up := fa.tusCreate(t, userToken, 5000, "gone.bin")
+		fa.do(t, tusReq("PATCH", up, userToken, randomBytes(1000), "Upload-Offset", "0"))
+		if resp, body := fa.do(t, tusReq("DELETE", up, adminToken, nil)); resp.StatusCode != 404 {
+			t.Fatalf("someone else's DELETE: %d %s", resp.StatusCode, body)
+		}
+		if resp, body := fa.do(t, tusReq("DELETE", up, userToken, nil)); resp.StatusCode != 204 {
+			t.Fatalf("DELETE: %d %s", resp.StatusCode, body)
+		}
+		if resp, _ := fa.do(t, tusReq("HEAD", up, userToken, nil)); resp.StatusCode != 404 {
+			t.Fatalf("HEAD after DELETE: %d", resp.StatusCode)
+		}
+		if n := fa.stagedEntries(t); n != 0 {
+			t.Fatalf("%d staged entries left", n)
+		}
+		fa.assertNothingKept(t)
+	})
 }
 
 // TestTusRefusals: every creation the endpoint must refuse, in the API's
