@@ -122,6 +122,7 @@ bench: build $(MINIO)
 	./.ci/bench-static.sh $(BIN)
 	./.ci/bench-files.sh $(BIN)
 	./.ci/bench-load.sh $(BIN)
+	./.ci/bench-s3.sh $(BIN) $(MINIO)
 
 ## fuzz: every Go fuzz target for FUZZTIME each (make test runs only their seed corpora);
 ## a crasher is written to the package's testdata/fuzz/ and then replays in every `make test`

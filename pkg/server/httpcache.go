@@ -30,6 +30,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
@@ -302,7 +303,13 @@ func (s *section) WriteTo(w io.Writer) (int64, error) {
 	lr := &io.LimitedReader{R: s.f, N: s.n}
 	var n int64
 	var err error
-	if rf, ok := w.(io.ReaderFrom); ok {
+	if _, isFile := s.f.(*os.File); !isFile {
+		// Bytes read through (an S3 object): large reads, because every
+		// read of a remote object costs a round of its reader's machinery.
+		bp := copyBufPool.Get().(*[]byte)
+		n, err = io.CopyBuffer(w, onlyReader{lr}, *bp)
+		copyBufPool.Put(bp)
+	} else if rf, ok := w.(io.ReaderFrom); ok {
 		n, err = rf.ReadFrom(lr)
 	} else {
 		n, err = io.Copy(w, lr)
@@ -312,3 +319,6 @@ func (s *section) WriteTo(w io.Writer) (int64, error) {
 }
 
 func (s *section) Close() error { return s.f.Close() }
+
+// copyBufPool holds the buffers read-through bodies are copied with.
+var copyBufPool = sync.Pool{New: func() any { b := make([]byte, 512<<10); return &b }}

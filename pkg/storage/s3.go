@@ -12,11 +12,16 @@ import (
 	"github.com/minio/minio-go/v7/pkg/credentials"
 )
 
-// PartSize is the size of one part of a multipart upload to S3, and so the
-// memory one upload in progress holds: minio-go reads a whole part before
-// sending it. 16 MiB keeps a 1 GiB upload inside the server's memory budget
-// and allows objects up to 156 GiB (10 000 parts).
-const PartSize = 16 << 20
+// PartSize is the size of one part of a multipart upload to S3. minio-go
+// reads a whole part into memory before sending it, and an upload sends
+// partThreads parts at once so receiving overlaps sending: one upload in
+// progress holds PartSize × partThreads (16 MiB). Objects may be up to
+// 78 GiB (10 000 parts).
+const PartSize = 8 << 20
+
+// partThreads is how many parts of one upload are in memory (one filling,
+// one on its way).
+const partThreads = 2
 
 // S3Config locates a bucket on an S3-compatible service.
 type S3Config struct {
@@ -95,11 +100,12 @@ func (s *S3Store) Create(ctx context.Context, key string, _ int64) (Writer, erro
 	// aborted cleanly: the writer's Abort closes the pipe with an error.
 	ctx = context.WithoutCancel(ctx)
 	go func() {
-		// The size is always given as unknown: minio-go then reads one part
-		// at a time into a single buffer, whatever the object's size (with a
-		// known size it may hold several).
+		// The size is always given as unknown and the parts streamed
+		// concurrently: minio-go then holds exactly partThreads buffers of
+		// PartSize, whatever the object's size.
 		_, err := s.c.PutObject(ctx, s.bucket, key, pr, -1, minio.PutObjectOptions{
-			PartSize: PartSize, ContentType: "application/octet-stream", DisableContentSha256: true,
+			PartSize: PartSize, ConcurrentStreamParts: true, NumThreads: partThreads,
+			ContentType: "application/octet-stream", DisableContentSha256: true,
 		})
 		pr.CloseWithError(err)
 		w.done <- err

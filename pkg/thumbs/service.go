@@ -128,9 +128,6 @@ func New(dir string, open Opener, limits Limits, log *slog.Logger) (*Service, er
 	return s, nil
 }
 
-// Dir is the thumbnail directory.
-func (s *Service) Dir() string { return s.dir }
-
 // Start runs the worker that makes the thumbnails of enqueued uploads.
 func (s *Service) Start() {
 	s.mu.Lock()

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# S3 backend figures for `make bench`: a 1 GiB upload and download through
+# devhub with storage.backend s3 against a MinIO on 127.0.0.1, beside the
+# same transfers straight to MinIO with minio-go (.ci/s3copy), and devhub's
+# peak RSS during them. Bounded: each transfer has a time limit.
+#
+# Targets (issue 13): through devhub ≥ 0.8× direct; peak RSS ≤ 64 MiB during the 1 GiB upload.
+set -euo pipefail
+BIN=$(realpath "${1:-bin/devhub}")
+MINIO=${2:-$DEVHUB_MINIO}
+SIZE_MIB=${SIZE_MIB:-1024}
+RUNS=${RUNS:-3}
+PORT=${PORT:-18951}
+MINIO_PORT=${MINIO_PORT:-18952}
+MAX_TIME=${MAX_TIME:-300}
+TMP=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/devhub-bench-s3.XXXXXX")
+cleanup() {
+  [ -n "${DEVHUB_PID:-}" ] && kill "$DEVHUB_PID" 2>/dev/null && wait "$DEVHUB_PID" 2>/dev/null || true
+  [ -n "${MINIO_PID:-}" ] && kill "$MINIO_PID" 2>/dev/null && wait "$MINIO_PID" 2>/dev/null || true
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+wait_until() {
+  local deadline=$(( $(date +%s) + 60 ))
+  until "$@"; do
+    [ "$(date +%s)" -lt "$deadline" ] || { echo "timed out waiting for: $*"; return 1; }
+    sleep 0.1
+  done
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+now() { date +%s.%N; }
+mibs() { awk -v m="$SIZE_MIB" -v s="$1" 'BEGIN { printf "%.0f", m / s }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+
+export DEVHUB_STORAGE_S3_ACCESS_KEY=bench-key DEVHUB_STORAGE_S3_SECRET_KEY=bench-secret-$RANDOM$RANDOM
+MINIO_URL=http://127.0.0.1:$MINIO_PORT
+MINIO_ROOT_USER=$DEVHUB_STORAGE_S3_ACCESS_KEY MINIO_ROOT_PASSWORD=$DEVHUB_STORAGE_S3_SECRET_KEY MINIO_BROWSER=off \
+  "$MINIO" server "$TMP/minio" --address "127.0.0.1:$MINIO_PORT" --console-address "127.0.0.1:$((MINIO_PORT + 1))" --quiet \
+  >"$TMP/minio.log" 2>&1 &
+MINIO_PID=$!
+wait_until curl -fs -o /dev/null "$MINIO_URL/minio/health/ready" || { cat "$TMP/minio.log"; exit 1; }
+go build -o "$TMP/s3copy" ./.ci/s3copy
+
+export DEVHUB_STORAGE_DATA_DIR=$TMP/data DEVHUB_STORAGE_UPLOADS_DIR=$TMP/uploads \
+  DEVHUB_STORAGE_CONTENT_DIR=$TMP/none DEVHUB_STORAGE_ROMS_DIR=$TMP/none \
+  DEVHUB_SERVER_ADDR=127.0.0.1:$PORT DEVHUB_FILES_MAX_UPLOAD_BYTES=$(( (SIZE_MIB + 64) * 1048576 )) \
+  DEVHUB_STORAGE_BACKEND=s3 DEVHUB_STORAGE_S3_ENDPOINT=$MINIO_URL DEVHUB_STORAGE_S3_BUCKET=devhub \
+  DEVHUB_FILES_QUOTA_BYTES=0
+BASE=http://127.0.0.1:$PORT
+
+echo "== S3 backend: ${SIZE_MIB} MiB to MinIO on 127.0.0.1, $RUNS runs each, medians"
+head -c "$((SIZE_MIB * 1048576))" /dev/urandom >"$TMP/src.bin"
+SRC_SHA=$(sha256sum "$TMP/src.bin" | cut -d' ' -f1)
+
+"$BIN" serve >"$TMP/serve.log" 2>&1 &
+DEVHUB_PID=$!
+wait_until curl -fs -o /dev/null "$BASE/healthz" || { cat "$TMP/serve.log"; exit 1; }
+PW=bench-password-$RANDOM$RANDOM
+printf '%s\n' "$PW" | "$BIN" user create --email bench@example.com --name Bench --password-stdin >/dev/null
+TOKEN=$(curl -fsS -H 'Content-Type: application/json' \
+  -d "{\"email\":\"bench@example.com\",\"password\":\"$PW\"}" "$BASE/api/auth/login" |
+  grep -o '"accessToken":"[^"]*"' | cut -d'"' -f4)
+[ -n "$TOKEN" ] || { echo "could not sign in"; exit 1; }
+echo 5 >"/proc/$DEVHUB_PID/clear_refs" 2>/dev/null || true
+RSS_START=$(awk '/VmHWM/ { print $2 }' "/proc/$DEVHUB_PID/status")
+
+direct_put=() direct_get=() up=() down=() ID=
+for i in $(seq "$RUNS"); do
+  direct_put+=("$("$TMP/s3copy" put "$MINIO_URL" devhub direct.bin "$TMP/src.bin")")
+  direct_get+=("$("$TMP/s3copy" get "$MINIO_URL" devhub direct.bin /dev/null)")
+  [ -n "$ID" ] && "$BIN" file rm "$ID" >/dev/null
+  t0=$(now)
+  resp=$(curl -sS --max-time "$MAX_TIME" -H "Authorization: Bearer $TOKEN" -H 'Expect:' \
+    -F "files=@$TMP/src.bin;type=application/octet-stream" -w '\n%{http_code}' "$BASE/api/files/upload")
+  t1=$(now)
+  [ "$(tail -n1 <<<"$resp")" = 201 ] || { echo "upload failed: $resp"; exit 1; }
+  ID=$(grep -o '"id":[0-9]*' <<<"$resp" | head -1 | cut -d: -f2)
+  sha=$(grep -o '"sha256":"[0-9a-f]*"' <<<"$resp" | cut -d'"' -f4)
+  [ "$sha" = "$SRC_SHA" ] || { echo "upload sha256 $sha != $SRC_SHA"; exit 1; }
+  up+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
+  out=$(curl -sS --max-time "$MAX_TIME" -o /dev/null -w '%{http_code} %{time_total}' "$BASE/api/files/$ID/download")
+  [ "${out%% *}" = 200 ] || { echo "download: status ${out%% *}"; exit 1; }
+  down+=("${out#* }")
+  echo "run $i: direct put $(mibs "${direct_put[-1]}") MiB/s, via devhub $(mibs "${up[-1]}") MiB/s;" \
+    "direct get $(mibs "${direct_get[-1]}") MiB/s, via devhub $(mibs "${down[-1]}") MiB/s"
+done
+RSS_PEAK=$(awk '/VmHWM/ { print $2 }' "/proc/$DEVHUB_PID/status")
+DP=$(mibs "$(printf '%s\n' "${direct_put[@]}" | median)")
+UP=$(mibs "$(printf '%s\n' "${up[@]}" | median)")
+DG=$(mibs "$(printf '%s\n' "${direct_get[@]}" | median)")
+DN=$(mibs "$(printf '%s\n' "${down[@]}" | median)")
+echo "upload:   direct minio-go $DP MiB/s, through devhub $UP MiB/s = $(ratio "$UP" "$DP")× (target ≥ 0.80×)"
+echo "download: direct minio-go $DG MiB/s, through devhub $DN MiB/s = $(ratio "$DN" "$DG")× (target ≥ 0.80×)"
+echo "devhub peak RSS (VmHWM):  $((RSS_PEAK / 1024)) MiB ($((RSS_START / 1024)) MiB before the transfers; budget ≤ 64 MiB)"
