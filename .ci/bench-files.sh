@@ -23,17 +23,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# wait_until CMD...: retry for at most 10 s.
-wait_until() {
-  local deadline=$(( $(date +%s) + 10 ))
-  until "$@"; do
-    [ "$(date +%s)" -lt "$deadline" ] || { echo "timed out waiting for: $*"; return 1; }
-    sleep 0.05
-  done
-}
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-now() { date +%s.%N; }
-mibs() { awk -v m="$SIZE_MIB" -v s="$1" 'BEGIN { printf "%.0f", m / s }'; }
+. "$(dirname "$0")/bench-lib.sh"
 
 export DEVHUB_STORAGE_DATA_DIR=$TMP/data DEVHUB_STORAGE_UPLOADS_DIR=$TMP/uploads \
   DEVHUB_STORAGE_CONTENT_DIR=$TMP/none DEVHUB_STORAGE_ROMS_DIR=$TMP/none \
@@ -44,19 +34,7 @@ echo "== file cloud: ${SIZE_MIB} MiB, $RUNS runs each, medians (temp dir $TMP)"
 head -c "$((SIZE_MIB * 1048576))" /dev/urandom >"$TMP/src.bin"
 SRC_SHA=$(sha256sum "$TMP/src.bin" | cut -d' ' -f1)
 
-"$BIN" serve >"$TMP/serve.log" 2>&1 &
-DEVHUB_PID=$!
-wait_until curl -fs -o /dev/null "$BASE/healthz" || { cat "$TMP/serve.log"; exit 1; }
-PW=bench-password-$RANDOM$RANDOM
-printf '%s\n' "$PW" | "$BIN" user create --email bench@example.com --name Bench --password-stdin >/dev/null
-TOKEN=$(curl -fsS -H 'Content-Type: application/json' \
-  -d "{\"email\":\"bench@example.com\",\"password\":\"$PW\"}" "$BASE/api/auth/login" |
-  grep -o '"accessToken":"[^"]*"' | cut -d'"' -f4)
-[ -n "$TOKEN" ] || { echo "could not sign in"; exit 1; }
-# Signing in hashes a password (argon2id, 19 MiB); start the peak from here so it measures
-# the uploads (writing 5 to clear_refs resets VmHWM to the current RSS).
-echo 5 >"/proc/$DEVHUB_PID/clear_refs" 2>/dev/null || true
-RSS_START=$(awk '/VmHWM/ { print $2 }' "/proc/$DEVHUB_PID/status")
+start_and_sign_in "$BIN"
 
 up_times=() dd_times=() ID=
 for i in $(seq "$RUNS"); do

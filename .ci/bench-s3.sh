@@ -20,16 +20,7 @@ cleanup() {
   rm -rf "$TMP"
 }
 trap cleanup EXIT
-wait_until() {
-  local deadline=$(( $(date +%s) + 60 ))
-  until "$@"; do
-    [ "$(date +%s)" -lt "$deadline" ] || { echo "timed out waiting for: $*"; return 1; }
-    sleep 0.1
-  done
-}
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-now() { date +%s.%N; }
-mibs() { awk -v m="$SIZE_MIB" -v s="$1" 'BEGIN { printf "%.0f", m / s }'; }
+. "$(dirname "$0")/bench-lib.sh"
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 export DEVHUB_STORAGE_S3_ACCESS_KEY=bench-key DEVHUB_STORAGE_S3_SECRET_KEY=bench-secret-$RANDOM$RANDOM
@@ -38,7 +29,7 @@ MINIO_ROOT_USER=$DEVHUB_STORAGE_S3_ACCESS_KEY MINIO_ROOT_PASSWORD=$DEVHUB_STORAG
   "$MINIO" server "$TMP/minio" --address "127.0.0.1:$MINIO_PORT" --console-address "127.0.0.1:$((MINIO_PORT + 1))" --quiet \
   >"$TMP/minio.log" 2>&1 &
 MINIO_PID=$!
-wait_until curl -fs -o /dev/null "$MINIO_URL/minio/health/ready" || { cat "$TMP/minio.log"; exit 1; }
+WAIT_SECONDS=60 wait_until curl -fs -o /dev/null "$MINIO_URL/minio/health/ready" || { cat "$TMP/minio.log"; exit 1; }
 go build -o "$TMP/s3copy" ./.ci/s3copy
 
 export DEVHUB_STORAGE_DATA_DIR=$TMP/data DEVHUB_STORAGE_UPLOADS_DIR=$TMP/uploads \
@@ -52,17 +43,7 @@ echo "== S3 backend: ${SIZE_MIB} MiB to MinIO on 127.0.0.1, $RUNS runs each, med
 head -c "$((SIZE_MIB * 1048576))" /dev/urandom >"$TMP/src.bin"
 SRC_SHA=$(sha256sum "$TMP/src.bin" | cut -d' ' -f1)
 
-"$BIN" serve >"$TMP/serve.log" 2>&1 &
-DEVHUB_PID=$!
-wait_until curl -fs -o /dev/null "$BASE/healthz" || { cat "$TMP/serve.log"; exit 1; }
-PW=bench-password-$RANDOM$RANDOM
-printf '%s\n' "$PW" | "$BIN" user create --email bench@example.com --name Bench --password-stdin >/dev/null
-TOKEN=$(curl -fsS -H 'Content-Type: application/json' \
-  -d "{\"email\":\"bench@example.com\",\"password\":\"$PW\"}" "$BASE/api/auth/login" |
-  grep -o '"accessToken":"[^"]*"' | cut -d'"' -f4)
-[ -n "$TOKEN" ] || { echo "could not sign in"; exit 1; }
-echo 5 >"/proc/$DEVHUB_PID/clear_refs" 2>/dev/null || true
-RSS_START=$(awk '/VmHWM/ { print $2 }' "/proc/$DEVHUB_PID/status")
+start_and_sign_in "$BIN"
 
 direct_put=() direct_get=() up=() down=() ID=
 for i in $(seq "$RUNS"); do

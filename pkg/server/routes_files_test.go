@@ -649,61 +649,47 @@ func TestUploadOverLimit(t *testing.T) {
 }
 
 // TestUploadClientDisconnect cuts the connection in the middle of a
-// streamed upload and checks that neither a file nor a record remains.
+// streamed upload, once the bytes have reached the backend (a temp file in
+// the uploads directory; an open multipart upload with a part in S3), and
+// checks that neither bytes nor a record remain and the server goes on.
 func TestUploadClientDisconnect(t *testing.T) {
-	fa := newFilesTestApp(t, 1<<30)
-	base := fa.listen(t)
-	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	if err != nil {
-		t.Fatal(err)
+	cases := []struct {
+		backend  string
+		mib      int
+		inFlight func(fa *filesTestApp) int // what a write in progress leaves in the backend
+	}{
+		{storage.Local, 8, func(fa *filesTestApp) int { return countEntries(t, fa.uploadsDir) }},
+		{storage.S3, storage.PartSize>>20 + 2, func(fa *filesTestApp) int { return miniotest.Incomplete(t, *fa.s3) }},
 	}
-	head := "--" + testBoundary + "\r\nContent-Disposition: form-data; name=\"files\"; filename=\"big.bin\"\r\n\r\n"
-	fmt.Fprintf(conn, "POST /api/files/upload HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer %s\r\n"+
-		"Content-Type: multipart/form-data; boundary=%s\r\nContent-Length: %d\r\n\r\n%s",
-		userToken, testBoundary, 100<<20, head)
-	chunk := randomBytes(1 << 20)
-	for i := 0; i < 8; i++ {
-		if _, err := conn.Write(chunk); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// The server is writing a temp file now; wait until it shows up.
-	waitFor(t, "a temp file", func() bool { return countEntries(t, fa.uploadsDir) == 1 })
-	conn.Close()
-	waitFor(t, "the temp file to go", func() bool { return countEntries(t, fa.uploadsDir) == 0 })
-	fa.assertNothingKept(t)
+	for _, tc := range cases {
+		t.Run(tc.backend, func(t *testing.T) {
+			fa := newFilesTestAppWithConfig(t, func(c *config.Config) { c.Storage.Backend, c.Files.MaxUploadBytes = tc.backend, 1<<30 })
+			base := fa.listen(t)
+			conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			head := "--" + testBoundary + "\r\nContent-Disposition: form-data; name=\"files\"; filename=\"big.bin\"\r\n\r\n"
+			fmt.Fprintf(conn, "POST /api/files/upload HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer %s\r\n"+
+				"Content-Type: multipart/form-data; boundary=%s\r\nContent-Length: %d\r\n\r\n%s",
+				userToken, testBoundary, 100<<20, head)
+			chunk := randomBytes(1 << 20)
+			for i := 0; i < tc.mib; i++ {
+				if _, err := conn.Write(chunk); err != nil {
+					t.Fatal(err)
+				}
+			}
+			waitFor(t, "the write in the backend", func() bool { return tc.inFlight(fa) == 1 })
+			conn.Close()
+			waitFor(t, "the write to be undone", func() bool { return tc.inFlight(fa) == 0 })
+			fa.assertNothingKept(t)
 
-	// The server still works afterwards.
-	resp, body := fa.do(t, uploadRequest("/api/files/upload", userToken, multipartBody(filePart("ok.png", testPNG))))
-	if resp.StatusCode != 201 {
-		t.Fatalf("upload after a cut: %d %s", resp.StatusCode, body)
+			resp, body := fa.do(t, uploadRequest("/api/files/upload", userToken, multipartBody(filePart("ok.png", testPNG))))
+			if resp.StatusCode != 201 {
+				t.Fatalf("upload after a cut: %d %s", resp.StatusCode, body)
+			}
+		})
 	}
-}
-
-// TestUploadClientDisconnectS3: the same cut in the S3 backend, after a
-// part has reached the store — the multipart upload is aborted, and no
-// object nor unfinished upload remains in the bucket.
-func TestUploadClientDisconnectS3(t *testing.T) {
-	fa := newFilesTestAppWithConfig(t, func(c *config.Config) { c.Storage.Backend, c.Files.MaxUploadBytes = storage.S3, 1<<30 })
-	base := fa.listen(t)
-	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	head := "--" + testBoundary + "\r\nContent-Disposition: form-data; name=\"files\"; filename=\"big.bin\"\r\n\r\n"
-	fmt.Fprintf(conn, "POST /api/files/upload HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer %s\r\n"+
-		"Content-Type: multipart/form-data; boundary=%s\r\nContent-Length: %d\r\n\r\n%s",
-		userToken, testBoundary, 100<<20, head)
-	chunk := randomBytes(1 << 20)
-	for i := 0; i < storage.PartSize>>20+2; i++ {
-		if _, err := conn.Write(chunk); err != nil {
-			t.Fatal(err)
-		}
-	}
-	waitFor(t, "a part in the bucket", func() bool { return miniotest.Incomplete(t, *fa.s3) == 1 })
-	conn.Close()
-	waitFor(t, "the multipart upload to be aborted", func() bool { return miniotest.Incomplete(t, *fa.s3) == 0 })
-	fa.assertNothingKept(t)
 }
 
 func countEntries(t *testing.T, dir string) int {
