@@ -113,8 +113,13 @@ type AuthResult struct {
 }
 
 // Principal is the verified caller behind an access token.
+//
+// The User is embedded so that a handler reads p.ID, p.Email or p.IsAdmin()
+// straight off the one principal type the HTTP middleware stores.
 type Principal struct {
-	User      User
+	User
+	// SessionID is the session the access token belongs to (logout and
+	// change-password act on it).
 	SessionID string
 }
 

@@ -196,19 +196,18 @@ func (s *services) record(ev audit.Event) {
 // httpServices exposes the services to pkg/server.
 func (s *services) httpServices() *server.Services {
 	return &server.Services{
-		Store:        s.store,
-		Roms:         s.roms,
-		Auth:         s.auth,
-		Authenticate: s.authenticate,
-		Activity:     s.activity,
-		GeoIP:        s.geo,
-		Files:        s.files,
-		Thumbs:       s.thumbs,
-		Quota:        s.quota,
-		TusDir:       filepath.Join(s.cfg.Storage.DataDir, "tus"),
-		Blog:         s.blog,
-		Audit:        s.audit,
-		Profile:      s.profile,
+		Store:    s.store,
+		Roms:     s.roms,
+		Auth:     s.auth,
+		Activity: s.activity,
+		GeoIP:    s.geo,
+		Files:    s.files,
+		Thumbs:   s.thumbs,
+		Quota:    s.quota,
+		TusDir:   filepath.Join(s.cfg.Storage.DataDir, "tus"),
+		Blog:     s.blog,
+		Audit:    s.audit,
+		Profile:  s.profile,
 	}
 }
 

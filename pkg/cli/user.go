@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,7 +20,6 @@ import (
 
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
-	"github.com/devhub/devhub/pkg/server"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -506,15 +504,6 @@ at once; every device has to sign in again.`,
 	})
 	cmd.AddCommand(list, revoke)
 	return cmd
-}
-
-// authenticate adapts the accounts service to the HTTP middleware.
-func (s *services) authenticate(_ context.Context, token string) (*server.Identity, error) {
-	p, err := s.auth.Authenticate(token)
-	if err != nil {
-		return nil, err
-	}
-	return &server.Identity{ID: p.User.ID, Email: p.User.Email, Name: p.User.Name, Role: p.User.Role}, nil
 }
 
 // authStartup is the accounts' once-per-serve work: drop expired sessions,

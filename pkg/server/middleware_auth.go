@@ -1,23 +1,22 @@
 package server
 
 import (
+	"context"
 	"strings"
 
 	"github.com/gofiber/fiber/v3"
+
+	"github.com/devhub/devhub/pkg/auth"
 )
 
-// Identity is the caller as the auth service vouches for it.
-type Identity struct {
-	ID    uint64
-	Email string
-	Name  string
-	Role  string
-}
-
-// IsAdmin reports whether the caller may perform admin actions.
-func (i *Identity) IsAdmin() bool { return i != nil && i.Role == "admin" }
-
-const identityKey = "devhub.identity"
+// principalKey holds the request's *auth.Principal once the bearer token has
+// been checked, and errPrincipalKey the 401 when it was sent but refused, so
+// that the token is checked at most once per request whichever of the
+// checks below run.
+const (
+	principalKey    = "devhub.principal"
+	errPrincipalKey = "devhub.principal.err"
+)
 
 // bearerToken reads the access token from the Authorization header only;
 // tokens in query strings leak into logs and referrers and are ignored.
@@ -29,55 +28,81 @@ func bearerToken(c fiber.Ctx) string {
 	return ""
 }
 
-// optionalUser attaches the caller's identity when a valid token is sent
-// and lets anonymous requests through.
-func (s *Server) optionalUser(c fiber.Ctx) error {
-	if tok := bearerToken(c); tok != "" && s.svc.Authenticate != nil {
-		if id, err := s.svc.Authenticate(c.Context(), tok); err == nil && id != nil {
-			c.Locals(identityKey, id)
-		}
+// authenticate is the one authentication step: it resolves the bearer token
+// to the caller's principal (with the session it belongs to) and stores it
+// on the request, or answers why it could not. Services.Authenticate, when
+// set, is asked; otherwise the accounts service.
+func (s *Server) authenticate(c fiber.Ctx) (*auth.Principal, error) {
+	if p, ok := c.Locals(principalKey).(*auth.Principal); ok {
+		return p, nil
 	}
-	return c.Next()
+	if err, ok := c.Locals(errPrincipalKey).(error); ok {
+		return nil, err
+	}
+	p, err := s.resolvePrincipal(c)
+	if err != nil {
+		c.Locals(errPrincipalKey, err)
+		return nil, err
+	}
+	c.Locals(principalKey, p)
+	return p, nil
 }
 
-// authenticate resolves the bearer token to an identity or a 401.
-func (s *Server) authenticate(c fiber.Ctx) (*Identity, error) {
+func (s *Server) resolvePrincipal(c fiber.Ctx) (*auth.Principal, error) {
 	tok := bearerToken(c)
-	if tok == "" || s.svc.Authenticate == nil {
+	check := s.svc.Authenticate
+	if check == nil && s.svc.Auth != nil {
+		check = func(_ context.Context, tok string) (*auth.Principal, error) { return s.svc.Auth.Authenticate(tok) }
+	}
+	if tok == "" || check == nil {
 		return nil, NewError(fiber.StatusUnauthorized, "authentication required")
 	}
-	id, err := s.svc.Authenticate(c.Context(), tok)
-	if err != nil || id == nil {
+	p, err := check(c.Context(), tok)
+	if err != nil || p == nil {
 		return nil, NewError(fiber.StatusUnauthorized, "invalid or expired token")
 	}
-	return id, nil
+	return p, nil
+}
+
+// optionalUser attaches the caller's principal when a valid token is sent
+// and lets anonymous requests (and refused tokens) through.
+func (s *Server) optionalUser(c fiber.Ctx) error {
+	_, _ = s.authenticate(c)
+	return c.Next()
 }
 
 // requireUser answers 401 unless a valid access token is sent.
 func (s *Server) requireUser(c fiber.Ctx) error {
-	id, err := s.authenticate(c)
-	if err != nil {
+	if _, err := s.authenticate(c); err != nil {
 		return err
 	}
-	c.Locals(identityKey, id)
 	return c.Next()
 }
 
 // requireAdmin answers 401 without a valid token and 403 for non-admins.
 func (s *Server) requireAdmin(c fiber.Ctx) error {
-	id, err := s.authenticate(c)
+	p, err := s.authenticate(c)
 	if err != nil {
 		return err
 	}
-	if !id.IsAdmin() {
+	if !p.IsAdmin() {
 		return NewError(fiber.StatusForbidden, "administrator rights required")
 	}
-	c.Locals(identityKey, id)
 	return c.Next()
 }
 
-// currentUser is the identity attached by optionalUser/requireUser, or nil.
-func currentUser(c fiber.Ctx) *Identity {
-	id, _ := c.Locals(identityKey).(*Identity)
-	return id
+// requireSession is requireUser for the handlers that act on the session
+// the access token belongs to (logout, change-password, two-factor).
+func (s *Server) requireSession(c fiber.Ctx) error {
+	// Any refusal here reads "invalid or expired token", as it always has.
+	if p, err := s.authenticate(c); err != nil || p.SessionID == "" {
+		return NewError(fiber.StatusUnauthorized, "invalid or expired token")
+	}
+	return c.Next()
+}
+
+// currentUser is the principal attached by one of the checks above, or nil.
+func currentUser(c fiber.Ctx) *auth.Principal {
+	p, _ := c.Locals(principalKey).(*auth.Principal)
+	return p
 }

@@ -97,7 +97,7 @@ type sessionItem struct {
 }
 
 func (s *Server) ownSessions(c fiber.Ctx) error {
-	p := principal(c)
+	p := currentUser(c)
 	all, err := s.svc.Auth.Sessions(p.User.Email)
 	if err != nil {
 		return err
@@ -112,7 +112,7 @@ func (s *Server) ownSessions(c fiber.Ctx) error {
 }
 
 func (s *Server) revokeOwnSession(c fiber.Ctx) error {
-	p := principal(c)
+	p := currentUser(c)
 	if err := s.svc.Auth.RevokeSession(p.User.ID, c.Params("id")); err != nil {
 		return err
 	}
@@ -121,7 +121,7 @@ func (s *Server) revokeOwnSession(c fiber.Ctx) error {
 }
 
 func (s *Server) revokeOtherSessions(c fiber.Ctx) error {
-	p := principal(c)
+	p := currentUser(c)
 	n, err := s.svc.Auth.RevokeOtherSessions(p.User.ID, p.SessionID)
 	if err != nil {
 		return err

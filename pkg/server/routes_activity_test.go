@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/devhub/devhub/pkg/activity"
+	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
@@ -38,9 +39,9 @@ func newActivityTestApp(t *testing.T, ratePerMinute, maxEvents int) *activityTes
 		o.Services = &Services{
 			Store:    st,
 			Activity: svc,
-			Authenticate: func(_ context.Context, tok string) (*Identity, error) {
+			Authenticate: func(_ context.Context, tok string) (*auth.Principal, error) {
 				if tok == "valid-token" {
-					return &Identity{ID: 42, Email: "u@example.com", Role: "user"}, nil
+					return &auth.Principal{User: auth.User{ID: 42, Email: "u@example.com", Role: "user"}}, nil
 				}
 				return nil, errors.New("invalid token")
 			},

@@ -18,8 +18,6 @@ import (
 // Secure whenever the site is public over https.
 const refreshCookie = "refresh_token"
 
-const principalKey = "devhub.principal"
-
 // mountAuth binds the accounts API (pkg/auth holds the logic).
 func (s *Server) mountAuth(api fiber.Router) {
 	if s.svc.Auth == nil {
@@ -41,22 +39,6 @@ func (s *Server) mountAuth(api fiber.Router) {
 	g.Post("/2fa/totp/confirm", s.requireSession, s.authTOTPConfirm)
 	g.Delete("/2fa/totp", s.requireSession, s.authTOTPDisable)
 	s.mountAccounts(g)
-}
-
-// requireSession is requireUser for this area's handlers: they also need the
-// session the access token belongs to (logout, change-password).
-func (s *Server) requireSession(c fiber.Ctx) error {
-	p, err := s.svc.Auth.Authenticate(bearerToken(c))
-	if err != nil {
-		return NewError(fiber.StatusUnauthorized, "invalid or expired token")
-	}
-	c.Locals(principalKey, p)
-	return c.Next()
-}
-
-func principal(c fiber.Ctx) *auth.Principal {
-	p, _ := c.Locals(principalKey).(*auth.Principal)
-	return p
 }
 
 func (s *Server) authClient(c fiber.Ctx) auth.Client {
@@ -219,7 +201,7 @@ func (s *Server) authLoginMFA(c fiber.Ctx) error {
 }
 
 func (s *Server) authTwoFactor(c fiber.Ctx) error {
-	st, err := s.svc.Auth.TwoFactor(principal(c).User.Email)
+	st, err := s.svc.Auth.TwoFactor(currentUser(c).User.Email)
 	if err != nil {
 		return err
 	}
@@ -227,7 +209,7 @@ func (s *Server) authTwoFactor(c fiber.Ctx) error {
 }
 
 func (s *Server) authTOTPBegin(c fiber.Ctx) error {
-	en, err := s.svc.Auth.BeginTOTP(principal(c))
+	en, err := s.svc.Auth.BeginTOTP(currentUser(c))
 	if err != nil {
 		return authError(c, err)
 	}
@@ -245,11 +227,11 @@ func (s *Server) authTOTPConfirm(c fiber.Ctx) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	codes, err := s.svc.Auth.ConfirmTOTP(principal(c), in.Code, s.authClient(c))
+	codes, err := s.svc.Auth.ConfirmTOTP(currentUser(c), in.Code, s.authClient(c))
 	if err != nil {
 		return authError(c, err)
 	}
-	me := principal(c).User.Email
+	me := currentUser(c).User.Email
 	s.record(c, audit.Event{Type: audit.TwoFactorOn, Actor: me, Target: me})
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	return c.JSON(fiber.Map{"recoveryCodes": codes})
@@ -260,10 +242,10 @@ func (s *Server) authTOTPDisable(c fiber.Ctx) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	if err := s.svc.Auth.DisableTOTP(principal(c), in.Code, s.authClient(c)); err != nil {
+	if err := s.svc.Auth.DisableTOTP(currentUser(c), in.Code, s.authClient(c)); err != nil {
 		return authError(c, err)
 	}
-	me := principal(c).User.Email
+	me := currentUser(c).User.Email
 	s.record(c, audit.Event{Type: audit.TwoFactorOff, Actor: me, Target: me})
 	return c.SendStatus(fiber.StatusNoContent)
 }
@@ -321,7 +303,7 @@ func (s *Server) authLogout(c fiber.Ctx) error {
 }
 
 func (s *Server) authProfile(c fiber.Ctx) error {
-	return c.JSON(principal(c).User)
+	return c.JSON(currentUser(c).User)
 }
 
 func (s *Server) authChangePassword(c fiber.Ctx) error {
@@ -333,7 +315,7 @@ func (s *Server) authChangePassword(c fiber.Ctx) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	res, err := s.svc.Auth.ChangePassword(principal(c), in.OldPassword, in.NewPassword, s.authClient(c))
+	res, err := s.svc.Auth.ChangePassword(currentUser(c), in.OldPassword, in.NewPassword, s.authClient(c))
 	if err != nil {
 		return authError(c, err)
 	}

@@ -52,12 +52,8 @@ func newAuthApp(t *testing.T, mutate func(*config.Config)) *authApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	services := &Services{Store: st, Auth: svc, Audit: auditSvc, Authenticate: func(_ context.Context, tok string) (*Identity, error) {
-		p, err := svc.Authenticate(tok)
-		if err != nil {
-			return nil, err
-		}
-		return &Identity{ID: p.User.ID, Email: p.User.Email, Name: p.User.Name, Role: p.User.Role}, nil
+	services := &Services{Store: st, Auth: svc, Audit: auditSvc, Authenticate: func(_ context.Context, tok string) (*auth.Principal, error) {
+		return svc.Authenticate(tok)
 	}}
 	ta := newTestApp(t, func(o *Options) {
 		o.Config = cfg
@@ -712,7 +708,7 @@ func TestAuthHugeBearerHeader(t *testing.T) {
 	}
 	var tokenChecks atomic.Int64
 	check := a.services.Authenticate
-	a.services.Authenticate = func(ctx context.Context, tok string) (*Identity, error) {
+	a.services.Authenticate = func(ctx context.Context, tok string) (*auth.Principal, error) {
 		tokenChecks.Add(1)
 		return check(ctx, tok)
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/store/storetest"
@@ -25,12 +26,12 @@ const (
 	blogUserToken  = "user-token"
 )
 
-func blogFakeAuth(_ context.Context, tok string) (*Identity, error) {
+func blogFakeAuth(_ context.Context, tok string) (*auth.Principal, error) {
 	switch tok {
 	case blogAdminToken:
-		return &Identity{ID: 1, Email: "admin@example.com", Role: "admin"}, nil
+		return &auth.Principal{User: auth.User{ID: 1, Email: "admin@example.com", Role: "admin"}}, nil
 	case blogUserToken:
-		return &Identity{ID: 2, Email: "user@example.com", Role: "user"}, nil
+		return &auth.Principal{User: auth.User{ID: 2, Email: "user@example.com", Role: "user"}}, nil
 	}
 	return nil, errors.New("bad token")
 }

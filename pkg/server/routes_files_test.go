@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/quota"
@@ -35,12 +36,12 @@ const (
 	adminToken = "admin-token"
 )
 
-func fakeAuthenticate(_ context.Context, tok string) (*Identity, error) {
+func fakeAuthenticate(_ context.Context, tok string) (*auth.Principal, error) {
 	switch tok {
 	case userToken:
-		return &Identity{ID: 2, Email: "user@example.com", Name: "User", Role: "user"}, nil
+		return &auth.Principal{User: auth.User{ID: 2, Email: "user@example.com", Name: "User", Role: "user"}}, nil
 	case adminToken:
-		return &Identity{ID: 1, Email: "admin@example.com", Name: "Admin", Role: "admin"}, nil
+		return &auth.Principal{User: auth.User{ID: 1, Email: "admin@example.com", Name: "Admin", Role: "admin"}}, nil
 	}
 	return nil, errors.New("bad token")
 }

@@ -66,7 +66,7 @@ type ceremonyAnswer struct {
 }
 
 func (s *Server) passkeyList(c fiber.Ctx) error {
-	list, err := s.svc.Auth.Passkeys(principal(c).User.ID)
+	list, err := s.svc.Auth.Passkeys(currentUser(c).User.ID)
 	if err != nil {
 		return err
 	}
@@ -74,7 +74,7 @@ func (s *Server) passkeyList(c fiber.Ctx) error {
 }
 
 func (s *Server) passkeyDelete(c fiber.Ctx) error {
-	p := principal(c)
+	p := currentUser(c)
 	if err := s.svc.Auth.DeletePasskey(p.User.ID, c.Params("id")); err != nil {
 		return err
 	}
@@ -83,7 +83,7 @@ func (s *Server) passkeyDelete(c fiber.Ctx) error {
 }
 
 func (s *Server) passkeyRegisterBegin(c fiber.Ctx) error {
-	cer, err := s.svc.Auth.BeginPasskeyRegistration(principal(c), s.relyingParty(c))
+	cer, err := s.svc.Auth.BeginPasskeyRegistration(currentUser(c), s.relyingParty(c))
 	if err != nil {
 		return s.passkeyError(c, err, false)
 	}
@@ -95,7 +95,7 @@ func (s *Server) passkeyRegisterFinish(c fiber.Ctx) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	p := principal(c)
+	p := currentUser(c)
 	pk, err := s.svc.Auth.FinishPasskeyRegistration(p, s.relyingParty(c), in.CeremonyID, in.Name, in.Credential)
 	if err != nil {
 		return s.passkeyError(c, err, false)

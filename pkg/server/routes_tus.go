@@ -22,6 +22,7 @@ import (
 	"github.com/tus/tusd/v2/pkg/memorylocker"
 	expslog "golang.org/x/exp/slog"
 
+	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/quota"
 )
@@ -246,7 +247,7 @@ func (t *tusArea) sweepEvery(stop <-chan struct{}, every time.Duration) {
 // tusCreate checks a new upload against the quota (by its Upload-Length)
 // and records its owner and file name.
 func (s *Server) tusCreate(ev tusd.HookEvent) (tusd.HTTPResponse, tusd.FileInfoChanges, error) {
-	id, _ := ev.Context.Value(tusUserKey{}).(*Identity)
+	id, _ := ev.Context.Value(tusUserKey{}).(*auth.Principal)
 	if id == nil {
 		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(NewError(fiber.StatusUnauthorized, "sign in to upload"))
 	}
@@ -284,7 +285,7 @@ func (s *Server) tusRoom(t *tusArea) fiber.Handler {
 func (s *Server) tusFinish(t *tusArea, ev tusd.HookEvent) (tusd.HTTPResponse, error) {
 	defer t.remove(ev.Upload.ID)
 	owner, err := strconv.ParseUint(ev.Upload.MetaData[tusMetaUser], 10, 64)
-	id, _ := ev.Context.Value(tusUserKey{}).(*Identity)
+	id, _ := ev.Context.Value(tusUserKey{}).(*auth.Principal)
 	if err != nil || id == nil || id.ID != owner {
 		return tusd.HTTPResponse{}, tusError(NewError(fiber.StatusNotFound, "no such upload"))
 	}

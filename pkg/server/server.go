@@ -40,10 +40,10 @@ import (
 // run the very same code.
 type Services struct {
 	Store *store.Store
-	// Authenticate turns a bearer access token into the caller's identity.
-	// It is a function rather than the auth service itself so that this
-	// package's middleware does not depend on how accounts are stored.
-	Authenticate func(ctx context.Context, token string) (*Identity, error)
+	// Authenticate turns a bearer access token into the caller's principal;
+	// nil asks Auth. Tests set it to vouch for fixed tokens without an
+	// accounts store.
+	Authenticate func(ctx context.Context, token string) (*auth.Principal, error)
 	// Roms is the games library (/romserv); nil answers 503 there.
 	Roms *roms.Service
 	// Auth is the accounts service (/api/auth); nil leaves it unmounted.
