@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
-	"os"
 	"path"
 	"strconv"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/devhub/devhub/pkg/roms"
+	"github.com/devhub/devhub/pkg/roms/cores"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -52,7 +52,7 @@ const (
 )
 
 func (s *Server) mountRoms(app *fiber.App, coresFS fs.FS) error {
-	cat, err := loadCores(coresFS, s.cfg.Emulator.ExtraCoresDir)
+	cat, err := cores.Load(coresFS, s.cfg.Emulator.ExtraCoresDir)
 	if err != nil {
 		return fmt.Errorf("load emulator cores: %w", err)
 	}
@@ -73,8 +73,8 @@ func (s *Server) mountRoms(app *fiber.App, coresFS fs.FS) error {
 	app.Options("/cores/*", corsPreflight)
 	app.Get("/romserv/consoles", s.romConsoles)
 	app.Get("/romserv/consoles/:id/games", s.romGames)
-	app.Get("/cores/index.json", cat.index)
-	app.Get("/cores/+", cat.file)
+	app.Get("/cores/index.json", coreRoutes{cat}.index)
+	app.Get("/cores/+", coreRoutes{cat}.file)
 	// ROM and cover files. This matches on the request's raw path, not the
 	// router's normalised one: "/romserv/../etc/passwd" must be refused
 	// here instead of being normalised into another route.
@@ -169,9 +169,8 @@ func (s *Server) romGames(c fiber.Ctx) error {
 
 // romFile serves a ROM or cover image from roms/. rawPath is the request
 // path after /romserv, still percent-encoded. The path is decoded once;
-// NUL bytes and backslashes are refused (400), empty, "." and ".." segments
-// and hidden names are 404, and the file is opened through os.Root, which
-// also refuses symbolic links that lead outside roms/.
+// NUL bytes and backslashes are refused (400); the library opens the file
+// (roms.Service.Open: no hidden names, nothing outside roms/) or it is 404.
 func (s *Server) romFile(c fiber.Ctx, rawPath string) error {
 	if c.Method() != fiber.MethodGet && c.Method() != fiber.MethodHead {
 		c.Set(fiber.HeaderAllow, "GET, HEAD, OPTIONS")
@@ -181,26 +180,11 @@ func (s *Server) romFile(c fiber.Ctx, rawPath string) error {
 	if err != nil || strings.ContainsAny(rel, "\x00\\") {
 		return romservError(c, http.StatusBadRequest, "invalid path")
 	}
-	if rel == "" {
-		return romservError(c, http.StatusNotFound, "not found")
+	if s.svc.Roms == nil {
+		return romservError(c, http.StatusServiceUnavailable, "the ROM library is not available")
 	}
-	for _, seg := range strings.Split(rel, "/") {
-		if seg == "" || strings.HasPrefix(seg, ".") {
-			return romservError(c, http.StatusNotFound, "not found")
-		}
-	}
-	root, err := os.OpenRoot(s.cfg.Storage.RomsDir)
+	f, fi, err := s.svc.Roms.Open(rel)
 	if err != nil {
-		return romservError(c, http.StatusNotFound, "not found")
-	}
-	defer root.Close()
-	f, err := root.Open(rel)
-	if err != nil {
-		return romservError(c, http.StatusNotFound, "not found")
-	}
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		f.Close()
 		return romservError(c, http.StatusNotFound, "not found")
 	}
 	c.Set(fiber.HeaderAccessControlAllowOrigin, "*")

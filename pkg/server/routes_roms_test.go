@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/devhub/devhub/pkg/roms"
+	"github.com/devhub/devhub/pkg/roms/cores"
 	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
@@ -402,7 +403,7 @@ func TestCoresServed(t *testing.T) {
 		t.Fatalf("index: %d %v", resp.StatusCode, resp.Header)
 	}
 	var idx struct {
-		Cores []coreInfo `json:"cores"`
+		Cores []cores.Info `json:"cores"`
 	}
 	if err := json.Unmarshal([]byte(body), &idx); err != nil {
 		t.Fatal(err)
