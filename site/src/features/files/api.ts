@@ -2,8 +2,12 @@
 // upload uses XMLHttpRequest because only it reports upload progress, and downloads read the
 // response stream themselves to report theirs. Every call uses a canonical path, where a file
 // has one shape (the contract's File).
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { ApiError, api, getToken, refreshAccessToken } from '../../lib/api';
 import type { Schema } from '../../lib/apiTypes';
+import { useAuth } from '../../lib/auth';
+import type { Quota } from './quota';
 
 export type FileType = Schema<'FileType'>;
 
@@ -30,6 +34,8 @@ export const filePaths = {
   detail: (id: number | string) => `/api/files/${id}`,
   download: (id: number | string) => `/api/files/${id}/download`,
   stream: (id: number | string) => `/api/files/stream/${id}`,
+  tus: '/api/files/tus/',
+  quota: '/api/auth/quota',
 };
 
 /** GET /api/files: every group, missing ones as empty lists. */
@@ -50,6 +56,33 @@ export function deleteFile(id: number): Promise<void> {
   return api.delete<void>(filePaths.detail(id));
 }
 
+/** Query keys of the file cloud's TanStack queries. The quota is per user: the key names them. */
+export const fileKeys = {
+  quota: (userId: number | null) => ['files', 'quota', userId] as const,
+  quotaAll: ['files', 'quota'] as const,
+};
+
+/** GET /api/auth/quota: what the signed-in user stores beside what they may store. */
+export function getQuota(signal?: AbortSignal): Promise<Quota> {
+  return api.get<Quota>(filePaths.quota, { signal });
+}
+
+/** The signed-in user's quota (nothing is asked for a guest). */
+export function useQuota() {
+  const { user } = useAuth();
+  return useQuery({
+    queryKey: fileKeys.quota(user?.id ?? null),
+    queryFn: ({ signal }) => getQuota(signal),
+    enabled: user !== null,
+  });
+}
+
+/** Asks for the quota again: after an upload or a deletion changed it. */
+export function useRefreshQuota(): () => void {
+  const client = useQueryClient();
+  return useCallback(() => void client.invalidateQueries({ queryKey: fileKeys.quotaAll }), [client]);
+}
+
 export interface UploadProgress {
   loaded: number;
   total: number;
@@ -65,6 +98,8 @@ export class UploadError extends Error {
     readonly kind: 'server' | 'network' | 'parse' | 'aborted',
     message: string,
     readonly status = 0,
+    /** The error answer's data (data.quota on a 413 over the quota). */
+    readonly data: unknown = null,
   ) {
     super(message);
     this.name = 'UploadError';
@@ -112,7 +147,8 @@ function sendUpload(files: File[], onProgress: (p: UploadProgress) => void, toke
         return;
       }
       const message = (body as { message?: unknown } | null)?.message;
-      reject(new UploadError('server', typeof message === 'string' && message ? message : 'Upload failed', xhr.status));
+      const data = (body as { data?: unknown } | null)?.data ?? null;
+      reject(new UploadError('server', typeof message === 'string' && message ? message : 'Upload failed', xhr.status, data));
     };
     xhr.open('POST', filePaths.upload);
     xhr.setRequestHeader('Accept', 'application/json');

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { User } from '../../../lib/auth';
+import { QuotaUsage } from '../../files/components/QuotaUsage';
 
 const QUICK_LINKS: ReadonlyArray<{ to: string; key: string }> = [
   { to: '/chat', key: 'chat' },
@@ -11,7 +12,10 @@ const QUICK_LINKS: ReadonlyArray<{ to: string; key: string }> = [
   { to: '/alavar', key: 'alavar' },
 ];
 
-/** The signed-in overview (spec §2): e-mail, admin badge, online status, logout, quick links. */
+/**
+ * The signed-in overview (spec §2): e-mail, admin badge, online status, logout, quick links, and
+ * the file cloud's storage quota (issue 13).
+ */
 export function ProfileOverview({ user, isAdmin, onLogout }: { user: User; isAdmin: boolean; onLogout: () => void }) {
   const { t } = useTranslation();
   return (
@@ -34,6 +38,7 @@ export function ProfileOverview({ user, isAdmin, onLogout }: { user: User; isAdm
           {t('logout')}
         </button>
       </header>
+      <QuotaUsage className="profile-overview__quota" />
       <nav aria-label={t('auth.overview.quickLinks')}>
         <h3 className="profile-section__subtitle">{t('auth.overview.quickLinks')}</h3>
         <ul className="profile-overview__links">

@@ -3,6 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
 import { initTestI18n, renderWithShell } from '../../../test/utils';
 import type { FileItem } from '../api';
+import type { ResumableItem } from './ResumableList';
 import { Uploader, uploaderReducer, type UploaderState } from './Uploader';
 
 vi.mock('../../../lib/toast', () => ({
@@ -84,27 +85,62 @@ afterEach(() => {
 
 describe('uploaderReducer', () => {
   const f = file('a.txt', 10);
-  const idle: UploaderState = { phase: 'idle' };
+  const idle: UploaderState = { phase: 'idle', errors: [] };
+  const big: ResumableItem = {
+    key: 0,
+    name: 'big.iso',
+    size: 100,
+    status: 'waiting',
+    sent: 0,
+    speed: 0,
+    resumedFrom: null,
+    restarted: false,
+    error: null,
+  };
   it('goes idle → selected → uploading → done', () => {
     let s = uploaderReducer(idle, { type: 'select', files: [f] });
-    expect(s).toEqual({ phase: 'selected', files: [f] });
-    s = uploaderReducer(s, { type: 'start' });
+    expect(s).toEqual({ phase: 'selected', files: [f], earlier: [] });
+    s = uploaderReducer(s, { type: 'start', multipart: true, resumable: [] });
     expect(s.phase).toBe('uploading');
     s = uploaderReducer(s, { type: 'progress', progress: { loaded: 5, total: 10, percent: 50, speed: 100 } });
     expect(s).toMatchObject({ phase: 'uploading', progress: { percent: 50 } });
-    s = uploaderReducer(s, { type: 'success', uploaded: [stored] });
-    expect(s).toEqual({ phase: 'done', uploaded: [stored] });
+    s = uploaderReducer(s, { type: 'finish', uploaded: [stored], any: true, errors: [] });
+    expect(s).toEqual({ phase: 'done', uploaded: [stored], errors: [] });
     expect(uploaderReducer(s, { type: 'reset' })).toEqual(idle);
   });
-  it('clears the selection after a failure', () => {
-    const up = uploaderReducer({ phase: 'selected', files: [f] }, { type: 'start' });
-    expect(uploaderReducer(up, { type: 'failure' })).toEqual(idle);
+  it('clears the selection after a failure and keeps its message', () => {
+    const up = uploaderReducer({ phase: 'selected', files: [f], earlier: [] }, { type: 'start', multipart: true, resumable: [] });
+    expect(uploaderReducer(up, { type: 'finish', uploaded: [], any: false, errors: ['no room'] })).toEqual({ phase: 'idle', errors: ['no room'] });
   });
   it('ignores a new selection while uploading and a start without one', () => {
-    const up: UploaderState = { phase: 'uploading', files: [f], progress: { loaded: 0, total: 0, percent: 0, speed: 0 } };
+    const up: UploaderState = {
+      phase: 'uploading',
+      files: [f],
+      multipart: true,
+      progress: { loaded: 0, total: 0, percent: 0, speed: 0 },
+      resumable: [],
+    };
     expect(uploaderReducer(up, { type: 'select', files: [] })).toBe(up);
-    expect(uploaderReducer(idle, { type: 'start' })).toBe(idle);
+    expect(uploaderReducer(idle, { type: 'start', multipart: true, resumable: [] })).toBe(idle);
     expect(uploaderReducer(idle, { type: 'select', files: [] })).toEqual(idle);
+  });
+  it('moves bytes only of a running upload: a paused or cancelled one stays as it is', () => {
+    const sel = uploaderReducer(idle, { type: 'select', files: [f] });
+    let s = uploaderReducer(sel, { type: 'start', multipart: false, resumable: [big] });
+    s = uploaderReducer(s, { type: 'itemProgress', key: 0, sent: 40, speed: 10 });
+    expect(s).toMatchObject({ resumable: [{ status: 'uploading', sent: 40 }] });
+    s = uploaderReducer(s, { type: 'item', key: 0, patch: { status: 'paused' } });
+    s = uploaderReducer(s, { type: 'itemProgress', key: 0, sent: 50, speed: 10 });
+    expect(s).toMatchObject({ resumable: [{ status: 'paused', sent: 40 }] });
+    s = uploaderReducer(s, { type: 'item', key: 0, patch: { status: 'stalled' } });
+    s = uploaderReducer(s, { type: 'itemProgress', key: 0, sent: 60, speed: 10 });
+    expect(s).toMatchObject({ resumable: [{ status: 'uploading', sent: 60 }] });
+  });
+  it('remembers earlier uploads only for the selection they were found for', () => {
+    const sel = uploaderReducer(idle, { type: 'select', files: [f] });
+    expect(uploaderReducer(sel, { type: 'earlier', files: [f], names: ['a.txt'] })).toBe(sel);
+    if (sel.phase !== 'selected') throw new Error('not selected');
+    expect(uploaderReducer(sel, { type: 'earlier', files: sel.files, names: ['a.txt'] })).toMatchObject({ earlier: ['a.txt'] });
   });
 });
 

@@ -6,7 +6,7 @@ import { Page } from '../../../components/ui/Page';
 import { errorMessage } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
 import { toast } from '../../../lib/toast';
-import { deleteFile, downloadFile, listFiles, saveBlob, type FileGroups, type FileItem, type Group } from '../api';
+import { deleteFile, downloadFile, listFiles, saveBlob, useRefreshQuota, type FileGroups, type FileItem, type Group } from '../api';
 import { FileTabs } from '../components/FileTabs';
 import { PreviewOverlay } from '../components/PreviewOverlay';
 import { Uploader } from '../components/Uploader';
@@ -40,6 +40,7 @@ export default function FileCloudPage() {
   const [toDelete, setToDelete] = useState<FileItem | null>(null);
   const [deleting, setDeleting] = useState(false);
   const downloads = useDownloads();
+  const refreshQuota = useRefreshQuota();
 
   useEffect(() => {
     const ctrl = new AbortController();
@@ -99,6 +100,7 @@ export default function FileCloudPage() {
       toast.success(t('toast.deleted'));
       setToDelete(null);
       reload();
+      refreshQuota();
     } catch (err) {
       toast.error(t('toast.deleteError', { message: errorMessage(err) }));
     } finally {

@@ -1,0 +1,58 @@
+// The storage quota as the file cloud shows it: the usage line ("2.10 GB of 10.00 GB used, 123 of
+// 10,000 files") and the 413 answer's data.quota {used, limit}, which the uploader turns into a
+// message instead of the server's English sentence.
+import type { Schema } from '../../lib/apiTypes';
+import { type BinaryUnits, formatBinary } from './format';
+
+export type Quota = Schema<'Quota'>;
+
+type T = (key: string, opts?: Record<string, unknown>) => string;
+
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+const isLimit = (v: unknown): v is number | null => v === null || isCount(v);
+
+/**
+ * The quota carried by an error answer's data (data.quota with code quota_exceeded), or null
+ * when the answer is not about the quota (a 413 for a body over files.max_upload_bytes is not).
+ */
+export function quotaFromErrorData(data: unknown): Quota | null {
+  const q = (data as { quota?: unknown } | null | undefined)?.quota as
+    | { used?: { bytes?: unknown; files?: unknown }; limit?: { bytes?: unknown; files?: unknown } }
+    | undefined;
+  if (!q || typeof q !== 'object' || !q.used || !q.limit) return null;
+  const { used, limit } = q;
+  if (!isCount(used.bytes) || !isCount(used.files) || !isLimit(limit.bytes) || !isLimit(limit.files)) return null;
+  return { used: { bytes: used.bytes, files: used.files }, limit: { bytes: limit.bytes, files: limit.files } };
+}
+
+/** The quota of an error answer's JSON body ({status, message, data}), or null. */
+export function quotaFromErrorBody(body: string | null | undefined): Quota | null {
+  if (!body) return null;
+  try {
+    return quotaFromErrorData((JSON.parse(body) as { data?: unknown } | null)?.data);
+  } catch {
+    return null;
+  }
+}
+
+/** "2.10 GB of 10.00 GB used, 123 of 10,000 files" in the page's language; null limits read "unlimited". */
+export function quotaUsageText(q: Quota, t: T, units: BinaryUnits, language?: string): string {
+  const n = (v: number) => new Intl.NumberFormat(language).format(v);
+  const bytes =
+    q.limit.bytes === null
+      ? t('quota.bytesUnlimited', { used: formatBinary(q.used.bytes, units) })
+      : t('quota.bytes', { used: formatBinary(q.used.bytes, units), limit: formatBinary(q.limit.bytes, units) });
+  const files =
+    q.limit.files === null
+      ? t('quota.filesUnlimited', { count: q.used.files, used: n(q.used.files) })
+      : t('quota.files', { count: q.limit.files, used: n(q.used.files), limit: n(q.limit.files) });
+  return `${bytes}, ${files}`;
+}
+
+/** How full the quota is (0–1) by the tighter of its two limits, or null when both are unlimited. */
+export function quotaFill(q: Quota): number | null {
+  const parts: number[] = [];
+  if (q.limit.bytes !== null) parts.push(q.limit.bytes > 0 ? q.used.bytes / q.limit.bytes : 1);
+  if (q.limit.files !== null) parts.push(q.limit.files > 0 ? q.used.files / q.limit.files : 1);
+  return parts.length ? Math.min(1, Math.max(...parts)) : null;
+}

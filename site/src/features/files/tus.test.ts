@@ -1,0 +1,158 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+// ResumableUpload's wiring of tus-js-client: tokens per request, a 401 refreshed and retried,
+// which errors are retried, the file id of the last answer, and upload URLs kept on this origin.
+
+const lib = vi.hoisted(() => ({ last: null as null | { options: Record<string, any>; url: string | null; start: () => void } }));
+
+vi.mock('tus-js-client', () => {
+  class DetailedError extends Error {
+    constructor(
+      message: string,
+      readonly causingError: Error | null,
+      readonly originalRequest: unknown,
+      readonly originalResponse: unknown,
+    ) {
+      super(message);
+    }
+  }
+  class Upload {
+    url: string | null = null;
+    start = vi.fn();
+    abort = vi.fn(() => Promise.resolve());
+    resumeFromPreviousUpload = vi.fn();
+    constructor(
+      readonly file: File,
+      readonly options: Record<string, any>,
+    ) {
+      lib.last = this;
+    }
+    findPreviousUploads() {
+      return Promise.resolve([]);
+    }
+  }
+  return { Upload, DetailedError, defaultOptions: { fingerprint: () => Promise.resolve('fp') } };
+});
+
+const refresh = vi.hoisted(() => vi.fn());
+vi.mock('../../lib/api', async (orig) => ({ ...(await orig<typeof import('../../lib/api')>()), refreshAccessToken: refresh }));
+
+const { DetailedError: TusError } = await import('tus-js-client');
+/** tus-js-client's error as the library builds it (its typings declare no constructor). */
+const DetailedError = TusError as unknown as new (message: string, causing: Error | null, req: unknown, res: unknown) => Error;
+const { ResumableUpload, failureOf } = await import('./tus');
+
+function req(method: string, headers: Record<string, string> = {}) {
+  return {
+    headers,
+    getMethod: () => method,
+    getHeader: (h: string) => headers[h],
+    setHeader: (h: string, v: string) => {
+      headers[h] = v;
+    },
+  };
+}
+const res = (status: number, headers: Record<string, string> = {}, body = '') => ({
+  getStatus: () => status,
+  getHeader: (h: string) => headers[h],
+  getBody: () => body,
+});
+
+function make(events: ConstructorParameters<typeof ResumableUpload>[2] = {}) {
+  const up = new ResumableUpload(new File(['x'], 'big.bin'), 3, events);
+  return { up, options: lib.last!.options, upload: lib.last! };
+}
+
+beforeEach(() => {
+  localStorage.setItem('token', 'old');
+});
+afterEach(() => {
+  vi.clearAllMocks();
+});
+
+describe('ResumableUpload', () => {
+  it('sends the current token with every request', async () => {
+    const { options } = make();
+    const r = req('PATCH');
+    await options.onBeforeRequest(r);
+    expect(r.headers.Authorization).toBe('Bearer old');
+    localStorage.setItem('token', 'newer');
+    const r2 = req('PATCH');
+    await options.onBeforeRequest(r2);
+    expect(r2.headers.Authorization).toBe('Bearer newer');
+  });
+
+  it('refreshes the token on a 401 and retries with the new one; a guest is not retried', async () => {
+    let done!: (t: string | null) => void;
+    refresh.mockReturnValue(
+      new Promise<string | null>((r) => {
+        done = r;
+      }),
+    );
+    const { options } = make();
+    const err = new DetailedError('tus: unexpected response', null, req('PATCH', { Authorization: 'Bearer old' }), res(401));
+    expect(options.onShouldRetry(err, 0, options)).toBe(true);
+    expect(refresh).toHaveBeenCalledWith('old');
+    const next = req('HEAD');
+    const sent = options.onBeforeRequest(next);
+    localStorage.setItem('token', 'fresh');
+    done('fresh');
+    await sent;
+    expect(next.headers.Authorization).toBe('Bearer fresh');
+
+    const anonymous = new DetailedError('tus: unexpected response', null, req('PATCH'), res(401));
+    expect(options.onShouldRetry(anonymous, 0, options)).toBe(false);
+  });
+
+  it.each([
+    [413, false],
+    [404, false],
+    [403, false],
+    [409, true],
+    [423, true],
+    [500, true],
+    [503, true],
+  ])('retries an answer %i: %s', (status, retried) => {
+    const onRetrying = vi.fn();
+    const { options } = make({ onRetrying });
+    expect(options.onShouldRetry(new DetailedError('x', null, req('PATCH'), res(status)), 0, options)).toBe(retried);
+    expect(onRetrying).toHaveBeenCalledTimes(retried ? 1 : 0);
+  });
+
+  it('retries a dropped connection', () => {
+    const { options } = make();
+    expect(options.onShouldRetry(new DetailedError('x', null, req('PATCH'), null), 0, options)).toBe(true);
+  });
+
+  it('hands on the file id of the last answer', () => {
+    const onSuccess = vi.fn();
+    const { options } = make({ onSuccess });
+    options.onSuccess({ lastResponse: res(204, { 'Devhub-File-Id': '42' }) });
+    expect(onSuccess).toHaveBeenCalledWith(42);
+    options.onSuccess({ lastResponse: res(204) });
+    expect(onSuccess).toHaveBeenLastCalledWith(null);
+  });
+
+  it('keeps the upload URL on this origin (a proxy may make the server name another)', () => {
+    const { options, upload } = make();
+    upload.url = 'http://internal:8080/api/files/tus/0123456789abcdef0123456789abcdef';
+    options.onUploadUrlAvailable();
+    expect(upload.url).toBe(`${window.location.origin}/api/files/tus/0123456789abcdef0123456789abcdef`);
+  });
+
+  it('reads the quota and the message of an error answer', () => {
+    const body = JSON.stringify({
+      status: 413,
+      message: 'storage quota exceeded',
+      data: { quota: { code: 'quota_exceeded', message: 'm', used: { bytes: 5, files: 1 }, limit: { bytes: 4, files: null } } },
+    });
+    expect(failureOf(new DetailedError('x', null, req('POST'), res(413, {}, body)))).toEqual({
+      kind: 'server',
+      status: 413,
+      message: 'storage quota exceeded',
+      quota: { used: { bytes: 5, files: 1 }, limit: { bytes: 4, files: null } },
+    });
+    expect(failureOf(new DetailedError('x', null, req('POST'), res(413, {}, '{"message":"too large"}')))).toMatchObject({ quota: null, message: 'too large' });
+    expect(failureOf(new DetailedError('x', null, req('POST'), null))).toMatchObject({ kind: 'network' });
+  });
+});

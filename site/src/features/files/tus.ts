@@ -1,0 +1,257 @@
+// Resumable uploads through tus-js-client against the server's tus 1.0 endpoint (/api/files/tus/).
+// Large files go this way (see TUS_THRESHOLD); small ones keep the multipart upload, which is one
+// request for several files. One ResumableUpload is one file: start, pause, resume, cancel.
+//
+// Why it looks like this:
+// - The access token is short-lived, so it is set per request (onBeforeRequest) from the stored
+//   one, never fixed in `headers`. A 401 starts the shared refresh and lets tus retry; the retry
+//   waits for that refresh before it sends (onBeforeRequest may be async).
+// - Dropped connections are retried with growing delays (RETRY_DELAYS, about two minutes in all);
+//   every retry asks the server for its offset (HEAD) first, so nothing is sent twice and little
+//   is lost: a PATCH carries at most CHUNK_SIZE bytes. When the retries run out the upload waits
+//   ("stalled") for the user or for the browser's `online` event.
+// - After a page reload the File object is gone; the user picks the same file again and
+//   tus-js-client finds the upload by its fingerprint (name, type, size, mtime, endpoint — plus
+//   the user here, so two accounts in one browser never try each other's uploads, which the
+//   server answers with 404 and would make the client forget) in localStorage. The HEAD's
+//   Upload-Offset is reported as where it continues. An expired upload answers 404/410 and
+//   tus-js-client starts a new one.
+// - No creation-with-upload: a POST that drops with the first chunk leaves no URL to resume from.
+// - The finished upload's last answer names the file record in Devhub-File-Id.
+import { DetailedError, Upload, defaultOptions, type HttpRequest, type HttpResponse } from 'tus-js-client';
+import { getToken, refreshAccessToken } from '../../lib/api';
+import { filePaths } from './api';
+import { type Quota, quotaFromErrorBody } from './quota';
+
+const MiB = 1024 * 1024;
+
+/** Files larger than this go through tus; smaller ones through the multipart upload. */
+export const TUS_THRESHOLD = 8 * MiB;
+
+/** Bytes per PATCH: what a dropped connection can cost at most. */
+export const CHUNK_SIZE = 8 * MiB;
+
+/** Waits between retries after a dropped connection or a server error (ms). */
+export const RETRY_DELAYS = [0, 1000, 3000, 5000, 10_000, 15_000, 30_000, 60_000];
+
+/** Whether a file goes through the resumable upload. */
+export function isResumable(file: File): boolean {
+  return file.size > TUS_THRESHOLD;
+}
+
+/** Why a resumable upload stopped. `network`: no answer (retries used up); it can be resumed. */
+export interface ResumableFailure {
+  kind: 'network' | 'server';
+  status: number;
+  /** The server's message (the API's error shape), or ''. */
+  message: string;
+  /** Set on a 413 over the user's quota. */
+  quota: Quota | null;
+}
+
+export interface ResumableEvents {
+  /** Bytes the server has (or is receiving), of the total, and the speed since the last (re)start. */
+  onProgress?: (sent: number, total: number, speed: number) => void;
+  /** An earlier upload of this file (from before a reload) was found and continues from offset. */
+  onResumed?: (offset: number, total: number) => void;
+  /** The earlier upload this browser remembered is gone from the server (expired): a new one starts. */
+  onRestarted?: () => void;
+  /** The connection dropped (or the server failed) and a retry is scheduled. */
+  onRetrying?: () => void;
+  /** The last byte arrived; the file record's id from Devhub-File-Id (null if absent). */
+  onSuccess?: (fileId: number | null) => void;
+  onError?: (failure: ResumableFailure) => void;
+}
+
+/** The endpoint as an absolute URL: tus-js-client resolves the Location header against it. */
+function endpoint(): string {
+  return new URL(filePaths.tus, window.location.href).toString();
+}
+
+/** An upload URL on this page's origin (the API and the SPA share one origin). */
+function sameOrigin(url: string): string {
+  const u = new URL(url, window.location.href);
+  return `${window.location.origin}${u.pathname}${u.search}`;
+}
+
+/** What a tus-js-client error says, in the uploader's terms. */
+export function failureOf(err: unknown): ResumableFailure {
+  const res: HttpResponse | null = err instanceof DetailedError ? err.originalResponse : null;
+  if (!res) return { kind: 'network', status: 0, message: '', quota: null };
+  const status = res.getStatus();
+  const body = res.getBody?.() ?? '';
+  let message = '';
+  try {
+    const m = (JSON.parse(body) as { message?: unknown } | null)?.message;
+    if (typeof m === 'string') message = m;
+  } catch {
+    /* not the API's error shape */
+  }
+  return { kind: 'server', status, message, quota: status === 413 ? quotaFromErrorBody(body) : null };
+}
+
+/** tus-js-client's fingerprint of a file, per user. */
+function fingerprintFor(userId: number) {
+  return async (f: File, options: Parameters<typeof defaultOptions.fingerprint>[1]) =>
+    `${await defaultOptions.fingerprint(f, options)}-user-${userId}`;
+}
+
+/** Whether this browser remembers an unfinished upload of the file (picked again after a reload). */
+export async function hasEarlierUpload(file: File, userId: number): Promise<boolean> {
+  try {
+    const probe = new Upload(file, { endpoint: endpoint(), fingerprint: fingerprintFor(userId) });
+    return (await probe.findPreviousUploads()).some((p) => p.uploadUrl);
+  } catch {
+    return false;
+  }
+}
+
+export class ResumableUpload {
+  private readonly upload: Upload;
+  private readonly events: ResumableEvents;
+  private refreshing: Promise<string | null> | null = null;
+  private startedAt = 0;
+  private startBytes: number | null = null;
+  private finished = false;
+  /** Set while the first answer about an earlier page's upload is awaited. */
+  private fromPrevious = false;
+  private online: (() => void) | null = null;
+
+  constructor(
+    readonly file: File,
+    userId: number,
+    events: ResumableEvents,
+  ) {
+    this.events = events;
+    this.upload = new Upload(file, {
+      endpoint: endpoint(),
+      chunkSize: CHUNK_SIZE,
+      retryDelays: RETRY_DELAYS,
+      metadata: { filename: file.name, filetype: file.type || 'application/octet-stream' },
+      removeFingerprintOnSuccess: true,
+      fingerprint: fingerprintFor(userId),
+      onBeforeRequest: (req) => this.authorize(req),
+      onAfterResponse: (req, res) => this.afterResponse(req, res),
+      onShouldRetry: (err) => this.shouldRetry(err),
+      onUploadUrlAvailable: () => {
+        if (this.upload.url) this.upload.url = sameOrigin(this.upload.url);
+      },
+      onProgress: (sent, total) => this.progress(sent, total),
+      onSuccess: ({ lastResponse }) => {
+        this.finished = true;
+        this.stopWaitingForNetwork();
+        const id = Number(lastResponse.getHeader('Devhub-File-Id'));
+        this.events.onSuccess?.(Number.isInteger(id) && id > 0 ? id : null);
+      },
+      onError: (err) => {
+        const failure = failureOf(err);
+        // A connection that stays down: go on by itself once the browser is back online.
+        if (failure.kind === 'network') this.waitForNetwork();
+        this.events.onError?.(failure);
+      },
+    });
+  }
+
+  /** Starts the upload, continuing an earlier one of the same file when the browser kept it. */
+  async start(): Promise<void> {
+    try {
+      const previous = await this.upload.findPreviousUploads();
+      // The newest first: an older entry may point at an upload that expired.
+      previous.sort((a, b) => Date.parse(b.creationTime) - Date.parse(a.creationTime));
+      if (previous[0]?.uploadUrl) {
+        this.upload.resumeFromPreviousUpload(previous[0]);
+        this.fromPrevious = true;
+      }
+    } catch {
+      /* no URL storage (private mode): a fresh upload */
+    }
+    this.restart();
+  }
+
+  /** Stops sending; the server keeps what it has (until files.tus_expiry). */
+  pause(): void {
+    this.stopWaitingForNetwork();
+    void this.upload.abort(false);
+  }
+
+  /** Continues a paused or stalled upload from the server's offset. */
+  resume(): void {
+    this.stopWaitingForNetwork();
+    this.restart();
+  }
+
+  /** Stops and deletes the upload on the server (tus termination) and forgets it here. */
+  async cancel(): Promise<void> {
+    this.stopWaitingForNetwork();
+    await this.upload.abort(true);
+  }
+
+  private restart() {
+    this.startBytes = null;
+    this.upload.start();
+  }
+
+  private async authorize(req: HttpRequest) {
+    if (this.refreshing) {
+      await this.refreshing;
+      this.refreshing = null;
+    }
+    const token = getToken();
+    if (token) req.setHeader('Authorization', `Bearer ${token}`);
+  }
+
+  private afterResponse(req: HttpRequest, res: HttpResponse) {
+    // The first HEAD for an earlier page's upload tells where it continues (retries and resumes
+    // ask too, but that is no news to the user); a 404/410 means it expired and a new one starts.
+    if (!this.fromPrevious || req.getMethod() !== 'HEAD') return;
+    const status = res.getStatus();
+    if (status === 404 || status === 410) {
+      this.fromPrevious = false;
+      this.events.onRestarted?.();
+      return;
+    }
+    if (status !== 200) return; // a 401 is refreshed and asked again
+    this.fromPrevious = false;
+    const offset = Number(res.getHeader('Upload-Offset'));
+    const total = Number(res.getHeader('Upload-Length'));
+    if (Number.isFinite(offset) && Number.isFinite(total)) this.events.onResumed?.(offset, total);
+  }
+
+  private shouldRetry(err: DetailedError): boolean {
+    const status = err.originalResponse?.getStatus() ?? 0;
+    if (status === 401) {
+      // The access token expired: refresh it once (shared with the rest of the app) and retry.
+      const sent = err.originalRequest?.getHeader('Authorization')?.replace(/^Bearer /, '') ?? null;
+      if (!sent) return false;
+      this.refreshing = refreshAccessToken(sent);
+      return true;
+    }
+    // Other client errors (413 quota, 404 gone, 403) do not get better by asking again; 409 (an
+    // offset out of step) and 423 (locked) do, as do 5xx answers and no answer at all.
+    if (status >= 400 && status < 500 && status !== 409 && status !== 423) return false;
+    this.events.onRetrying?.();
+    return true;
+  }
+
+  private progress(sent: number, total: number) {
+    const now = performance.now();
+    if (this.startBytes === null) {
+      this.startBytes = sent;
+      this.startedAt = now;
+    }
+    const secs = Math.max((now - this.startedAt) / 1000, 0.001);
+    this.events.onProgress?.(sent, total, Math.max(0, sent - this.startBytes) / secs);
+  }
+
+  private waitForNetwork() {
+    if (this.online || this.finished || typeof window === 'undefined') return;
+    this.online = () => this.resume();
+    window.addEventListener('online', this.online, { once: true });
+  }
+
+  private stopWaitingForNetwork() {
+    if (!this.online) return;
+    window.removeEventListener('online', this.online);
+    this.online = null;
+  }
+}
