@@ -1,0 +1,188 @@
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import type { Page, Route } from '@playwright/test';
+import { cli, expect, test } from './fixtures';
+
+// Resumable uploads and the quota (issue 13) against the real binary: large files go through tus
+// in 8 MiB PATCHes. To stop an upload at a known place, the browser's PATCH requests pass through
+// a gate: the first ones go to the server, the next one is held back; the server's offset is then
+// read with a HEAD, so nothing depends on timing.
+
+const MiB = 1024 * 1024;
+const uid = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+
+test.describe.configure({ timeout: 120_000 });
+
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => {
+    if (!localStorage.getItem('preferredLanguage')) localStorage.setItem('preferredLanguage', 'en');
+  });
+});
+
+async function signIn(page: Page): Promise<string> {
+  const email = `tus-${uid()}@example.com`;
+  const password = `pw-${uid()}-long-enough`;
+  cli(['user', 'create', '--email', email, '--name', 'Tus user', '--password-stdin'], { input: `${password}\n` });
+  await page.goto('/');
+  const token = await page.evaluate(
+    async ([e, p]) => {
+      const res = await fetch('/api/auth/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: e, password: p }),
+      });
+      if (!res.ok) throw new Error(`login: ${res.status}`);
+      return ((await res.json()) as { tokens: { accessToken: string } }).tokens.accessToken;
+    },
+    [email, password],
+  );
+  await page.evaluate((t) => localStorage.setItem('token', t), token);
+  return email;
+}
+
+/** A file on disk (a stable modification time, as a user's file has) of random bytes. */
+function bigFile(path: string, size: number): string {
+  writeFileSync(path, randomBytes(size));
+  return path;
+}
+
+/** Lets `pass` PATCH requests through to the server and holds the next ones back. */
+async function gatePatches(page: Page, pass: number) {
+  const gate = { passed: 0, held: [] as Route[] };
+  await page.route('**/api/files/tus/**', async (route) => {
+    if (route.request().method() !== 'PATCH') return route.continue();
+    if (gate.passed < pass) {
+      gate.passed++;
+      return route.continue();
+    }
+    gate.held.push(route); // never answered: the page aborts it (pause) or goes away (reload)
+  });
+  return gate;
+}
+
+/** The unfinished upload this page's tus client remembers (its URL), read from localStorage. */
+async function rememberedUploads(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    Object.keys(localStorage)
+      .filter((k) => k.startsWith('tus::'))
+      .map((k) => (JSON.parse(localStorage.getItem(k)!) as { uploadUrl: string }).uploadUrl),
+  );
+}
+
+/** The server's offset of an upload (tus HEAD). */
+async function serverOffset(page: Page, url: string): Promise<number> {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const res = await page.request.head(url, { headers: { 'Tus-Resumable': '1.0.0', Authorization: `Bearer ${token}` } });
+  expect(res.status()).toBe(200);
+  return Number(res.headers()['upload-offset']);
+}
+
+/** The stored files of that name (GET /api/files). */
+async function storedSizes(page: Page, name: string): Promise<number[]> {
+  return page.evaluate(async (n) => {
+    const res = await fetch('/api/files', { headers: { Accept: 'application/json' } });
+    const groups = (await res.json()) as Record<string, Array<{ originalName: string; size: number }>>;
+    return Object.values(groups)
+      .flat()
+      .filter((f) => f.originalName === n)
+      .map((f) => f.size);
+  }, name);
+}
+
+const row = (page: Page, name: string) =>
+  page.getByRole('listitem').filter({ has: page.getByRole('link', { name, exact: true }) });
+
+test('a large upload paused and resumed completes with the right size', async ({ page, consoleErrors }, info) => {
+  await signIn(page);
+  const name = `paused-${uid()}.bin`;
+  const path = bigFile(info.outputPath(name), 48 * MiB);
+  await page.goto('/filecloud');
+  await expect(page.getByTestId('quota-usage')).toHaveText('Storage: 0 B of 10.00 GB used, 0 of 10,000 files');
+
+  const gate = await gatePatches(page, 1);
+  await page.getByLabel('Choose files').setInputFiles(path);
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  const item = page.getByTestId('resumable-upload');
+  await expect(item).toContainText(name);
+  await expect.poll(() => gate.held.length).toBe(1);
+  const [url] = await rememberedUploads(page);
+  expect(url).toMatch(/\/api\/files\/tus\/[0-9a-f]{32}$/);
+  expect(await serverOffset(page, url)).toBe(8 * MiB);
+
+  await page.getByRole('button', { name: `Pause ${name}` }).click();
+  await expect(item.getByTestId('resumable-status')).toHaveText(/^Paused at \d+%$/);
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  // Paused: the server still has what it had.
+  expect(await serverOffset(page, url)).toBe(8 * MiB);
+
+  await page.getByRole('button', { name: `Resume ${name}` }).click();
+  await expect(page.getByText('Files uploaded successfully!')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText(`${name} (48.00 MB)`)).toBeVisible();
+  await expect(row(page, name)).toContainText('48.00 MB');
+  expect(await storedSizes(page, name)).toEqual([48 * MiB]);
+  // Finished: the browser forgets it (removeFingerprintOnSuccess), and the quota counts it.
+  expect(await rememberedUploads(page)).toEqual([]);
+  await expect(page.getByTestId('quota-usage')).toHaveText('Storage: 48.00 MB of 10.00 GB used, 1 of 10,000 files');
+  expect(consoleErrors.filter((e) => !/Failed to load resource|ERR_FAILED|net::/.test(e))).toEqual([]);
+});
+
+test('an upload interrupted by a page reload continues where it stopped', async ({ page }, info) => {
+  await signIn(page);
+  const name = `reload-${uid()}.bin`;
+  const path = bigFile(info.outputPath(name), 64 * MiB);
+  await page.goto('/filecloud');
+
+  const gate = await gatePatches(page, 2);
+  await page.getByLabel('Choose files').setInputFiles(path);
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect.poll(() => gate.held.length).toBe(1);
+  const [url] = await rememberedUploads(page);
+  expect(await serverOffset(page, url)).toBe(16 * MiB);
+
+  // The page goes away in the middle of the third PATCH.
+  await page.reload();
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  expect(await rememberedUploads(page)).toEqual([url]);
+
+  // The user picks the same file again: the page knows it and continues it.
+  await page.getByLabel('Choose files').setInputFiles(path);
+  await expect(page.getByTestId('upload-earlier')).toHaveText(
+    `${name}: an earlier upload was interrupted — it will continue where it stopped`,
+  );
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(page.getByTestId('upload-resumed')).toHaveText(
+    'Continuing where it stopped: 16.00 MB of 64.00 MB were already uploaded',
+  );
+  await expect(page.getByText('Files uploaded successfully!')).toBeVisible({ timeout: 60_000 });
+  await expect(row(page, name)).toContainText('64.00 MB');
+  // One file, whole: the resumed upload, not a second copy.
+  expect(await storedSizes(page, name)).toEqual([64 * MiB]);
+  expect(await rememberedUploads(page)).toEqual([]);
+});
+
+test('the quota shows on the profile and in the uploader, and an upload over it says why', async ({ page }, info) => {
+  const email = await signIn(page);
+  cli(['user', 'quota', email, '--bytes', '20MiB', '--files', '5']);
+
+  await page.goto('/profile');
+  await expect(page.getByTestId('quota-usage')).toHaveText('Storage: 0 B of 20.00 MB used, 0 of 5 files');
+  await expect(page.getByRole('meter', { name: 'Storage used' })).toBeVisible();
+
+  await page.goto('/filecloud');
+  await page.getByLabel('Choose files').setInputFiles([
+    { name: `small-${uid()}.txt`, mimeType: 'text/plain', buffer: Buffer.alloc(1024 * 1024, 'a') },
+  ]);
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(page.getByText('Files uploaded successfully!')).toBeVisible();
+  await expect(page.getByTestId('quota-usage')).toHaveText('Storage: 1.00 MB of 20.00 MB used, 1 of 5 files');
+
+  await page.getByRole('button', { name: 'Upload another' }).click();
+  const name = `toolarge-${uid()}.bin`;
+  await page.getByLabel('Choose files').setInputFiles(bigFile(info.outputPath(name), 24 * MiB));
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(page.getByTestId('upload-errors')).toHaveText(
+    `${name}: Not enough storage left: 1.00 MB of 20.00 MB used, 1 of 5 files. Nothing was kept — delete some files or ask an administrator for a larger quota.`,
+  );
+  expect(await storedSizes(page, name)).toEqual([]);
+  expect(await rememberedUploads(page)).toEqual([]);
+});
