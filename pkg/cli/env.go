@@ -17,6 +17,8 @@ import (
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/gameshelf"
+	"github.com/devhub/devhub/pkg/gamestates"
 	"github.com/devhub/devhub/pkg/geoip"
 	"github.com/devhub/devhub/pkg/profile"
 	"github.com/devhub/devhub/pkg/quota"
@@ -127,6 +129,10 @@ type services struct {
 	quota  *quota.Service
 	blog   *blog.Service
 	audit  *audit.Service
+	// gameStates and shelf are the players' save states, favourites and
+	// recently played games.
+	gameStates *gamestates.Service
+	shelf      *gameshelf.Service
 	// profile is the checked content/profile.yaml (nil without one); loaded by startup.
 	profile *profile.Loaded
 }
@@ -170,6 +176,13 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 		return nil, err
 	}
 	s.activity, s.geo = act, geo
+	if s.gameStates, err = gamestates.New(filepath.Join(cfg.Storage.DataDir, "gamestates"), cfg.Emulator.MaxStateBytes); err != nil {
+		return nil, err
+	}
+	s.gameStates.UseQuota(s.quota)
+	if s.shelf, err = gameshelf.New(st); err != nil {
+		return nil, err
+	}
 	if s.blog, err = blog.New(st); err != nil {
 		return nil, err
 	}
@@ -196,18 +209,20 @@ func (s *services) record(ev audit.Event) {
 // httpServices exposes the services to pkg/server.
 func (s *services) httpServices() *server.Services {
 	return &server.Services{
-		Store:    s.store,
-		Roms:     s.roms,
-		Auth:     s.auth,
-		Activity: s.activity,
-		GeoIP:    s.geo,
-		Files:    s.files,
-		Thumbs:   s.thumbs,
-		Quota:    s.quota,
-		TusDir:   filepath.Join(s.cfg.Storage.DataDir, "tus"),
-		Blog:     s.blog,
-		Audit:    s.audit,
-		Profile:  s.profile,
+		Store:      s.store,
+		Roms:       s.roms,
+		Auth:       s.auth,
+		Activity:   s.activity,
+		GeoIP:      s.geo,
+		Files:      s.files,
+		Thumbs:     s.thumbs,
+		Quota:      s.quota,
+		TusDir:     filepath.Join(s.cfg.Storage.DataDir, "tus"),
+		Blog:       s.blog,
+		Audit:      s.audit,
+		Profile:    s.profile,
+		GameStates: s.gameStates,
+		Shelf:      s.shelf,
 	}
 }
 

@@ -138,9 +138,12 @@ type GeoIP struct {
 	ASNDatabase  string `mapstructure:"asn_database"`
 }
 
-// Emulator configures extra emulator cores.
+// Emulator configures extra emulator cores and players' save states.
 type Emulator struct {
 	ExtraCoresDir string `mapstructure:"extra_cores_dir"`
+	// MaxStateBytes is the size limit of one save state a signed-in player
+	// keeps on the server (they live under <data_dir>/gamestates).
+	MaxStateBytes int64 `mapstructure:"max_state_bytes"`
 }
 
 // Site is the public, owner-specific content the SPA shows (footer, donation).
@@ -194,6 +197,7 @@ func Default() Config {
 		Files: Files{MaxUploadBytes: 4 << 30, MaxPartsPerRequest: 100, UploadsPerMinute: 30,
 			MaxConcurrentUploads: 32, MaxConcurrentUploadsPerUser: 4, MinUploadRate: 1024,
 			QuotaBytes: 10 << 30, QuotaFiles: 10000, TusExpiry: 24 * time.Hour},
+		Emulator: Emulator{MaxStateBytes: 16 << 20},
 		Activity: Activity{MaxEvents: 10000, MaxBytes: 32 << 20, RatePerMinute: 60, GlobalRatePerMinute: 1200},
 		Site: Site{
 			Contacts: Contacts{Phones: []string{}},
@@ -255,6 +259,9 @@ func (c Config) Validate() error {
 	}
 	if s := c.Auth.JWTSecret; s != "" && len(s) < 32 {
 		errs = append(errs, errors.New("auth.jwt_secret must be at least 32 bytes (256 bits), or empty to generate one"))
+	}
+	if c.Emulator.MaxStateBytes <= 0 {
+		errs = append(errs, fmt.Errorf("emulator.max_state_bytes must be positive, got %d", c.Emulator.MaxStateBytes))
 	}
 	if c.Files.MaxUploadBytes <= 0 {
 		errs = append(errs, fmt.Errorf("files.max_upload_bytes must be positive, got %d", c.Files.MaxUploadBytes))

@@ -75,7 +75,7 @@ func (s *Server) securityHeaders(c fiber.Ctx) error {
 // chunked bodies are read up to the limit and no further.
 func (s *Server) limitBody(limit int) fiber.Handler {
 	return func(c fiber.Ctx) error {
-		if s.streaming[c.Path()] || s.streamingUnder(c.Path()) {
+		if s.streaming[c.Path()] || s.streamingUnder(c.Path()) || s.streamingMatches(c.Path()) {
 			return c.Next()
 		}
 		req := c.Request()
@@ -118,6 +118,21 @@ func (s *Server) allowStreamingPrefix(prefix string) {
 func (s *Server) streamingUnder(path string) bool {
 	for _, p := range s.streamingPrefixes {
 		if strings.HasPrefix(path, p) || path+"/" == p {
+			return true
+		}
+	}
+	return false
+}
+
+// allowStreamingBodyMatch is allowStreamingBody for paths with parameters
+// in the middle (a save state's slot): match tells whether a path is one.
+func (s *Server) allowStreamingBodyMatch(match func(path string) bool) {
+	s.streamingMatch = append(s.streamingMatch, match)
+}
+
+func (s *Server) streamingMatches(path string) bool {
+	for _, m := range s.streamingMatch {
+		if m(path) {
 			return true
 		}
 	}

@@ -272,7 +272,7 @@ const defaultRefusedUploadDrain = 30 * time.Second
 // cut off.
 func (s *Server) finishRefusedUpload(c fiber.Ctx) error {
 	err := c.Next()
-	if err == nil && c.Response().StatusCode() == fiber.StatusCreated {
+	if code := c.Response().StatusCode(); err == nil && code >= 200 && code < 300 {
 		return nil
 	}
 	c.Response().SetConnectionClose()

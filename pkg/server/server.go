@@ -27,6 +27,8 @@ import (
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/gameshelf"
+	"github.com/devhub/devhub/pkg/gamestates"
 	"github.com/devhub/devhub/pkg/geoip"
 	"github.com/devhub/devhub/pkg/profile"
 	"github.com/devhub/devhub/pkg/quota"
@@ -72,6 +74,12 @@ type Services struct {
 	Audit *audit.Service
 	// Profile is the owner's checked content/profile.yaml (GET /api/profile); nil answers 404.
 	Profile *profile.Loaded
+	// GameStates keeps players' save states (/api/games/:gameId/states);
+	// nil leaves them unmounted.
+	GameStates *gamestates.Service
+	// Shelf keeps players' favourite and recently played games
+	// (/api/games/me); nil leaves it unmounted.
+	Shelf *gameshelf.Service
 }
 
 // MaxHeaderBytes bounds a request's line and headers together: fasthttp reads
@@ -121,6 +129,8 @@ type Server struct {
 	// streamingPrefixes the path prefixes that do.
 	streaming         map[string]bool
 	streamingPrefixes []string
+	// streamingMatch are paths with parameters that do.
+	streamingMatch []func(path string) bool
 	// uploads admits uploads (rates, concurrency, minimum pace).
 	uploads *uploadLimits
 	// metrics feeds GET /metrics; nil when metrics.enabled is off.
@@ -216,6 +226,7 @@ func New(o Options) (*fiber.App, error) {
 		}
 	}
 	s.mountQuota(api)
+	s.mountGames(api)
 	s.mountBlog(app, api)
 	s.mountAudit(api)
 	s.mountMetrics(app)

@@ -2684,6 +2684,383 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/games/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's favourite and recently played games, newest first (games removed since are left out) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Both lists */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            favourites: components["schemas"]["ShelfGame"][];
+                            recent: components["schemas"]["ShelfGame"][];
+                        };
+                    };
+                };
+                401: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/games/{gameId}/favourite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /** Mark a game as a favourite (idempotent) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    gameId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+            };
+        };
+        post?: never;
+        /** Unmark a favourite (idempotent) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    gameId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/games/{gameId}/played": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record that the caller started the game (the player calls it; feeds "continue playing") */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    gameId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/games/{gameId}/states": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        /** The caller's saved slots of a game (auto first, then 1–5) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    gameId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Saved slots */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SaveState"][];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/games/{gameId}/states/{slot}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameId: string;
+                /** @description auto (the player's autosave) or 1–5 */
+                slot: string;
+            };
+            cookie?: never;
+        };
+        /** A slot's state bytes; X-Emulator-Core names the core that made it */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The core the caller will load it into: a state of another core is 409 (data.core.code wrong_core, data.core.message the state's core); a damaged one is 409 with data.state.code corrupt */
+                    core?: string;
+                };
+                header?: never;
+                path: {
+                    gameId: string;
+                    /** @description auto (the player's autosave) or 1–5 */
+                    slot: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The state */
+                200: {
+                    headers: {
+                        "X-Emulator-Core"?: string;
+                        "Last-Modified"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+            };
+        };
+        /**
+         * Save a state into a slot (raw body, at most emulator.max_state_bytes, 16 MiB by default)
+         * @description The body is the core's state as is. `X-Emulator-Core` names the libretro core that made it; it is
+         *     kept and given back, and GET with `?core=` refuses a state of another core (409). A new state
+         *     replaces the slot wholly (concurrent writes: the last one wins, never a mix) and drops the slot's
+         *     screenshot; send the screenshot afterwards to `.../screenshot`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header: {
+                    "X-Emulator-Core": string;
+                };
+                path: {
+                    gameId: string;
+                    /** @description auto (the player's autosave) or 1–5 */
+                    slot: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            responses: {
+                /** @description Saved */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+            };
+        };
+        post?: never;
+        /** Empty a slot (its screenshot too) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    gameId: string;
+                    /** @description auto (the player's autosave) or 1–5 */
+                    slot: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/games/{gameId}/states/{slot}/screenshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gameId: string;
+                slot: string;
+            };
+            cookie?: never;
+        };
+        /** The slot's screenshot */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    gameId: string;
+                    slot: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description PNG */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        /** Attach a PNG thumbnail (at most 1 MiB) to the slot's current state */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    gameId: string;
+                    slot: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "image/png": string;
+                };
+            };
+            responses: {
+                /** @description Attached */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/cores/index.json": {
         parameters: {
             query?: never;
@@ -3085,6 +3462,30 @@ export interface components {
             audio: number;
             documents: number;
             other: number;
+        };
+        SaveState: {
+            /** @enum {string} */
+            slot: "auto" | "1" | "2" | "3" | "4" | "5";
+            /** @description Bytes of the state */
+            size: number;
+            /** Format: date-time */
+            updatedAt: string;
+            hasScreenshot: boolean;
+            /** @description The libretro core that made the state */
+            core: string;
+        };
+        ShelfGame: {
+            id: number;
+            name: string;
+            path: string;
+            console: string;
+            hasImage: boolean;
+            imagePath: string;
+            /**
+             * Format: date-time
+             * @description When it was made a favourite or last started
+             */
+            at: string;
         };
         Game: {
             id: number;

@@ -1,0 +1,274 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net/http"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+
+	"github.com/devhub/devhub/pkg/gameshelf"
+	"github.com/devhub/devhub/pkg/gamestates"
+	"github.com/devhub/devhub/pkg/internal/text"
+	"github.com/devhub/devhub/pkg/roms"
+	"github.com/devhub/devhub/pkg/store"
+)
+
+// The player's own games data under /api/games, for signed-in users: save
+// states (slots auto and 1–5, each with the core it was made with and a
+// screenshot at the sibling .../screenshot), favourites and the recently
+// played list. Guests keep the same things in their browser.
+
+// statePutPath is a state's PUT path: its body streams to disk under the
+// states' own size limit instead of the API's body limit.
+var statePutPath = regexp.MustCompile(`^/api/games/[^/]+/states/[^/]+$`)
+
+func (s *Server) mountGames(api fiber.Router) {
+	if s.svc.GameStates == nil && s.svc.Shelf == nil {
+		return
+	}
+	g := api.Group("/games")
+	if s.svc.Shelf != nil {
+		g.Get("/me", s.requireUser, s.gamesMe)
+		g.Put("/:gameId/favourite", s.requireUser, s.setFavourite(true))
+		g.Delete("/:gameId/favourite", s.requireUser, s.setFavourite(false))
+		g.Post("/:gameId/played", s.requireUser, s.gamePlayed)
+	}
+	if s.svc.GameStates != nil {
+		s.allowStreamingBodyMatch(statePutPath.MatchString)
+		g.Get("/:gameId/states", s.requireUser, s.listStates)
+		g.Put("/:gameId/states/:slot", s.finishRefusedUpload, s.requireUser, s.putState)
+		g.Get("/:gameId/states/:slot", s.requireUser, s.getState)
+		g.Delete("/:gameId/states/:slot", s.requireUser, s.deleteState)
+		g.Put("/:gameId/states/:slot/screenshot", s.requireUser, s.putStateScreenshot)
+		g.Get("/:gameId/states/:slot/screenshot", s.requireUser, s.getStateScreenshot)
+	}
+}
+
+// gameParam resolves :gameId to a game of the library, or 404.
+func (s *Server) gameParam(c fiber.Ctx) (roms.Game, error) {
+	id, err := strconv.ParseUint(c.Params("gameId"), 10, 64)
+	if err != nil || s.svc.Roms == nil {
+		return roms.Game{}, NewError(fiber.StatusNotFound, "unknown game")
+	}
+	g, err := s.svc.Roms.Get(id)
+	if err != nil {
+		return roms.Game{}, NewError(fiber.StatusNotFound, "unknown game")
+	}
+	return g, nil
+}
+
+// slotParam checks :slot (auto or 1–5).
+func slotParam(c fiber.Ctx) (string, error) {
+	slot := c.Params("slot")
+	if !gamestates.ValidSlot(slot) {
+		return "", NewError(fiber.StatusBadRequest, "slot must be auto or 1-5")
+	}
+	return slot, nil
+}
+
+// stateError maps the states package's errors to answers.
+func stateError(err error, limit int64) error {
+	var wc *gamestates.WrongCoreError
+	switch {
+	case errors.As(err, &wc):
+		e := NewError(fiber.StatusConflict, wc.Error())
+		e.Data["core"] = store.FieldError{Code: "wrong_core", Message: wc.Have}
+		return e
+	case errors.Is(err, gamestates.ErrNotFound):
+		return NewError(fiber.StatusNotFound, err.Error())
+	case errors.Is(err, gamestates.ErrTooLarge):
+		return NewError(fiber.StatusRequestEntityTooLarge, "save state larger than the limit of "+text.Bytes(limit))
+	case errors.Is(err, gamestates.ErrCorrupt):
+		e := NewError(fiber.StatusConflict, "this save state is damaged and cannot be loaded")
+		e.Data["state"] = store.FieldError{Code: "corrupt", Message: err.Error()}
+		return e
+	case errors.Is(err, gamestates.ErrBadCore), errors.Is(err, gamestates.ErrBadSlot), errors.Is(err, gamestates.ErrBadScreenshot):
+		return NewError(fiber.StatusBadRequest, err.Error())
+	}
+	return err
+}
+
+func (s *Server) listStates(c fiber.Ctx) error {
+	g, err := s.gameParam(c)
+	if err != nil {
+		return err
+	}
+	list, err := s.svc.GameStates.List(currentUser(c).ID, g.ID)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.JSON(list)
+}
+
+// putState stores the raw body as the slot's state. The core it was made
+// with comes in X-Emulator-Core and is given back with the state, so a
+// player never loads a state into another core.
+func (s *Server) putState(c fiber.Ctx) error {
+	g, err := s.gameParam(c)
+	if err != nil {
+		return err
+	}
+	slot, err := slotParam(c)
+	if err != nil {
+		return err
+	}
+	core := c.Get("X-Emulator-Core")
+	if !gamestates.ValidCore(core) {
+		return NewError(fiber.StatusBadRequest, "X-Emulator-Core must name the libretro core the state was made with")
+	}
+	limit := s.svc.GameStates.MaxBytes()
+	req := c.Request()
+	if n := req.Header.ContentLength(); n > 0 && int64(n) > limit {
+		return stateError(gamestates.ErrTooLarge, limit)
+	}
+	var body io.Reader
+	if req.IsBodyStream() {
+		body = req.BodyStream()
+		if rt := s.cfg.Server.ReadTimeout; rt > 0 {
+			body = &deadlineReader{r: body, conn: c.RequestCtx().Conn(), timeout: rt}
+		}
+	} else {
+		body = bytes.NewReader(req.Body())
+	}
+	if _, err := s.svc.GameStates.Put(currentUser(c).ID, g.ID, slot, core, body); err != nil {
+		return stateError(err, limit)
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (s *Server) getState(c fiber.Ctx) error {
+	g, err := s.gameParam(c)
+	if err != nil {
+		return err
+	}
+	slot, err := slotParam(c)
+	if err != nil {
+		return err
+	}
+	want := c.Query("core")
+	if want != "" && !gamestates.ValidCore(want) {
+		return NewError(fiber.StatusBadRequest, "core must be a libretro core name")
+	}
+	data, info, err := s.svc.GameStates.Get(currentUser(c).ID, g.ID, slot, want)
+	if err != nil {
+		return stateError(err, s.svc.GameStates.MaxBytes())
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	c.Set("X-Emulator-Core", info.Core)
+	c.Set(fiber.HeaderLastModified, info.UpdatedAt.UTC().Format(http.TimeFormat))
+	c.Set(fiber.HeaderContentType, "application/octet-stream")
+	return c.Send(data)
+}
+
+func (s *Server) deleteState(c fiber.Ctx) error {
+	g, err := s.gameParam(c)
+	if err != nil {
+		return err
+	}
+	slot, err := slotParam(c)
+	if err != nil {
+		return err
+	}
+	if err := s.svc.GameStates.Delete(currentUser(c).ID, g.ID, slot); err != nil {
+		return stateError(err, 0)
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (s *Server) putStateScreenshot(c fiber.Ctx) error {
+	g, err := s.gameParam(c)
+	if err != nil {
+		return err
+	}
+	slot, err := slotParam(c)
+	if err != nil {
+		return err
+	}
+	if err := s.svc.GameStates.PutScreenshot(currentUser(c).ID, g.ID, slot, c.Body()); err != nil {
+		return stateError(err, gamestates.MaxScreenshotBytes)
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (s *Server) getStateScreenshot(c fiber.Ctx) error {
+	g, err := s.gameParam(c)
+	if err != nil {
+		return err
+	}
+	slot, err := slotParam(c)
+	if err != nil {
+		return err
+	}
+	png, err := s.svc.GameStates.Screenshot(currentUser(c).ID, g.ID, slot)
+	if err != nil {
+		return stateError(err, 0)
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	c.Set(fiber.HeaderContentType, "image/png")
+	return c.Send(png)
+}
+
+// shelfGame is a game of the player's shelf with when it was added or last
+// started.
+type shelfGame struct {
+	roms.Game
+	At time.Time `json:"at"`
+}
+
+// gamesMe answers the caller's favourites and recently played games, newest
+// first; games removed from the library since are left out.
+func (s *Server) gamesMe(c fiber.Ctx) error {
+	sh, err := s.svc.Shelf.Get(currentUser(c).ID)
+	if err != nil {
+		return err
+	}
+	join := func(list []gameshelf.Entry) []shelfGame {
+		out := []shelfGame{}
+		for _, e := range list {
+			if s.svc.Roms == nil {
+				break
+			}
+			if g, err := s.svc.Roms.Get(e.GameID); err == nil {
+				out = append(out, shelfGame{Game: g, At: e.At})
+			}
+		}
+		return out
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.JSON(fiber.Map{"favourites": join(sh.Favourites), "recent": join(sh.Recent)})
+}
+
+func (s *Server) setFavourite(on bool) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		g, err := s.gameParam(c)
+		if err != nil {
+			return err
+		}
+		if err := s.svc.Shelf.SetFavourite(currentUser(c).ID, g.ID, on); err != nil {
+			if errors.Is(err, gameshelf.ErrTooMany) {
+				return NewError(fiber.StatusConflict, "at most "+strconv.Itoa(gameshelf.MaxFavourites)+" favourites")
+			}
+			return err
+		}
+		return c.SendStatus(fiber.StatusNoContent)
+	}
+}
+
+// gamePlayed records that the caller started a game (the player calls it
+// when a game starts), for the "continue playing" row.
+func (s *Server) gamePlayed(c fiber.Ctx) error {
+	g, err := s.gameParam(c)
+	if err != nil {
+		return err
+	}
+	if err := s.svc.Shelf.Played(currentUser(c).ID, g.ID); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}

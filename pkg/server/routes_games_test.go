@@ -1,0 +1,236 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/devhub/devhub/pkg/gameshelf"
+	"github.com/devhub/devhub/pkg/gamestates"
+	"github.com/devhub/devhub/pkg/store/storetest"
+)
+
+// gamesFixture is the ROM fixture with save states (limit 64 KiB), the
+// shelf and the fake identities.
+type gamesFixture struct {
+	*romsFixture
+	states *gamestates.Service
+	nesID  uint64
+}
+
+func newGamesFixture(t *testing.T) *gamesFixture {
+	t.Helper()
+	states, err := gamestates.New(filepath.Join(t.TempDir(), "gamestates"), 64<<10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shelf, err := gameshelf.New(storetest.Open(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newRomsFixture(t, func(o *Options) {
+		o.Services.Authenticate = fakeAuthenticate
+		o.Services.GameStates = states
+		o.Services.Shelf = shelf
+	})
+	games, err := f.svc.All("nes")
+	if err != nil || len(games) == 0 {
+		t.Fatal("no nes games", err)
+	}
+	return &gamesFixture{romsFixture: f, states: states, nesID: games[0].ID}
+}
+
+func (f *gamesFixture) req(t *testing.T, method, target, token string, body []byte, hdr ...string) (*http.Response, []byte) {
+	t.Helper()
+	var r *http.Request
+	if body != nil {
+		r = httptest.NewRequest(method, target, bytes.NewReader(body))
+	} else {
+		r = httptest.NewRequest(method, target, nil)
+	}
+	if token != "" {
+		r.Header.Set("Authorization", "Bearer "+token)
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		r.Header.Set(hdr[i], hdr[i+1])
+	}
+	return f.ta.do(t, r)
+}
+
+func TestGameStatesAPI(t *testing.T) {
+	f := newGamesFixture(t)
+	base := fmt.Sprintf("/api/games/%d/states", f.nesID)
+	octet := []string{"Content-Type", "application/octet-stream", "X-Emulator-Core", "fceumm"}
+	big := bytes.Repeat([]byte{1}, 64<<10+1)
+	for _, tc := range []struct {
+		name, method, target, token string
+		body                        []byte
+		hdr                         []string
+		want                        int
+		inMsg                       string
+	}{
+		{"guest cannot save", "PUT", base + "/1", "", []byte("s"), octet, 401, ""},
+		{"guest cannot list", "GET", base, "", nil, nil, 401, ""},
+		{"bad token", "GET", base, "nope", nil, nil, 401, ""},
+		{"unknown game", "PUT", "/api/games/999999/states/1", userToken, []byte("s"), octet, 404, "unknown game"},
+		{"game id not a number", "GET", "/api/games/abc/states", userToken, nil, nil, 404, "unknown game"},
+		{"slot 6", "PUT", base + "/6", userToken, []byte("s"), octet, 400, "slot"},
+		{"no core", "PUT", base + "/1", userToken, []byte("s"), []string{"Content-Type", "application/octet-stream"}, 400, "X-Emulator-Core"},
+		{"over the size limit", "PUT", base + "/1", userToken, big, octet, 413, "limit"},
+		{"empty slot", "GET", base + "/2", userToken, nil, nil, 404, ""},
+		{"saves", "PUT", base + "/1", userToken, []byte("state one"), octet, 204, ""},
+		{"autosave", "PUT", base + "/auto", userToken, []byte("auto state"), octet, 204, ""},
+		{"loads", "GET", base + "/1?core=fceumm", userToken, nil, nil, 200, ""},
+		{"another core is refused", "GET", base + "/1?core=snes9x", userToken, nil, nil, 409, "fceumm core"},
+		{"another user sees none", "GET", base + "/1", adminToken, nil, nil, 404, ""},
+		{"screenshot not a PNG", "PUT", base + "/1/screenshot", userToken, []byte("GIF89a"), []string{"Content-Type", "image/png"}, 400, "PNG"},
+		{"screenshot", "PUT", base + "/1/screenshot", userToken, []byte("\x89PNG\r\n\x1a\nxx"), []string{"Content-Type", "image/png"}, 204, ""},
+		{"screenshot of an empty slot", "PUT", base + "/3/screenshot", userToken, []byte("\x89PNG\r\n\x1a\nxx"), []string{"Content-Type", "image/png"}, 404, ""},
+		{"reads the screenshot", "GET", base + "/1/screenshot", userToken, nil, nil, 200, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := f.req(t, tc.method, tc.target, tc.token, tc.body, tc.hdr...)
+			if resp.StatusCode != tc.want {
+				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.want, body)
+			}
+			if tc.inMsg != "" && !strings.Contains(string(body), tc.inMsg) {
+				t.Fatalf("answer %s lacks %q", body, tc.inMsg)
+			}
+		})
+	}
+	resp, body := f.req(t, "GET", base+"/1", userToken, nil)
+	if string(body) != "state one" || resp.Header.Get("X-Emulator-Core") != "fceumm" {
+		t.Fatalf("loaded %q core %q", body, resp.Header.Get("X-Emulator-Core"))
+	}
+	_, body = f.req(t, "GET", base, userToken, nil)
+	var list []gamestates.Info
+	if err := json.Unmarshal(body, &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 2 || list[0].Slot != "auto" || list[1].Slot != "1" || !list[1].HasScreenshot || list[1].Size != 9 || list[1].Core != "fceumm" {
+		t.Fatalf("list %s", body)
+	}
+	_, body = f.req(t, "GET", base+"/1?core=snes9x", userToken, nil)
+	var apiErr APIError
+	json.Unmarshal(body, &apiErr)
+	if apiErr.Data["core"].Code != "wrong_core" || apiErr.Data["core"].Message != "fceumm" {
+		t.Fatalf("wrong-core answer %s", body)
+	}
+	if resp, _ := f.req(t, "DELETE", base+"/1", userToken, nil); resp.StatusCode != 204 {
+		t.Fatalf("delete %d", resp.StatusCode)
+	}
+	if resp, _ := f.req(t, "GET", base+"/1", userToken, nil); resp.StatusCode != 404 {
+		t.Fatalf("after delete %d", resp.StatusCode)
+	}
+	if used, _ := f.states.UsageOf(2); used == 0 {
+		t.Fatal("usage not counted")
+	}
+}
+
+// Concurrent PUTs to one slot over real connections: the slot ends up with
+// one of the bodies, whole.
+func TestGameStatesConcurrentPuts(t *testing.T) {
+	f := newGamesFixture(t)
+	base := f.ta.listen(t)
+	target := fmt.Sprintf("%s/api/games/%d/states/auto", base, f.nesID)
+	var wg sync.WaitGroup
+	bodies := map[string]bool{}
+	for i := 0; i < 6; i++ {
+		body := strings.Repeat(string(rune('a'+i)), 50<<10)
+		bodies[body] = true
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequest(http.MethodPut, target, strings.NewReader(body))
+			req.Header.Set("Authorization", "Bearer "+userToken)
+			req.Header.Set("X-Emulator-Core", "fceumm")
+			req.Header.Set("Content-Type", "application/octet-stream")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			resp.Body.Close()
+			if resp.StatusCode != 204 {
+				t.Errorf("status %d", resp.StatusCode)
+			}
+		}()
+	}
+	wg.Wait()
+	// A chunked body (no Content-Length) over the limit is cut off at the
+	// limit and refused; the slot keeps its state.
+	req, _ := http.NewRequest(http.MethodPut, target, io.MultiReader(strings.NewReader(strings.Repeat("z", 70<<10))))
+	req.Header.Set("Authorization", "Bearer "+userToken)
+	req.Header.Set("X-Emulator-Core", "fceumm")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || req.ContentLength > 0 {
+		t.Fatalf("chunked over the limit: %d (length %d)", resp.StatusCode, req.ContentLength)
+	}
+	data, _, err := f.states.Get(2, f.nesID, "auto", "fceumm")
+	if err != nil || !bodies[string(data)] {
+		t.Fatalf("slot holds %d bytes that are no one's write (%v)", len(data), err)
+	}
+}
+
+func TestGamesShelfAPI(t *testing.T) {
+	f := newGamesFixture(t)
+	games, _ := f.svc.All("nes")
+	a, b := games[0].ID, games[1].ID
+	for _, tc := range []struct {
+		name, method, target, token string
+		want                        int
+	}{
+		{"guest has no shelf", "GET", "/api/games/me", "", 401},
+		{"guest cannot favour", "PUT", fmt.Sprintf("/api/games/%d/favourite", a), "", 401},
+		{"unknown game", "PUT", "/api/games/424242/favourite", userToken, 404},
+		{"unknown game played", "POST", "/api/games/424242/played", userToken, 404},
+		{"favour a", "PUT", fmt.Sprintf("/api/games/%d/favourite", a), userToken, 204},
+		{"favour b", "PUT", fmt.Sprintf("/api/games/%d/favourite", b), userToken, 204},
+		{"unfavour b", "DELETE", fmt.Sprintf("/api/games/%d/favourite", b), userToken, 204},
+		{"played a", "POST", fmt.Sprintf("/api/games/%d/played", a), userToken, 204},
+		{"played b", "POST", fmt.Sprintf("/api/games/%d/played", b), userToken, 204},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if resp, body := f.req(t, tc.method, tc.target, tc.token, nil); resp.StatusCode != tc.want {
+				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.want, body)
+			}
+		})
+	}
+	_, body := f.req(t, "GET", "/api/games/me", userToken, nil)
+	var me struct {
+		Favourites, Recent []shelfGame
+	}
+	if err := json.Unmarshal(body, &me); err != nil {
+		t.Fatal(err)
+	}
+	if len(me.Favourites) != 1 || me.Favourites[0].ID != a || me.Favourites[0].Name == "" {
+		t.Fatalf("favourites %s", body)
+	}
+	if len(me.Recent) != 2 || me.Recent[0].ID != b || me.Recent[1].ID != a {
+		t.Fatalf("recent %s", body)
+	}
+	// A game removed from the library leaves the lists.
+	if _, err := f.svc.Remove(a); err != nil {
+		t.Fatal(err)
+	}
+	_, body = f.req(t, "GET", "/api/games/me", userToken, nil)
+	json.Unmarshal(body, &me)
+	if len(me.Favourites) != 0 || len(me.Recent) != 1 {
+		t.Fatalf("after removal %s", body)
+	}
+	_, body = f.req(t, "GET", "/api/games/me", adminToken, nil)
+	if !strings.Contains(string(body), `"favourites":[]`) {
+		t.Fatalf("admin's own shelf %s", body)
+	}
+}
