@@ -160,6 +160,56 @@ test('an upload interrupted by a page reload continues where it stopped', async 
   expect(await rememberedUploads(page)).toEqual([]);
 });
 
+test('cancel deletes the unfinished upload on the server and keeps nothing', async ({ page }, info) => {
+  await signIn(page);
+  const name = `cancel-${uid()}.bin`;
+  const path = bigFile(info.outputPath(name), 24 * MiB);
+  await page.goto('/filecloud');
+  const gate = await gatePatches(page, 1);
+  await page.getByLabel('Choose files').setInputFiles(path);
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect.poll(() => gate.held.length).toBe(1);
+  const [url] = await rememberedUploads(page);
+  expect(await serverOffset(page, url)).toBe(8 * MiB);
+
+  const deleted = page.waitForResponse((r) => r.request().method() === 'DELETE' && r.url() === url);
+  await page.getByRole('button', { name: `Cancel ${name}` }).click();
+  expect((await deleted).status()).toBe(204);
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  await expect(page.getByTestId('resumable-upload')).toHaveCount(0);
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const head = await page.request.head(url, { headers: { 'Tus-Resumable': '1.0.0', Authorization: `Bearer ${token}` } });
+  expect(head.status()).toBe(404);
+  expect(await rememberedUploads(page)).toEqual([]);
+  expect(await storedSizes(page, name)).toEqual([]);
+});
+
+test('a dropped connection is retried by itself from the server\'s offset', async ({ page }, info) => {
+  await signIn(page);
+  const name = `dropped-${uid()}.bin`;
+  const path = bigFile(info.outputPath(name), 24 * MiB);
+  await page.goto('/filecloud');
+  // The second PATCH loses its connection once; the client asks the server where it is (HEAD)
+  // and goes on from there.
+  const seen: string[] = [];
+  let dropped = false;
+  await page.route('**/api/files/tus/**', async (route) => {
+    const method = route.request().method();
+    seen.push(method);
+    if (method === 'PATCH' && !dropped && seen.filter((m) => m === 'PATCH').length === 2) {
+      dropped = true;
+      return route.abort('connectionreset');
+    }
+    return route.continue();
+  });
+  await page.getByLabel('Choose files').setInputFiles(path);
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(page.getByText('Files uploaded successfully!')).toBeVisible({ timeout: 60_000 });
+  expect(await storedSizes(page, name)).toEqual([24 * MiB]);
+  // POST, PATCH (0–8), PATCH dropped, HEAD, PATCH (8–16), PATCH (16–24).
+  expect(seen).toEqual(['POST', 'PATCH', 'PATCH', 'HEAD', 'PATCH', 'PATCH']);
+});
+
 test('the quota shows on the profile and in the uploader, and an upload over it says why', async ({ page }, info) => {
   const email = await signIn(page);
   cli(['user', 'quota', email, '--bytes', '20MiB', '--files', '5']);
