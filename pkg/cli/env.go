@@ -209,20 +209,22 @@ func (s *services) record(ev audit.Event) {
 // httpServices exposes the services to pkg/server.
 func (s *services) httpServices() *server.Services {
 	return &server.Services{
-		Store:      s.store,
-		Roms:       s.roms,
-		Auth:       s.auth,
-		Activity:   s.activity,
-		GeoIP:      s.geo,
-		Files:      s.files,
-		Thumbs:     s.thumbs,
-		Quota:      s.quota,
-		TusDir:     filepath.Join(s.cfg.Storage.DataDir, "tus"),
-		Blog:       s.blog,
-		Audit:      s.audit,
-		Profile:    s.profile,
-		GameStates: s.gameStates,
-		Shelf:      s.shelf,
+		Store: s.store,
+		Roms:  s.roms,
+		Auth:  s.auth,
+		// The middleware checks tokens with the accounts service.
+		Authenticate: s.auth.Authenticate,
+		Activity:     s.activity,
+		GeoIP:        s.geo,
+		Files:        s.files,
+		Thumbs:       s.thumbs,
+		Quota:        s.quota,
+		TusDir:       filepath.Join(s.cfg.Storage.DataDir, "tus"),
+		Blog:         s.blog,
+		Audit:        s.audit,
+		Profile:      s.profile,
+		GameStates:   s.gameStates,
+		Shelf:        s.shelf,
 	}
 }
 

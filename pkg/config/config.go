@@ -118,6 +118,10 @@ type Files struct {
 	// TusExpiry is how long an unfinished resumable upload is kept after
 	// its last byte arrived; then its bytes are reclaimed.
 	TusExpiry time.Duration `mapstructure:"tus_expiry"`
+	// RefusedUploadDrain bounds how long the rest of a refused upload's
+	// body is read and thrown away before the connection closes (nginx's
+	// lingering_time, also 30 s by default); 0 closes at once.
+	RefusedUploadDrain time.Duration `mapstructure:"refused_upload_drain"`
 }
 
 // Activity bounds the activity log.
@@ -196,7 +200,7 @@ func Default() Config {
 		Log: Log{Format: "text"},
 		Files: Files{MaxUploadBytes: 4 << 30, MaxPartsPerRequest: 100, UploadsPerMinute: 30,
 			MaxConcurrentUploads: 32, MaxConcurrentUploadsPerUser: 4, MinUploadRate: 1024,
-			QuotaBytes: 10 << 30, QuotaFiles: 10000, TusExpiry: 24 * time.Hour},
+			QuotaBytes: 10 << 30, QuotaFiles: 10000, TusExpiry: 24 * time.Hour, RefusedUploadDrain: 30 * time.Second},
 		Emulator: Emulator{MaxStateBytes: 16 << 20},
 		Activity: Activity{MaxEvents: 10000, MaxBytes: 32 << 20, RatePerMinute: 60, GlobalRatePerMinute: 1200},
 		Site: Site{
@@ -292,6 +296,9 @@ func (c Config) Validate() error {
 	}
 	if c.Files.TusExpiry < time.Minute {
 		errs = append(errs, fmt.Errorf("files.tus_expiry must be at least 1m, got %s", c.Files.TusExpiry))
+	}
+	if c.Files.RefusedUploadDrain < 0 {
+		errs = append(errs, fmt.Errorf("files.refused_upload_drain must not be negative, got %s", c.Files.RefusedUploadDrain))
 	}
 	if c.Files.MinUploadRate < 0 {
 		errs = append(errs, fmt.Errorf("files.min_upload_rate must not be negative, got %d", c.Files.MinUploadRate))

@@ -58,6 +58,8 @@ func TestValidate(t *testing.T) {
 		}, ""},
 		{"no quotas", func(c *Config) { c.Files.QuotaBytes, c.Files.QuotaFiles = 0, 0 }, ""},
 		{"tus expiry too short", func(c *Config) { c.Files.TusExpiry = time.Second }, "files.tus_expiry"},
+		{"negative refused upload drain", func(c *Config) { c.Files.RefusedUploadDrain = -time.Second }, "files.refused_upload_drain"},
+		{"no refused upload drain", func(c *Config) { c.Files.RefusedUploadDrain = 0 }, ""},
 		{"activity log under 1 MiB", func(c *Config) { c.Activity.MaxBytes = 1000 }, "activity.max_bytes"},
 		{"zero global activity rate", func(c *Config) { c.Activity.GlobalRatePerMinute = 0 }, "activity.global_rate_per_minute"},
 		{"unknown log format", func(c *Config) { c.Log.Format = "xml" }, "log.format"},

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"strings"
 
 	"github.com/gofiber/fiber/v3"
@@ -29,9 +28,9 @@ func bearerToken(c fiber.Ctx) string {
 }
 
 // authenticate is the one authentication step: it resolves the bearer token
-// to the caller's principal (with the session it belongs to) and stores it
-// on the request, or answers why it could not. Services.Authenticate, when
-// set, is asked; otherwise the accounts service.
+// to the caller's principal (with the session it belongs to) through
+// Services.Authenticate and stores it on the request, or answers why it
+// could not.
 func (s *Server) authenticate(c fiber.Ctx) (*auth.Principal, error) {
 	if p, ok := c.Locals(principalKey).(*auth.Principal); ok {
 		return p, nil
@@ -50,14 +49,10 @@ func (s *Server) authenticate(c fiber.Ctx) (*auth.Principal, error) {
 
 func (s *Server) resolvePrincipal(c fiber.Ctx) (*auth.Principal, error) {
 	tok := bearerToken(c)
-	check := s.svc.Authenticate
-	if check == nil && s.svc.Auth != nil {
-		check = func(_ context.Context, tok string) (*auth.Principal, error) { return s.svc.Auth.Authenticate(tok) }
-	}
-	if tok == "" || check == nil {
+	if tok == "" || s.svc.Authenticate == nil {
 		return nil, NewError(fiber.StatusUnauthorized, "authentication required")
 	}
-	p, err := check(c.Context(), tok)
+	p, err := s.svc.Authenticate(tok)
 	if err != nil || p == nil {
 		return nil, NewError(fiber.StatusUnauthorized, "invalid or expired token")
 	}

@@ -39,7 +39,7 @@ func newActivityTestApp(t *testing.T, ratePerMinute, maxEvents int) *activityTes
 		o.Services = &Services{
 			Store:    st,
 			Activity: svc,
-			Authenticate: func(_ context.Context, tok string) (*auth.Principal, error) {
+			Authenticate: func(tok string) (*auth.Principal, error) {
 				if tok == "valid-token" {
 					return &auth.Principal{User: auth.User{ID: 42, Email: "u@example.com", Role: "user"}}, nil
 				}

@@ -2,7 +2,6 @@ package server
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -52,9 +51,7 @@ func newAuthApp(t *testing.T, mutate func(*config.Config)) *authApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	services := &Services{Store: st, Auth: svc, Audit: auditSvc, Authenticate: func(_ context.Context, tok string) (*auth.Principal, error) {
-		return svc.Authenticate(tok)
-	}}
+	services := &Services{Store: st, Auth: svc, Audit: auditSvc, Authenticate: svc.Authenticate}
 	ta := newTestApp(t, func(o *Options) {
 		o.Config = cfg
 		o.Services = services
@@ -708,9 +705,9 @@ func TestAuthHugeBearerHeader(t *testing.T) {
 	}
 	var tokenChecks atomic.Int64
 	check := a.services.Authenticate
-	a.services.Authenticate = func(ctx context.Context, tok string) (*auth.Principal, error) {
+	a.services.Authenticate = func(tok string) (*auth.Principal, error) {
 		tokenChecks.Add(1)
-		return check(ctx, tok)
+		return check(tok)
 	}
 	base := a.listen(t)
 	addr := strings.TrimPrefix(base, "http://")

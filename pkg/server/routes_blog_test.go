@@ -26,7 +26,7 @@ const (
 	blogUserToken  = "user-token"
 )
 
-func blogFakeAuth(_ context.Context, tok string) (*auth.Principal, error) {
+func blogFakeAuth(tok string) (*auth.Principal, error) {
 	switch tok {
 	case blogAdminToken:
 		return &auth.Principal{User: auth.User{ID: 1, Email: "admin@example.com", Role: "admin"}}, nil

@@ -254,11 +254,6 @@ func (s *Server) deleteFile(c fiber.Ctx) error {
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
-// defaultRefusedUploadDrain bounds how long the rest of a refused upload's
-// body is read and thrown away (nginx's lingering_time is the same 30 s);
-// Options.RefusedUploadDrain changes it.
-const defaultRefusedUploadDrain = 30 * time.Second
-
 // finishRefusedUpload deals with the unread body of an upload that was
 // refused (too large, not signed in, token expired, malformed) and closes
 // the connection afterwards, so the rest of it is never taken for the next
@@ -266,9 +261,8 @@ const defaultRefusedUploadDrain = 30 * time.Second
 // the server closed with bytes still unread, the kernel would reset the
 // connection and the page would see "Network error occurred" instead of
 // the 413 or 401 (and could not refresh an expired token and try again).
-// So the rest of the body is read and discarded first — for at most 30 s
-// (Options.RefusedUploadDrain),
-// without touching the disk — and only a body still arriving after that is
+// So the rest of the body is read and discarded first — for at most
+// files.refused_upload_drain (30 s), without touching the disk — and only a body still arriving after that is
 // cut off.
 func (s *Server) finishRefusedUpload(c fiber.Ctx) error {
 	err := c.Next()
@@ -281,7 +275,7 @@ func (s *Server) finishRefusedUpload(c fiber.Ctx) error {
 		return err
 	}
 	if conn := c.RequestCtx().Conn(); conn != nil {
-		conn.SetReadDeadline(time.Now().Add(s.drainRefused))
+		conn.SetReadDeadline(time.Now().Add(s.cfg.Files.RefusedUploadDrain))
 	}
 	bp := drainBufPool.Get().(*[]byte)
 	io.CopyBuffer(io.Discard, onlyReader{req.BodyStream()}, *bp)

@@ -36,7 +36,7 @@ const (
 	adminToken = "admin-token"
 )
 
-func fakeAuthenticate(_ context.Context, tok string) (*auth.Principal, error) {
+func fakeAuthenticate(tok string) (*auth.Principal, error) {
 	switch tok {
 	case userToken:
 		return &auth.Principal{User: auth.User{ID: 2, Email: "user@example.com", Name: "User", Role: "user"}}, nil
@@ -1044,8 +1044,10 @@ func sendWholeThenRead(t *testing.T, base, token string, body []byte, chunked bo
 // TestRefusedUploadDrainIsBounded: a refused body that keeps coming is not
 // read for ever; the connection is closed once the drain time is up.
 func TestRefusedUploadDrainIsBounded(t *testing.T) {
-	fa := newFilesTestAppWithOptions(t, func(c *config.Config) { c.Files.MaxUploadBytes = 1 << 20 },
-		func(o *Options) { o.RefusedUploadDrain = 200 * time.Millisecond })
+	fa := newFilesTestAppWithConfig(t, func(c *config.Config) {
+		c.Files.MaxUploadBytes = 1 << 20
+		c.Files.RefusedUploadDrain = 200 * time.Millisecond
+	})
 	base := fa.listen(t)
 	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
 	if err != nil {

@@ -6,7 +6,6 @@
 package server
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
@@ -15,7 +14,6 @@ import (
 	"net/url"
 	"runtime/debug"
 	"strings"
-	"time"
 
 	"github.com/gofiber/fiber/v3"
 	recoverer "github.com/gofiber/fiber/v3/middleware/recover"
@@ -42,10 +40,11 @@ import (
 // run the very same code.
 type Services struct {
 	Store *store.Store
-	// Authenticate turns a bearer access token into the caller's principal;
-	// nil asks Auth. Tests set it to vouch for fixed tokens without an
-	// accounts store.
-	Authenticate func(ctx context.Context, token string) (*auth.Principal, error)
+	// Authenticate turns a bearer access token into the caller's principal
+	// (auth.Service.Authenticate). It is a function rather than the auth
+	// service itself so that this package's middleware does not depend on
+	// how accounts are stored; nil refuses every token.
+	Authenticate func(token string) (*auth.Principal, error)
 	// Roms is the games library (/romserv); nil answers 503 there.
 	Roms *roms.Service
 	// Auth is the accounts service (/api/auth); nil leaves it unmounted.
@@ -107,14 +106,6 @@ type Options struct {
 	// Cores are the built-in emulator cores (site/cores/dist); nil serves only
 	// the ones in config emulator.extra_cores_dir.
 	Cores fs.FS
-	// RefusedUploadDrain bounds how long the rest of a refused upload's body
-	// is read and thrown away (see finishRefusedUpload); 0 means 30 s,
-	// nginx's lingering_time.
-	RefusedUploadDrain time.Duration
-
-	// testRoutes lets this package's tests mount extra handlers before the
-	// catch-alls (for example one that panics).
-	testRoutes func(app *fiber.App)
 }
 
 // Server holds what handlers need; its methods are the handlers.
@@ -138,12 +129,25 @@ type Server struct {
 	// fileList and specFileList cache the encoded plain file list of the
 	// canonical path and of the spec's (listFiles).
 	fileList, specFileList encodedList
-	// drainRefused is Options.RefusedUploadDrain with its default applied.
-	drainRefused time.Duration
 }
 
-// New builds the Fiber app with every route mounted.
+// New builds the Fiber app with every route mounted: the app-wide
+// middleware, each product area's routes, then the catch-alls (the API's
+// JSON 404 and the SPA).
 func New(o Options) (*fiber.App, error) {
+	s, err := newServer(o)
+	if err != nil {
+		return nil, err
+	}
+	app := s.newApp()
+	if err := s.mountAreas(app, o.Cores); err != nil {
+		return nil, err
+	}
+	s.mountFallbacks(app)
+	return app, nil
+}
+
+func newServer(o Options) (*Server, error) {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
@@ -151,7 +155,7 @@ func New(o Options) (*fiber.App, error) {
 		o.Services = &Services{}
 	}
 	s := &Server{cfg: o.Config, svc: o.Services, log: o.Logger, streaming: map[string]bool{},
-		uploads: newUploadLimits(o.Config.Files), drainRefused: cmp.Or(o.RefusedUploadDrain, defaultRefusedUploadDrain)}
+		uploads: newUploadLimits(o.Config.Files)}
 	for _, p := range o.Config.Server.TrustedProxies {
 		pfx, err := config.ParseProxy(p)
 		if err != nil {
@@ -170,17 +174,21 @@ func New(o Options) (*fiber.App, error) {
 	if o.Config.Metrics.Enabled {
 		s.metrics = newMetrics(s)
 	}
+	return s, nil
+}
 
+// newApp is the Fiber app with the middleware every request passes.
+func (s *Server) newApp() *fiber.App {
 	app := fiber.New(fiber.Config{
 		AppName:      "devhub",
 		ErrorHandler: s.errorHandler,
-		ReadTimeout:  o.Config.Server.ReadTimeout,
-		WriteTimeout: o.Config.Server.WriteTimeout,
-		IdleTimeout:  o.Config.Server.IdleTimeout,
+		ReadTimeout:  s.cfg.Server.ReadTimeout,
+		WriteTimeout: s.cfg.Server.WriteTimeout,
+		IdleTimeout:  s.cfg.Server.IdleTimeout,
 		// Bodies up to BodyLimit are read before the handler runs; larger ones
 		// are streamed, so uploads can go straight to disk. limitBody below
 		// enforces the limit for every route that does not stream on purpose.
-		BodyLimit:                    o.Config.Server.BodyLimit,
+		BodyLimit:                    s.cfg.Server.BodyLimit,
 		StreamRequestBody:            true,
 		DisablePreParseMultipartForm: true,
 		ReadBufferSize:               MaxHeaderBytes,
@@ -201,20 +209,27 @@ func New(o Options) (*fiber.App, error) {
 	app.Use(s.securityHeaders)
 
 	app.Get("/healthz", func(c fiber.Ctx) error { return c.SendString("ok") })
+	// Every route under /api is read within the body limit and answers
+	// compressed JSON when it is large enough.
+	app.Use("/api", s.limitBody(s.cfg.Server.BodyLimit), compressJSON)
+	return app
+}
 
-	api := app.Group("/api", s.limitBody(o.Config.Server.BodyLimit), compressJSON)
+// mountAreas mounts each product area's routes.
+func (s *Server) mountAreas(app *fiber.App, cores fs.FS) error {
+	api := app.Group("/api")
 	// Each product area mounts its routes here (routes_<area>.go). Root-level
 	// routes (feed, /romserv, /cores, emulator page) are registered on app,
-	// before the SPA catch-all below.
+	// before the catch-alls (mountFallbacks).
 	s.mountDocs(api)
 	s.mountSite(api)
-	pa, err := newProfileAssets(o.Services.Profile)
+	pa, err := newProfileAssets(s.svc.Profile)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	s.mountProfile(api, pa)
-	if err := s.mountRoms(app, o.Cores); err != nil {
-		return nil, err
+	if err := s.mountRoms(app, cores); err != nil {
+		return err
 	}
 	s.mountAuth(api)
 	s.mountActivity(api)
@@ -222,7 +237,7 @@ func New(o Options) (*fiber.App, error) {
 	s.mountFiles(api)
 	if s.svc.Files != nil && s.svc.TusDir != "" {
 		if err := s.mountTus(app, api); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	s.mountQuota(api)
@@ -232,19 +247,19 @@ func New(o Options) (*fiber.App, error) {
 	s.mountMetrics(app)
 	s.mountSEO(app)
 	s.mountPlainIP(app)
+	return nil
+}
 
-	if o.testRoutes != nil {
-		o.testRoutes(app)
-	}
-	// Anything under /api that no route answered is a JSON 404, never the SPA.
-	api.Use(func(c fiber.Ctx) error {
+// mountFallbacks answers what no route did: anything under /api is a JSON
+// 404, never the SPA; everything else is the SPA.
+func (s *Server) mountFallbacks(app *fiber.App) {
+	app.Use("/api", func(c fiber.Ctx) error {
 		if retried, err := retryHeadAsGet(c); retried {
 			return err
 		}
 		return NewError(fiber.StatusNotFound, "no such API endpoint: "+c.Method()+" "+c.Path())
 	})
 	app.Use(s.serveSite)
-	return app, nil
 }
 
 const headRetryKey = "devhub.headRetry"

@@ -46,11 +46,19 @@ type testApp struct {
 	app  *fiber.App
 	logs *bytes.Buffer
 	// uncontracted is set when the test added routes of its own
-	// (Options.testRoutes): those are not in api/openapi.yaml.
+	// (newTestAppWithRoutes): those are not in api/openapi.yaml.
 	uncontracted bool
 }
 
 func newTestApp(t *testing.T, mutate func(*Options)) *testApp {
+	t.Helper()
+	return newTestAppWithRoutes(t, mutate, nil)
+}
+
+// newTestAppWithRoutes builds the app as New does, with routes of the
+// test's own (a handler that panics, one that echoes) mounted after the
+// product areas and before the catch-alls.
+func newTestAppWithRoutes(t *testing.T, mutate func(*Options), routes func(app *fiber.App)) *testApp {
 	t.Helper()
 	cfg := config.Default()
 	logs := &bytes.Buffer{}
@@ -68,11 +76,24 @@ func newTestApp(t *testing.T, mutate func(*Options)) *testApp {
 	if mutate != nil {
 		mutate(&o)
 	}
-	app, err := New(o)
+	if routes == nil {
+		app, err := New(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &testApp{app: app, logs: logs}
+	}
+	s, err := newServer(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &testApp{app: app, logs: logs, uncontracted: o.testRoutes != nil}
+	app := s.newApp()
+	if err := s.mountAreas(app, o.Cores); err != nil {
+		t.Fatal(err)
+	}
+	routes(app)
+	s.mountFallbacks(app)
+	return &testApp{app: app, logs: logs, uncontracted: true}
 }
 
 // listen serves the app on a loopback port for tests that need real
@@ -256,17 +277,14 @@ func TestConditionalGet(t *testing.T) {
 }
 
 func TestBodyLimit(t *testing.T) {
-	ta := newTestApp(t, func(o *Options) {
-		o.Config.Server.BodyLimit = 1024
-		o.testRoutes = func(app *fiber.App) {
-			app.Post("/api/echo-size", func(c fiber.Ctx) error {
-				var v map[string]any
-				if err := bindJSON(c, &v); err != nil {
-					return err
-				}
-				return c.JSON(fiber.Map{"size": len(c.Body())})
-			})
-		}
+	ta := newTestAppWithRoutes(t, func(o *Options) { o.Config.Server.BodyLimit = 1024 }, func(app *fiber.App) {
+		app.Post("/api/echo-size", func(c fiber.Ctx) error {
+			var v map[string]any
+			if err := bindJSON(c, &v); err != nil {
+				return err
+			}
+			return c.JSON(fiber.Map{"size": len(c.Body())})
+		})
 	})
 	// A real listener: the limit must hold on the wire, where the body
 	// arrives as a stream and the connection may carry on afterwards.
@@ -321,10 +339,8 @@ func TestBodyLimit(t *testing.T) {
 }
 
 func TestPanicIsRecoveredAndLogged(t *testing.T) {
-	ta := newTestApp(t, func(o *Options) {
-		o.testRoutes = func(app *fiber.App) {
-			app.Get("/api/boom", func(c fiber.Ctx) error { panic("kaboom") })
-		}
+	ta := newTestAppWithRoutes(t, nil, func(app *fiber.App) {
+		app.Get("/api/boom", func(c fiber.Ctx) error { panic("kaboom") })
 	})
 	resp, body := ta.do(t, httptest.NewRequest(http.MethodGet, "/api/boom", nil))
 	if resp.StatusCode != 500 {
@@ -347,10 +363,8 @@ func TestPanicIsRecoveredAndLogged(t *testing.T) {
 // Every log line of a request names its id, the answer carries it, and an
 // id a proxy in front sent is kept.
 func TestRequestID(t *testing.T) {
-	ta := newTestApp(t, func(o *Options) {
-		o.testRoutes = func(app *fiber.App) {
-			app.Get("/api/boom", func(c fiber.Ctx) error { panic("kaboom") })
-		}
+	ta := newTestAppWithRoutes(t, nil, func(app *fiber.App) {
+		app.Get("/api/boom", func(c fiber.Ctx) error { panic("kaboom") })
 	})
 	resp, _ := ta.do(t, httptest.NewRequest(http.MethodGet, "/api/boom", nil))
 	id := resp.Header.Get("X-Request-Id")
@@ -422,10 +436,8 @@ func TestSiteNotBuilt(t *testing.T) {
 // HEAD answers like GET without a body, for API routes, root-level routes
 // and the SPA alike.
 func TestHeadMirrorsGet(t *testing.T) {
-	ta := newTestApp(t, func(o *Options) {
-		o.testRoutes = func(app *fiber.App) {
-			app.Get("/romserv-like/thing", func(c fiber.Ctx) error { return c.SendString("thing") })
-		}
+	ta := newTestAppWithRoutes(t, nil, func(app *fiber.App) {
+		app.Get("/romserv-like/thing", func(c fiber.Ctx) error { return c.SendString("thing") })
 	})
 	base := ta.listen(t)
 	for _, tc := range []struct {
