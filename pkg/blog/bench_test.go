@@ -1,7 +1,6 @@
 package blog
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -65,11 +64,10 @@ func newBenchService(b *testing.B) *Service {
 // without and with a category filter.
 func BenchmarkBlogList(b *testing.B) {
 	s := newBenchService(b)
-	ctx := context.Background()
 	for _, q := range []Query{{Page: 1}, {Page: 1000}, {Page: 3, Category: "новини"}} {
 		b.Run(fmt.Sprintf("page=%d,category=%q", q.Page, q.Category), func(b *testing.B) {
 			for b.Loop() {
-				p, err := s.List(ctx, q)
+				p, err := s.List(q)
 				if err != nil || p.TotalCount == 0 {
 					b.Fatal(p.TotalCount, err)
 				}
@@ -83,11 +81,10 @@ func BenchmarkBlogList(b *testing.B) {
 // that occurs nowhere (every article scanned to the end).
 func BenchmarkBlogSearch(b *testing.B) {
 	s := newBenchService(b)
-	ctx := context.Background()
 	for _, search := range []string{"emulator", "СТАТЬЯ", "хмара GAME", "nowhere-to-be-found", "ЖОВТИЙ", "go", "щю"} {
 		b.Run(search, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := s.List(ctx, Query{Search: search}); err != nil {
+				if _, err := s.List(Query{Search: search}); err != nil {
 					b.Fatal(err)
 				}
 			}

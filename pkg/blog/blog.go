@@ -123,7 +123,7 @@ func (s *Service) SetClock(now func() time.Time) { s.now = now }
 func (s *Service) Count() int { return s.ix.len() }
 
 // Get returns the article with id, or store.ErrNotFound.
-func (s *Service) Get(_ context.Context, id uint64) (*Article, error) {
+func (s *Service) Get(id uint64) (*Article, error) {
 	var a Article
 	err := s.st.View(func(tx *bolt.Tx) error {
 		return store.GetJSON(tx.Bucket(bucketArticles), store.Itob(id), &a)
@@ -135,7 +135,7 @@ func (s *Service) Get(_ context.Context, id uint64) (*Article, error) {
 }
 
 // GetBySlug returns the article with slug, or store.ErrNotFound.
-func (s *Service) GetBySlug(_ context.Context, slug string) (*Article, error) {
+func (s *Service) GetBySlug(slug string) (*Article, error) {
 	var a Article
 	err := s.st.View(func(tx *bolt.Tx) error {
 		id := tx.Bucket(bucketSlugs).Get([]byte(slug))
@@ -163,7 +163,7 @@ func ParseID(s string) (uint64, error) {
 // List answers a page of the newest-first listing, filtered by category
 // (case-insensitive) and search words (all must occur in the name, excerpt
 // or content, case-insensitively in any script).
-func (s *Service) List(_ context.Context, q Query) (Page, error) {
+func (s *Service) List(q Query) (Page, error) {
 	var v store.Validator
 	if q.Page == 0 {
 		q.Page = 1
@@ -191,7 +191,7 @@ func (s *Service) List(_ context.Context, q Query) (Page, error) {
 }
 
 // All lists every matching article, newest first (the CLI's list).
-func (s *Service) All(_ context.Context, category, search string) []Summary {
+func (s *Service) All(category, search string) []Summary {
 	arts, _ := s.ix.query(categoryKey(category), searchTerms(search), 0, -1)
 	return arts
 }
@@ -205,18 +205,21 @@ func categoryKey(c string) string {
 }
 
 // Categories lists categories with their article counts, most used first.
-func (s *Service) Categories(_ context.Context) []Category { return s.ix.categories() }
+func (s *Service) Categories() []Category { return s.ix.categories() }
 
 // Create validates in and stores a new article. A slug is derived from the
 // name when none is given and made unique with a numeric suffix; an
 // explicit slug that is taken is a conflict.
-func (s *Service) Create(_ context.Context, in Input) (*Article, error) {
+func (s *Service) Create(ctx context.Context, in Input) (*Article, error) {
 	in.normalize()
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := ctx.Err(); err != nil { // gone while waiting for the writer
+		return nil, err
+	}
 	now := s.now()
 	a := &Article{Slug: in.Slug, Name: in.Name, Excerpt: in.Excerpt, Content: in.Content, Category: in.Category,
 		ImageURL: in.ImageURL, CreatedAt: now, UpdatedAt: now}
@@ -267,9 +270,12 @@ func uniqueSlug(slugs *bolt.Bucket, base string, self uint64) string {
 }
 
 // Update applies p to the article with id.
-func (s *Service) Update(_ context.Context, id uint64, p Patch) (*Article, error) {
+func (s *Service) Update(ctx context.Context, id uint64, p Patch) (*Article, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	var out *Article
 	err := s.st.Update(func(tx *bolt.Tx) error {
 		var a Article
@@ -332,9 +338,12 @@ func (s *Service) replaceTx(tx *bolt.Tx, old, next *Article) error {
 }
 
 // Delete removes the article with id, or returns store.ErrNotFound.
-func (s *Service) Delete(_ context.Context, id uint64) error {
+func (s *Service) Delete(ctx context.Context, id uint64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	err := s.st.Update(func(tx *bolt.Tx) error {
 		arts := tx.Bucket(bucketArticles)
 		var a Article

@@ -68,7 +68,6 @@ func TestPaging(t *testing.T) {
 	for i := 1; i <= 12; i++ {
 		mustCreate(t, s, article(fmt.Sprintf("a%02d", i), "Go", "body"))
 	}
-	ctx := context.Background()
 	tests := []struct {
 		name      string
 		q         Query
@@ -87,7 +86,7 @@ func TestPaging(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := s.List(ctx, tt.q)
+			p, err := s.List(tt.q)
 			if tt.wantField != "" {
 				if got := fieldOf(err); got != tt.wantField {
 					t.Fatalf("error field = %q (err %v), want %q", got, err, tt.wantField)
@@ -118,7 +117,7 @@ func TestCapAt50(t *testing.T) {
 	for i := 0; i < 60; i++ {
 		mustCreate(t, s, article(fmt.Sprintf("n%d", i), "x", "y"))
 	}
-	p, err := s.List(context.Background(), Query{Limit: 100})
+	p, err := s.List(Query{Limit: 100})
 	if err != nil || len(p.Articles) != MaxLimit || p.TotalCount != 60 {
 		t.Fatalf("got %d articles, total %d, err %v; want %d of 60", len(p.Articles), p.TotalCount, err, MaxLimit)
 	}
@@ -130,7 +129,6 @@ func TestCategoryFilterAndCounts(t *testing.T) {
 	mustCreate(t, s, article("two", "Guides", "x"))
 	mustCreate(t, s, article("three", "go", "x"))
 	mustCreate(t, s, article("four", "Новини", "x"))
-	ctx := context.Background()
 	tests := []struct {
 		category string
 		want     []string
@@ -147,7 +145,7 @@ func TestCategoryFilterAndCounts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.category, func(t *testing.T) {
-			p, err := s.List(ctx, Query{Category: tt.category, Limit: 50})
+			p, err := s.List(Query{Category: tt.category, Limit: 50})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -156,7 +154,7 @@ func TestCategoryFilterAndCounts(t *testing.T) {
 			}
 		})
 	}
-	cats := s.Categories(ctx)
+	cats := s.Categories()
 	want := []Category{{"go", 2}, {"Guides", 1}, {"Новини", 1}}
 	if fmt.Sprint(cats) != fmt.Sprint(want) {
 		t.Errorf("categories = %v, want %v", cats, want)
@@ -170,7 +168,6 @@ func TestSearchCaseFolding(t *testing.T) {
 	mustCreate(t, s, Input{Name: "Go generics", Excerpt: "Type parameters", Category: "en", Content: "Use `any` and constraints. STRASSE"})
 	// Decomposed й (и + U+0306) in the content must match a composed query.
 	mustCreate(t, s, Input{Name: "Decomposed", Excerpt: "x", Category: "uk", Content: "Мои\u0306 текст"})
-	ctx := context.Background()
 	tests := []struct {
 		search string
 		want   []string
@@ -195,7 +192,7 @@ func TestSearchCaseFolding(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.search, func(t *testing.T) {
-			p, err := s.List(ctx, Query{Search: tt.search, Limit: 50})
+			p, err := s.List(Query{Search: tt.search, Limit: 50})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -205,7 +202,7 @@ func TestSearchCaseFolding(t *testing.T) {
 		})
 	}
 	// Search and category together.
-	p, _ := s.List(ctx, Query{Search: "текст", Category: "uk"})
+	p, _ := s.List(Query{Search: "текст", Category: "uk"})
 	if got := names(p.Articles); strings.Join(got, ",") != "Decomposed" {
 		t.Errorf("search+category = %v", got)
 	}
@@ -308,7 +305,7 @@ func TestCreateGetUpdateDelete(t *testing.T) {
 	if _, err := s.Create(ctx, Input{Slug: "hello-світ", Name: "x", Excerpt: "e", Category: "c", Content: "x"}); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("duplicate explicit slug: %v, want conflict", err)
 	}
-	got, err := s.Get(ctx, a.ID)
+	got, err := s.Get(a.ID)
 	if err != nil || got.Name != a.Name {
 		t.Fatalf("get: %+v %v", got, err)
 	}
@@ -324,10 +321,10 @@ func TestCreateGetUpdateDelete(t *testing.T) {
 	if _, err := s.Update(ctx, a.ID, Patch{Excerpt: &empty}); fieldOf(err) != "excerpt" {
 		t.Fatalf("update with empty excerpt: %v", err)
 	}
-	if p, _ := s.List(ctx, Query{Search: "renamed"}); p.TotalCount != 1 {
+	if p, _ := s.List(Query{Search: "renamed"}); p.TotalCount != 1 {
 		t.Fatalf("index not updated after edit: %+v", p)
 	}
-	if p, _ := s.List(ctx, Query{Category: "c"}); p.TotalCount != 1 {
+	if p, _ := s.List(Query{Category: "c"}); p.TotalCount != 1 {
 		t.Fatalf("old category still counted: %+v", p)
 	}
 	if _, err := s.Update(ctx, 99, Patch{Name: &name}); !errors.Is(err, store.ErrNotFound) {
@@ -339,16 +336,38 @@ func TestCreateGetUpdateDelete(t *testing.T) {
 	if err := s.Delete(ctx, a.ID); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("second delete: %v", err)
 	}
-	if _, err := s.Get(ctx, a.ID); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Get(a.ID); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("get deleted: %v", err)
 	}
-	if p, _ := s.List(ctx, Query{}); p.TotalCount != 1 || p.Articles[0].ID != b.ID {
+	if p, _ := s.List(Query{}); p.TotalCount != 1 || p.Articles[0].ID != b.ID {
 		t.Fatalf("after delete list = %+v", p)
 	}
 	// The slug is free again.
 	c := mustCreate(t, s, Input{Name: "Hello Світ", Excerpt: "e", Category: "c", Content: "x"})
 	if c.Slug != "hello-світ" || c.ID != 3 {
 		t.Fatalf("reused slug: %+v", c)
+	}
+}
+
+// The writes honour their context: a request that has gone (or a Ctrl-C)
+// changes nothing.
+func TestWritesHonourContext(t *testing.T) {
+	s := newTestService(t)
+	a := mustCreate(t, s, Input{Name: "Kept", Excerpt: "e", Category: "c", Content: "x"})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	name := "Changed"
+	if _, err := s.Create(ctx, Input{Name: "New", Excerpt: "e", Category: "c", Content: "x"}); !errors.Is(err, context.Canceled) {
+		t.Errorf("create: %v", err)
+	}
+	if _, err := s.Update(ctx, a.ID, Patch{Name: &name}); !errors.Is(err, context.Canceled) {
+		t.Errorf("update: %v", err)
+	}
+	if err := s.Delete(ctx, a.ID); !errors.Is(err, context.Canceled) {
+		t.Errorf("delete: %v", err)
+	}
+	if p, _ := s.List(Query{}); p.TotalCount != 1 || p.Articles[0].Name != "Kept" {
+		t.Fatalf("after cancelled writes: %+v", p)
 	}
 }
 
@@ -365,8 +384,8 @@ func TestIndexReloadMatchesStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p1, _ := s.List(ctx, Query{Limit: 50})
-	p2, _ := fresh.List(ctx, Query{Limit: 50})
+	p1, _ := s.List(Query{Limit: 50})
+	p2, _ := fresh.List(Query{Limit: 50})
 	if fmt.Sprint(p1) != fmt.Sprint(p2) {
 		t.Fatalf("live index %v\nreloaded %v", p1, p2)
 	}
@@ -454,11 +473,11 @@ func TestConcurrentReadsAndWrites(t *testing.T) {
 					return
 				default:
 				}
-				if _, err := s.List(ctx, Query{Search: "стаття", Limit: 10}); err != nil {
+				if _, err := s.List(Query{Search: "стаття", Limit: 10}); err != nil {
 					errs <- err
 					return
 				}
-				s.Categories(ctx)
+				s.Categories()
 			}
 		}()
 	}
@@ -486,8 +505,8 @@ func TestConcurrentReadsAndWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p1, _ := s.List(ctx, Query{Limit: 50})
-	p2, _ := fresh.List(ctx, Query{Limit: 50})
+	p1, _ := s.List(Query{Limit: 50})
+	p2, _ := fresh.List(Query{Limit: 50})
 	if p1.TotalCount != 30 || fmt.Sprint(p1) != fmt.Sprint(p2) {
 		t.Fatalf("live %d vs reloaded %d articles", p1.TotalCount, p2.TotalCount)
 	}
@@ -498,7 +517,6 @@ func TestConcurrentReadsAndWrites(t *testing.T) {
 // rank. Without a search the order stays newest first.
 func TestSearchRanksByRelevance(t *testing.T) {
 	s := newTestService(t)
-	ctx := context.Background()
 	for i := 0; i < 30; i++ { // titles that contain every term but not the phrase
 		mustCreate(t, s, Input{Name: fmt.Sprintf("Post number %d", 9870+i), Excerpt: "e", Category: "c", Content: "body"})
 	}
@@ -524,7 +542,7 @@ func TestSearchRanksByRelevance(t *testing.T) {
 		t.Run(tt.search, func(t *testing.T) {
 			q := tt.page
 			q.Search = tt.search
-			p, err := s.List(ctx, q)
+			p, err := s.List(q)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -113,7 +113,7 @@ func TestImportIdempotent(t *testing.T) {
 	if after := dump(t, s); after != before {
 		t.Fatalf("second import changed the store:\n%s\n---\n%s", before, after)
 	}
-	a, err := s.GetBySlug(ctx, "running-devhub")
+	a, err := s.GetBySlug("running-devhub")
 	if err != nil || !a.CreatedAt.Equal(time.Date(2025, 2, 3, 0, 0, 0, 0, time.UTC)) {
 		t.Fatalf("date not used as createdAt: %+v %v", a, err)
 	}
@@ -123,11 +123,11 @@ func TestImportIdempotent(t *testing.T) {
 	if err != nil || res != (ImportResult{Updated: 1, Unchanged: 1}) {
 		t.Fatalf("third import: %+v %v", res, err)
 	}
-	b, _ := s.GetBySlug(ctx, "cli")
+	b, _ := s.GetBySlug("cli")
 	if b.Name != "Другий (нове)" || b.ID != 2 || s.Count() != 2 {
 		t.Fatalf("updated article %+v (count %d)", b, s.Count())
 	}
-	if p, _ := s.List(ctx, Query{Search: "НОВЕ"}); p.TotalCount != 1 {
+	if p, _ := s.List(Query{Search: "НОВЕ"}); p.TotalCount != 1 {
 		t.Fatalf("index not updated by import")
 	}
 }
@@ -222,7 +222,7 @@ func TestImportUpdatedStamp(t *testing.T) {
 	if res, err := s.Import(ctx, dir); err != nil || res.Created != 1 {
 		t.Fatalf("%+v %v", res, err)
 	}
-	a, _ := s.GetBySlug(ctx, "a")
+	a, _ := s.GetBySlug("a")
 	if !a.CreatedAt.Equal(time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)) || !a.UpdatedAt.Equal(time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)) {
 		t.Fatalf("times %v %v", a.CreatedAt, a.UpdatedAt)
 	}
@@ -230,7 +230,7 @@ func TestImportUpdatedStamp(t *testing.T) {
 	if res, err := s.Import(ctx, dir); err != nil || res.Updated != 1 {
 		t.Fatalf("%+v %v", res, err)
 	}
-	a, _ = s.GetBySlug(ctx, "a")
+	a, _ = s.GetBySlug("a")
 	if a.Content != "new body" || !a.UpdatedAt.After(time.Date(2024, 12, 31, 0, 0, 0, 0, time.UTC)) {
 		t.Fatalf("hand edit kept the old stamp: %+v", a)
 	}
@@ -238,7 +238,7 @@ func TestImportUpdatedStamp(t *testing.T) {
 	if res, err := s.Import(ctx, dir); err != nil || res.Updated != 1 {
 		t.Fatalf("%+v %v", res, err)
 	}
-	a, _ = s.GetBySlug(ctx, "a")
+	a, _ = s.GetBySlug("a")
 	if a.Content != "newer body" || !a.UpdatedAt.Equal(time.Date(2024, 7, 1, 0, 0, 0, 0, time.UTC)) {
 		t.Fatalf("stated stamp not kept: %+v", a)
 	}
@@ -260,8 +260,8 @@ func mustReadDir(t *testing.T, dir string) []string {
 // dump prints every stored field of every article.
 func dump(t *testing.T, s *Service) string {
 	var b strings.Builder
-	for _, sum := range s.All(context.Background(), "", "") {
-		a, err := s.Get(context.Background(), sum.ID)
+	for _, sum := range s.All("", "") {
+		a, err := s.Get(sum.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -273,8 +273,8 @@ func dump(t *testing.T, s *Service) string {
 // dumpContent prints the fields a content file carries: all but the id.
 func dumpContent(t *testing.T, s *Service) string {
 	var rows []string
-	for _, sum := range s.All(context.Background(), "", "") {
-		a, err := s.Get(context.Background(), sum.ID)
+	for _, sum := range s.All("", "") {
+		a, err := s.Get(sum.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -303,7 +303,7 @@ func TestImportExportHonourCancel(t *testing.T) {
 	if _, err := s.Import(ctx, dir); !errors.Is(err, context.Canceled) {
 		t.Fatalf("import: %v", err)
 	}
-	if p, _ := s.List(context.Background(), Query{}); p.TotalCount != 1 {
+	if p, _ := s.List(Query{}); p.TotalCount != 1 {
 		t.Fatalf("import after cancel left %d articles", p.TotalCount)
 	}
 }

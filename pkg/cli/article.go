@@ -128,7 +128,7 @@ func newArticleListCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			arts := svc.blog.All(cmd.Context(), category, search)
+			arts := svc.blog.All(category, search)
 			if asJSON {
 				return env.PrintJSON(arts)
 			}
@@ -167,7 +167,7 @@ func newArticleShowCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			a, err := svc.blog.Get(cmd.Context(), id)
+			a, err := svc.blog.Get(id)
 			if err != nil {
 				return articleErr(err, args[0])
 			}

@@ -216,7 +216,7 @@ func TestArticleThroughRunningServer(t *testing.T) {
 	if code != 0 || out != "created article 1 (socket)\n" {
 		t.Fatalf("create via socket: exit %d out %q err %q", code, out, stderr)
 	}
-	page, err := svc.blog.List(context.Background(), blog.Query{Search: "СОКЕТ"})
+	page, err := svc.blog.List(blog.Query{Search: "СОКЕТ"})
 	if err != nil || page.TotalCount != 1 {
 		t.Fatalf("server index after socket create: %+v %v", page, err)
 	}

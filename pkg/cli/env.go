@@ -246,7 +246,7 @@ func (s *services) startup(ctx context.Context) error {
 	if err := s.store.Check(); err != nil {
 		return fmt.Errorf("%w; restore a backup (devhub backup) or move the file aside", err)
 	}
-	if err := s.romsStartup(); err != nil {
+	if err := s.romsStartup(ctx); err != nil {
 		return err
 	}
 	s.authStartup()

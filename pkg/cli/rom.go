@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -33,8 +34,8 @@ the directory at start-up; rom scan does it while the server runs.`,
 }
 
 // romsStartup is serve's once-per-start scan of roms/.
-func (s *services) romsStartup() error {
-	rep, err := s.roms.Scan()
+func (s *services) romsStartup(ctx context.Context) error {
+	rep, err := s.roms.Scan(ctx)
 	if err != nil {
 		return fmt.Errorf("scan roms: %w", err)
 	}
@@ -59,7 +60,7 @@ func newRomScanCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			rep, err := svc.roms.Scan()
+			rep, err := svc.roms.Scan(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -96,7 +97,7 @@ func newRomAddCmd(env *Env) *cobra.Command {
 			}
 			in.Source = env.Abs(args[0])
 			in.Image = env.Abs(in.Image)
-			g, err := svc.roms.Add(in)
+			g, err := svc.roms.Add(cmd.Context(), in)
 			if errors.Is(err, store.ErrConflict) {
 				return fmt.Errorf("a ROM with this file name is already in the library (%w); remove it first with `devhub rom rm ID`", err)
 			}
@@ -178,7 +179,7 @@ func newRomRmCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			g, err := svc.roms.Remove(id)
+			g, err := svc.roms.Remove(cmd.Context(), id)
 			if errors.Is(err, store.ErrNotFound) {
 				return fmt.Errorf("no ROM with id %d", id)
 			}

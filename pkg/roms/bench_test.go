@@ -1,6 +1,7 @@
 package roms
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,7 +39,7 @@ func BenchmarkScan20k(b *testing.B) {
 		b.StopTimer()
 		s, _ := benchLibrary(b, 20000)
 		b.StartTimer()
-		rep, err := s.Scan()
+		rep, err := s.Scan(context.Background())
 		if err != nil || rep.Added != 20000 {
 			b.Fatalf("scan: %+v %v", rep, err)
 		}
@@ -48,11 +49,11 @@ func BenchmarkScan20k(b *testing.B) {
 // BenchmarkRescan20k measures a rescan with nothing changed.
 func BenchmarkRescan20k(b *testing.B) {
 	s, _ := benchLibrary(b, 20000)
-	if _, err := s.Scan(); err != nil {
+	if _, err := s.Scan(context.Background()); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := s.Scan(); err != nil {
+		if _, err := s.Scan(context.Background()); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -62,7 +63,7 @@ func BenchmarkRescan20k(b *testing.B) {
 // (budget: 5 ms at the median per answer).
 func BenchmarkGames20k(b *testing.B) {
 	s, _ := benchLibrary(b, 20000)
-	if _, err := s.Scan(); err != nil {
+	if _, err := s.Scan(context.Background()); err != nil {
 		b.Fatal(err)
 	}
 	cases := []struct {

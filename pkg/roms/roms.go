@@ -2,6 +2,7 @@ package roms
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -164,14 +165,15 @@ type found struct {
 // Scan indexes roms/ into the store: new files get a new id, files already
 // known keep theirs (the key is the relative path), removed files disappear,
 // files with an extension the console does not run are reported and skipped.
-func (s *Service) Scan() (ScanReport, error) {
+// A cancelled ctx stops the walk between files and changes nothing.
+func (s *Service) Scan(ctx context.Context) (ScanReport, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.scanLocked()
+	return s.scanLocked(ctx)
 }
 
-func (s *Service) scanLocked() (ScanReport, error) {
-	files, folders, skipped, err := walkRoms(s.root)
+func (s *Service) scanLocked(ctx context.Context) (ScanReport, error) {
+	files, folders, skipped, err := walkRoms(ctx, s.root)
 	if err != nil {
 		return ScanReport{}, err
 	}
@@ -250,7 +252,7 @@ func (s *Service) scanLocked() (ScanReport, error) {
 // walkRoms lists roms/: console folders at the top, ROM files anywhere
 // below them, covers in <console>/images/. A missing roms/ is an empty
 // library, not an error.
-func walkRoms(root string) (map[string]found, []string, []Skipped, error) {
+func walkRoms(ctx context.Context, root string) (map[string]found, []string, []Skipped, error) {
 	files := map[string]found{}
 	var folders []string
 	var skipped []Skipped
@@ -280,14 +282,14 @@ func walkRoms(root string) (map[string]found, []string, []Skipped, error) {
 			continue
 		}
 		folders = append(folders, name)
-		if err := walkConsole(root, name, con, files, &skipped); err != nil {
+		if err := walkConsole(ctx, root, name, con, files, &skipped); err != nil {
 			return nil, nil, nil, err
 		}
 	}
 	return files, folders, skipped, nil
 }
 
-func walkConsole(root, folder string, con Console, files map[string]found, skipped *[]Skipped) error {
+func walkConsole(ctx context.Context, root, folder string, con Console, files map[string]found, skipped *[]Skipped) error {
 	dir := filepath.Join(root, folder)
 	images := map[string]string{} // rom base name → cover path relative to roms/
 	if ents, err := os.ReadDir(filepath.Join(dir, "images")); err == nil {
@@ -310,6 +312,9 @@ func walkConsole(root, folder string, con Console, files map[string]found, skipp
 	return filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("scan %s: %w", p, err)
+		}
+		if err := ctx.Err(); err != nil {
+			return err
 		}
 		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
@@ -464,10 +469,15 @@ type AddInput struct {
 }
 
 // Add copies a ROM (and its cover) into roms/<console>/ and indexes it. A
-// ROM of the same file name already there is store.ErrConflict.
-func (s *Service) Add(in AddInput) (Game, error) {
+// ROM of the same file name already there is store.ErrConflict. A cancelled
+// ctx changes nothing; once the copy is made, the index is brought up to
+// date regardless.
+func (s *Service) Add(ctx context.Context, in AddInput) (Game, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return Game{}, err
+	}
 	var v store.Validator
 	con, ok := LookupConsole(in.Console)
 	switch {
@@ -525,7 +535,7 @@ func (s *Service) Add(in AddInput) (Game, error) {
 			return Game{}, err
 		}
 	}
-	if _, err := s.scanLocked(); err != nil {
+	if _, err := s.scanLocked(context.WithoutCancel(ctx)); err != nil {
 		return Game{}, err
 	}
 	rel := con.ID + "/" + base
@@ -597,10 +607,14 @@ func copyNew(src, dest string) error {
 
 // Remove deletes a ROM file from roms/ (and its cover when no other ROM of
 // the console uses it) and drops it from the index, so a rescan does not
-// bring it back.
-func (s *Service) Remove(id uint64) (Game, error) {
+// bring it back. A cancelled ctx changes nothing; once the file is gone,
+// the index is brought up to date regardless.
+func (s *Service) Remove(ctx context.Context, id uint64) (Game, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return Game{}, err
+	}
 	e, ok := s.idx.Load().byID[id]
 	if !ok {
 		return Game{}, store.ErrNotFound
@@ -625,7 +639,7 @@ func (s *Service) Remove(id uint64) (Game, error) {
 			_ = root.Remove(filepath.FromSlash(e.image))
 		}
 	}
-	if _, err := s.scanLocked(); err != nil {
+	if _, err := s.scanLocked(context.WithoutCancel(ctx)); err != nil {
 		return Game{}, err
 	}
 	return e.game, nil

@@ -1,6 +1,7 @@
 package roms
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -39,7 +40,7 @@ func writeFile(t testing.TB, root, rel, content string) {
 
 func mustScan(t testing.TB, s *Service) ScanReport {
 	t.Helper()
-	rep, err := s.Scan()
+	rep, err := s.Scan(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +302,7 @@ func TestAddAndRemove(t *testing.T) {
 	writeFile(t, src, "notes.txt", "x")
 	writeFile(t, src, "Sonic.md", "md")
 
-	g, err := s.Add(AddInput{Source: filepath.Join(src, "My_Game.nes"), Console: "nes", Name: "Моя гра", Image: filepath.Join(src, "cover.png")})
+	g, err := s.Add(context.Background(), AddInput{Source: filepath.Join(src, "My_Game.nes"), Console: "nes", Name: "Моя гра", Image: filepath.Join(src, "cover.png")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +318,7 @@ func TestAddAndRemove(t *testing.T) {
 		t.Errorf("name after rescan = %q", got.Name)
 	}
 	// An alias puts the ROM in the console's own folder.
-	md, err := s.Add(AddInput{Source: filepath.Join(src, "Sonic.md"), Console: "genesis"})
+	md, err := s.Add(context.Background(), AddInput{Source: filepath.Join(src, "Sonic.md"), Console: "genesis"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,7 +341,7 @@ func TestAddAndRemove(t *testing.T) {
 	}
 	for _, tt := range bad {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := s.Add(tt.in)
+			_, err := s.Add(context.Background(), tt.in)
 			if tt.err != nil {
 				if !errors.Is(err, tt.err) {
 					t.Fatalf("err = %v, want %v", err, tt.err)
@@ -357,7 +358,7 @@ func TestAddAndRemove(t *testing.T) {
 		})
 	}
 
-	if _, err := s.Remove(g.ID); err != nil {
+	if _, err := s.Remove(context.Background(), g.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(root, "nes/My_Game.nes")); !errors.Is(err, os.ErrNotExist) {
@@ -369,7 +370,7 @@ func TestAddAndRemove(t *testing.T) {
 	if _, err := s.Get(g.ID); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("removed game still found: %v", err)
 	}
-	if _, err := s.Remove(g.ID); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Remove(context.Background(), g.ID); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("second remove: %v", err)
 	}
 }
@@ -418,5 +419,37 @@ func TestSpecCoreNames(t *testing.T) {
 		if _, ok := consoleByID[id]; !ok {
 			t.Errorf("spec core %q → unknown console %q", name, id)
 		}
+	}
+}
+
+// Scan, Add and Remove honour their context: cancelled, they change
+// nothing on disk or in the index.
+func TestWritesHonourContext(t *testing.T) {
+	s, root := newTestService(t)
+	writeFile(t, root, "nes/Kept.nes", "NES")
+	mustScan(t, s)
+	writeFile(t, root, "nes/Later.nes", "NES")
+	src := t.TempDir()
+	writeFile(t, src, "New.nes", "NES")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := s.Scan(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("scan: %v", err)
+	}
+	if _, err := s.Add(ctx, AddInput{Source: filepath.Join(src, "New.nes"), Console: "nes"}); !errors.Is(err, context.Canceled) {
+		t.Errorf("add: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "nes", "New.nes")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a cancelled add copied the ROM: %v", err)
+	}
+	all, _ := s.All("nes")
+	if len(all) != 1 || all[0].Path != "/nes/Kept.nes" {
+		t.Fatalf("after cancelled scan and add: %+v", all)
+	}
+	if _, err := s.Remove(ctx, all[0].ID); !errors.Is(err, context.Canceled) {
+		t.Errorf("remove: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "nes", "Kept.nes")); err != nil {
+		t.Errorf("a cancelled remove deleted the ROM: %v", err)
 	}
 }

@@ -84,7 +84,7 @@ func (s *Server) blogList(c fiber.Ctx) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	page, err := s.svc.Blog.List(c.Context(), q)
+	page, err := s.svc.Blog.List(q)
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (s *Server) blogList(c fiber.Ctx) error {
 }
 
 func (s *Server) blogCategories(c fiber.Ctx) error {
-	return c.JSON(s.svc.Blog.Categories(c.Context()))
+	return c.JSON(s.svc.Blog.Categories())
 }
 
 func (s *Server) blogGet(c fiber.Ctx) error {
@@ -100,7 +100,7 @@ func (s *Server) blogGet(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	a, err := s.svc.Blog.Get(c.Context(), id)
+	a, err := s.svc.Blog.Get(id)
 	if err != nil {
 		return err
 	}
@@ -158,7 +158,7 @@ func (s *Server) blogDelete(c fiber.Ctx) error {
 // server.public_url when configured, else they are relative (never built
 // from the Host header a client sent; see blog.WriteFeed).
 func (s *Server) blogFeed(c fiber.Ctx) error {
-	page, err := s.svc.Blog.List(c.Context(), blog.Query{Limit: blog.FeedSize})
+	page, err := s.svc.Blog.List(blog.Query{Limit: blog.FeedSize})
 	if err != nil {
 		return err
 	}

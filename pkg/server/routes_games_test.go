@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -221,7 +222,7 @@ func TestGamesShelfAPI(t *testing.T) {
 		t.Fatalf("recent %s", body)
 	}
 	// A game removed from the library leaves the lists.
-	if _, err := f.svc.Remove(a); err != nil {
+	if _, err := f.svc.Remove(context.Background(), a); err != nil {
 		t.Fatal(err)
 	}
 	_, body = f.req(t, "GET", "/api/games/me", userToken, nil)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -38,7 +39,7 @@ func BenchmarkRomservGames20k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := svc.Scan(); err != nil {
+	if _, err := svc.Scan(context.Background()); err != nil {
 		b.Fatal(err)
 	}
 	cfg := config.Default()

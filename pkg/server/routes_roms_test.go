@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -64,7 +65,7 @@ func newRomsFixture(t *testing.T, mutate func(*Options)) *romsFixture {
 	st := storetest.Open(t)
 	svc, err := roms.New(st, root)
 	must(err)
-	_, err = svc.Scan()
+	_, err = svc.Scan(context.Background())
 	must(err)
 	ta := newTestApp(t, func(o *Options) {
 		o.Config.Storage.RomsDir = root

@@ -67,12 +67,12 @@ func (s *Server) article(c fiber.Ctx, key string) *blog.Article {
 		return nil
 	}
 	if id, err := strconv.ParseUint(key, 10, 64); err == nil {
-		if a, err := s.svc.Blog.Get(c.Context(), id); err == nil {
+		if a, err := s.svc.Blog.Get(id); err == nil {
 			return a
 		}
 		return nil
 	}
-	if a, err := s.svc.Blog.GetBySlug(c.Context(), key); err == nil {
+	if a, err := s.svc.Blog.GetBySlug(key); err == nil {
 		return a
 	}
 	return nil
@@ -175,7 +175,7 @@ func (s *Server) sitemap(c fiber.Ctx) error {
 		}
 	}
 	if s.svc.Blog != nil {
-		for _, a := range s.svc.Blog.All(c.Context(), "", "") {
+		for _, a := range s.svc.Blog.All("", "") {
 			urls = append(urls, sitemapURL{Loc: s.absolute(c, "/blog/"+strconv.FormatUint(a.ID, 10)),
 				LastMod: a.UpdatedAt.UTC().Format(time.RFC3339)})
 		}
