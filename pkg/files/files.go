@@ -69,6 +69,9 @@ type File struct {
 	UploaderID uint64    `json:"uploader_id"`
 	Uploader   string    `json:"uploader"`
 	UploadedAt time.Time `json:"uploaded_at"`
+	// Visibility is "" (public, also every record older than the field)
+	// or Private (visibility.go).
+	Visibility string `json:"visibility,omitempty"`
 }
 
 // Uploader says who added a file: a signed-in user, or the owner on the CLI

@@ -44,6 +44,9 @@ type index struct {
 	version uint64
 	// usage is what each uploader stores (their quota's file-cloud meter).
 	usage map[uint64]usage
+	// private counts the private files; while it is 0 every viewer's list
+	// is the plain one (visibility.go).
+	private int
 }
 
 // usage is one uploader's bytes and files.
@@ -65,6 +68,9 @@ func (ix *index) put(f File) {
 	ix.byID[f.ID] = f
 	u := ix.usage[f.UploaderID]
 	ix.usage[f.UploaderID] = usage{bytes: u.bytes + f.Size, files: u.files + 1}
+	if f.IsPrivate() {
+		ix.private++
+	}
 	ids := ix.groups[g]
 	if n := len(ids); n == 0 || ids[n-1] < f.ID {
 		ix.groups[g] = append(ids, f.ID) // the common case: a new upload
@@ -96,6 +102,9 @@ func (ix *index) removeLocked(f File) {
 		delete(ix.usage, f.UploaderID)
 	} else {
 		ix.usage[f.UploaderID] = usage{bytes: u.bytes - f.Size, files: u.files - 1}
+	}
+	if f.IsPrivate() {
+		ix.private--
 	}
 	g := GroupOf(f.Type)
 	ids := ix.groups[g]
@@ -146,4 +155,71 @@ func (ix *index) usageOf(uploaderID uint64) usage {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	return ix.usage[uploaderID]
+}
+
+// privateVisibleTo is how many private files v may see.
+func (ix *index) privateVisibleTo(v *Viewer) int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.private == 0 {
+		return 0
+	}
+	if v.Admin {
+		return ix.private
+	}
+	n := 0
+	for _, f := range ix.byID {
+		if f.IsPrivate() && f.VisibleTo(v) {
+			n++
+		}
+	}
+	return n
+}
+
+// pageFor is page with only the files v may see. While no file is private
+// (or v is an admin) it is page itself; otherwise the group is filtered,
+// which costs a walk over it — private files are the exception.
+func (ix *index) pageFor(v *Viewer, group string, page, limit int) ([]File, int) {
+	ix.mu.RLock()
+	if ix.private == 0 || (v != nil && v.Admin) {
+		ix.mu.RUnlock()
+		return ix.page(group, page, limit)
+	}
+	defer ix.mu.RUnlock()
+	ids := ix.groups[group]
+	out := []File{}
+	skip := (page - 1) * limit
+	total := 0
+	for i := len(ids) - 1; i >= 0; i-- {
+		f := ix.byID[ids[i]]
+		if !f.VisibleTo(v) {
+			continue
+		}
+		total++
+		if total > skip && len(out) < limit {
+			out = append(out, f)
+		}
+	}
+	return out, total
+}
+
+// totalsFor is totals counting only the files v may see.
+func (ix *index) totalsFor(v *Viewer) map[string]int {
+	ix.mu.RLock()
+	if ix.private == 0 || (v != nil && v.Admin) {
+		ix.mu.RUnlock()
+		return ix.totals()
+	}
+	defer ix.mu.RUnlock()
+	out := make(map[string]int, len(groupTypes))
+	for _, g := range groupTypes {
+		n := 0
+		for _, id := range ix.groups[g.Group] {
+			if ix.byID[id].VisibleTo(v) {
+				n++
+			}
+		}
+		out[g.Group] = n
+	}
+	return out
 }

@@ -16,6 +16,8 @@ type Info struct {
 	Mimetype     string    `json:"mimetype"`
 	Type         string    `json:"type"`
 	UploadedAt   time.Time `json:"uploadedAt"`
+	// Visibility is public or private (visibility.go).
+	Visibility string `json:"visibility"`
 	// SHA256 is left out of the lists (they are read often and the hash is
 	// 64 bytes a file); the detail and the upload answer carry it.
 	SHA256 string `json:"sha256,omitempty"`
@@ -27,7 +29,7 @@ type Info struct {
 
 // Info is f as Info; withHash adds its SHA-256.
 func (f File) Info(withHash bool) Info {
-	in := Info{ID: f.ID, OriginalName: f.OriginalName, Size: f.Size, Mimetype: f.MimeType, Type: f.Type, UploadedAt: f.UploadedAt}
+	in := Info{ID: f.ID, OriginalName: f.OriginalName, Size: f.Size, Mimetype: f.MimeType, Type: f.Type, UploadedAt: f.UploadedAt, Visibility: visibilityOf(f)}
 	if withHash {
 		in.SHA256 = f.SHA256
 	}

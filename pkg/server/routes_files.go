@@ -60,8 +60,9 @@ func (s *Server) mountFiles(api fiber.Router) {
 		// HEAD is registered explicitly: Fiber adds automatic HEAD routes
 		// after every other route, behind the /api catch-all 404.
 		get := func(path string, h fiber.Handler) {
-			g.Get(path, h)
-			g.Head(path, h)
+			// optionalUser: private files are seen by their uploader and admins.
+			g.Get(path, s.optionalUser, h)
+			g.Head(path, s.optionalUser, h)
 		}
 		get("/", s.listFiles(prefix == "/files"))
 		g.Post("/upload", s.finishRefusedUpload, s.requireUser, s.admitUpload, s.uploadFiles)
@@ -70,6 +71,7 @@ func (s *Server) mountFiles(api fiber.Router) {
 		get("/:id/thumbnail", s.fileThumbnail)
 		get("/:id", s.fileDetail)
 		g.Delete("/:id", s.requireAdmin, s.deleteFile)
+		g.Patch("/:id", s.requireUser, s.patchFile)
 	}
 }
 
@@ -130,7 +132,10 @@ func (s *Server) listFiles(canonical bool) fiber.Handler {
 func (s *Server) answerFileList(c fiber.Ctx, canonical bool, cache *encodedList) error {
 	// The plain list (no parameters) is what every visitor of the page
 	// asks for: its encoded answer is kept until the list changes.
-	plain := c.Request().URI().QueryArgs().Len() == 0
+	// It is kept for the public view only: an account that may see private
+	// files gets its own answer.
+	viewer := fileViewer(c)
+	plain := c.Request().URI().QueryArgs().Len() == 0 && s.svc.Files.SeesOnlyPublic(viewer)
 	if plain {
 		if body, ok := cache.get(s.fileListVersion()); ok {
 			c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
@@ -151,11 +156,11 @@ func (s *Server) answerFileList(c fiber.Ctx, canonical bool, cache *encodedList)
 		limit = defaultFilesPerGroup
 	}
 	limit = min(limit, maxFilesPerGroup)
-	out := fiber.Map{"totals": s.svc.Files.Totals()}
+	out := fiber.Map{"totals": s.svc.Files.TotalsFor(viewer)}
 	for _, g := range files.GroupNames() {
 		var fs []files.File
 		if group == "" || group == g {
-			fs, _ = s.svc.Files.Page(g, page, limit)
+			fs, _ = s.svc.Files.PageFor(viewer, g, page, limit)
 		}
 		if canonical {
 			out[g] = s.infos(fs, false)
@@ -220,10 +225,11 @@ func fileIDParam(c fiber.Ctx) (uint64, error) {
 }
 
 // visibleFile is file id's record for the caller: the one rule of who may
-// see a file, shared by its detail and its thumbnail (today every file is
-// public; a file the caller may not see must answer store.ErrNotFound).
-func (s *Server) visibleFile(_ fiber.Ctx, id uint64) (*files.File, error) {
-	return s.svc.Files.Get(id)
+// see a file, shared by its detail, its bytes and its thumbnail — a private
+// file is seen by its uploader and admins only; anyone else gets
+// store.ErrNotFound (files.Service.GetFor).
+func (s *Server) visibleFile(c fiber.Ctx, id uint64) (*files.File, error) {
+	return s.svc.Files.GetFor(fileViewer(c), id)
 }
 
 func (s *Server) fileDetail(c fiber.Ctx) error {
@@ -421,6 +427,9 @@ func (s *Server) sendUserFile(c fiber.Ctx, inlineIfSafe bool) error {
 	if err != nil {
 		return err
 	}
+	if _, err := s.visibleFile(c, id); err != nil {
+		return err
+	}
 	f, fh, err := s.svc.Files.Open(id)
 	if err != nil {
 		if _, gerr := s.svc.Files.Get(id); gerr == nil {
@@ -430,6 +439,13 @@ func (s *Server) sendUserFile(c fiber.Ctx, inlineIfSafe bool) error {
 		}
 		return err
 	}
+	return s.sendOpenedFile(c, f, fh, inlineIfSafe)
+}
+
+// sendOpenedFile answers with the bytes of f, already opened as fh (the
+// file routes and share links): headers, caching, Range and the metrics.
+func (s *Server) sendOpenedFile(c fiber.Ctx, f *files.File, fh io.ReadSeekCloser, inlineIfSafe bool) error {
+	h := &c.Response().Header
 	base := mimeBase(f.MimeType)
 	disposition := "attachment"
 	if inlineIfSafe && inlineTypes[base] {
@@ -440,7 +456,7 @@ func (s *Server) sendUserFile(c fiber.Ctx, inlineIfSafe bool) error {
 		ctype = "application/octet-stream"
 	}
 	h.Set(fiber.HeaderContentDisposition, contentDisposition(disposition, f.OriginalName))
-	err = sendContent(c, &content{
+	err := sendContent(c, &content{
 		contentType: ctype, cacheControl: "private, no-cache",
 		etag: `"` + f.SHA256 + `"`, lastModified: f.UploadedAt, ranges: true,
 		identity: payload{size: f.Size, file: fh},

@@ -283,7 +283,7 @@ func TestFilesListGroupedAndAlias(t *testing.T) {
 		}
 		// The spec's path keeps the spec's names; the canonical path shows
 		// a file as everywhere else (files.Info).
-		name, keys := "originalName", []string{"id", "originalName", "size", "mimetype", "type", "uploadedAt"}
+		name, keys := "originalName", []string{"id", "originalName", "size", "mimetype", "type", "uploadedAt", "visibility"}
 		if path == "/api/api/files" {
 			name, keys = "original_name", []string{"id", "original_name", "size", "mime_type", "type", "uploaded_at"}
 		}

@@ -58,6 +58,7 @@ const stored: FileItem = {
   mimetype: 'image/png',
   type: 'image',
   uploadedAt: '2025-01-01T00:00:00Z',
+  visibility: 'public',
 };
 
 function file(name: string, size: number, type = 'application/octet-stream'): File {

@@ -14,7 +14,7 @@ const admin = { id: 1, email: 'admin@example.com', name: 'Admin', role: 'admin' 
 const user = { id: 2, email: 'user@example.com', name: 'User', role: 'user' };
 
 function item(id: number, name: string, type: FileItem['type'], mime: string, size = 1.5 * 1024 * 1024): FileItem {
-  return { id, originalName: name, size, mimetype: mime, type, uploadedAt: '2025-01-01T00:00:00Z' };
+  return { id, originalName: name, size, mimetype: mime, type, uploadedAt: '2025-01-01T00:00:00Z', visibility: 'public' };
 }
 
 const photo = item(1, 'photo.png', 'image', 'image/png');
