@@ -41,6 +41,7 @@ const (
 	ShareCreated    = "share.created"
 	ShareRevoked    = "share.revoked"
 	QuotaChanged    = "quota.changed"
+	ShareUsed       = "share.used"
 )
 
 // DefaultMaxEvents is how many events are kept.

@@ -24,6 +24,7 @@ import (
 	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/roms"
 	"github.com/devhub/devhub/pkg/server"
+	"github.com/devhub/devhub/pkg/shares"
 	"github.com/devhub/devhub/pkg/storage"
 	"github.com/devhub/devhub/pkg/store"
 	"github.com/devhub/devhub/pkg/thumbs"
@@ -127,6 +128,7 @@ type services struct {
 	// it (thumbsStartup), nil otherwise.
 	thumbs *thumbs.Service
 	quota  *quota.Service
+	shares *shares.Service
 	blog   *blog.Service
 	audit  *audit.Service
 	// gameStates and shelf are the players' save states, favourites and
@@ -166,6 +168,9 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 		return nil, err
 	}
 	fsvc.UseQuota(s.quota)
+	if s.shares, err = shares.New(st, authSvc, nil); err != nil {
+		return nil, err
+	}
 	act, err := activity.New(st, activity.Options{MaxEvents: cfg.Activity.MaxEvents, MaxBytes: cfg.Activity.MaxBytes,
 		RatePerMinute: cfg.Activity.RatePerMinute, GlobalRatePerMinute: cfg.Activity.GlobalRatePerMinute})
 	if err != nil {
@@ -217,6 +222,7 @@ func (s *services) httpServices() *server.Services {
 		Activity:     s.activity,
 		GeoIP:        s.geo,
 		Files:        s.files,
+		Shares:       s.shares,
 		Thumbs:       s.thumbs,
 		Quota:        s.quota,
 		TusDir:       filepath.Join(s.cfg.Storage.DataDir, "tus"),

@@ -40,6 +40,7 @@ the same store and uploads directory as the server, also while it runs.`,
 		SilenceUsage: true,
 	}
 	cmd.AddCommand(newFileAddCmd(env), newFileListCmd(env), newFileGetCmd(env), newFileRmCmd(env))
+	cmd.AddCommand(newFileShareCmds(env)...)
 	return cmd
 }
 

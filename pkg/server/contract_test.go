@@ -44,7 +44,8 @@ var contract = sync.OnceValues(func() (routers.Router, error) {
 // inContract reports whether a path is one the document describes: the API,
 // the ROM service and the feed (the SPA's pages and assets are not).
 func inContract(path string) bool {
-	return strings.HasPrefix(path, "/api/") || path == "/api" || strings.HasPrefix(path, "/romserv") || path == "/feed.xml" || path == "/ip"
+	return strings.HasPrefix(path, "/api/") || path == "/api" || strings.HasPrefix(path, "/romserv") || path == "/feed.xml" || path == "/ip" ||
+		strings.HasPrefix(path, "/s/") && strings.Count(path, "/") == 3 // a share link's routes (its page is the SPA's)
 }
 
 // checkContract validates one exchange; reqBody and respBody are the bytes

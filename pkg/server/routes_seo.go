@@ -37,6 +37,7 @@ var spaPages = []struct {
 	{regexp.MustCompile(`^/blog/[^/]+$`), "", "", false}, // an article: its own title
 	{regexp.MustCompile(`^/filecloud$`), "File cloud — DevHub", "Files shared on this site: images, videos, audio and documents.", true},
 	{regexp.MustCompile(`^/filecloud/\d+$`), "File — DevHub", "A file in the file cloud.", false},
+	{regexp.MustCompile(`^/s/[A-Za-z0-9_-]+$`), "Shared file — DevHub", "A file shared with a link.", false},
 	{regexp.MustCompile(`^/profile$`), "Profile — DevHub", "Sign in, register and manage your account.", false},
 	{regexp.MustCompile(`^/privacy$`), "Privacy — DevHub", "How this site treats your data.", true},
 	{regexp.MustCompile(`^/terms$`), "Terms — DevHub", "The terms of using this site.", true},

@@ -31,6 +31,7 @@ import (
 	"github.com/devhub/devhub/pkg/profile"
 	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/roms"
+	"github.com/devhub/devhub/pkg/shares"
 	"github.com/devhub/devhub/pkg/store"
 	"github.com/devhub/devhub/pkg/thumbs"
 )
@@ -67,6 +68,9 @@ type Services struct {
 	// Quota is every account's storage quota (GET /api/auth/quota); nil
 	// leaves storage unlimited.
 	Quota *quota.Service
+	// Shares are the file cloud's share links (/api/files/:id/shares,
+	// /s/:token); nil leaves them unmounted.
+	Shares *shares.Service
 	// Blog is the blog (/api/blog, /feed.xml); nil leaves it unmounted.
 	Blog *blog.Service
 	// Audit is the security audit log (GET /api/audit); nil records nothing.
@@ -242,6 +246,7 @@ func (s *Server) mountAreas(app *fiber.App, cores fs.FS) error {
 	}
 	s.mountQuota(api)
 	s.mountGames(api)
+	s.mountShares(app, api)
 	s.mountBlog(app, api)
 	s.mountAudit(api)
 	s.mountMetrics(app)

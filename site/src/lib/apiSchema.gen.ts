@@ -2257,7 +2257,43 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Make a file public or private (its uploader or an admin)
+         * @description A private file is seen only by its uploader and admins: it is absent from everyone else's lists and answers 404 to them on every path (share links still reach it).
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        visibility: components["schemas"]["Visibility"];
+                    };
+                };
+            };
+            responses: {
+                /** @description The file as it is now */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FileWithHash"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+            };
+        };
         trace?: never;
     };
     "/api/files/{id}/download": {
@@ -2401,6 +2437,318 @@ export interface paths {
                 };
                 400: components["responses"]["Error"];
                 404: components["responses"]["Error"];
+                416: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/files/{id}/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** The file's share links in every state, newest first (its uploader or an admin) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Links */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ShareLink"][];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        /** Make a share link to the file (its uploader or an admin); private files too */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The link's lifetime: a duration (7d, 36h, 90m) or seconds; default 7d, at most 365d */
+                        expiresIn?: string | number;
+                        /** @description Asked before the file is shown (argon2id; wrong guesses throttled) */
+                        password?: string;
+                        /** @description Downloads before the link is used up; none for no limit */
+                        maxDownloads?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The link (its token is its key; shown to whoever may manage it) */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ShareLink"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The share links the caller made, newest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Links */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ShareLink"][];
+                    };
+                };
+                401: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shares/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a share link (its maker, the file's uploader or an admin); it then answers 410 */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Revoked */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/{token}/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        /** What the link's page (GET /s/{token}, the SPA) shows: the file once unlocked */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The link; `file` only when it has no password or the unlock cookie is sent */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ShareInfo"];
+                    };
+                };
+                404: components["responses"]["Error"];
+                410: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/{token}/unlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give a link's password; sets a short-lived cookie for the page's preview and download */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Unlocked; `grant` also works as the X-Share-Grant header */
+                200: {
+                    headers: {
+                        "Set-Cookie"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            grant: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                410: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+                429: components["responses"]["Throttled"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/{token}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The shared file's bytes; Range gives 206; ?inline=1 shows safe media types inline
+         * @description A request that reads from byte 0 uses up one download of a limited link; HEAD requests, link-preview bots and further requests of the same visit (its cookie) do not.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    inline?: "1";
+                };
+                header?: {
+                    Range?: string;
+                    "If-Range"?: string;
+                    "If-None-Match"?: string;
+                    /** @description The unlock grant when no cookie is sent */
+                    "X-Share-Grant"?: string;
+                };
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: components["responses"]["FileBytes"];
+                206: components["responses"]["FileBytes"];
+                /** @description Not modified */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                410: components["responses"]["Error"];
                 416: components["responses"]["Error"];
             };
         };
@@ -3409,6 +3757,11 @@ export interface components {
         };
         /** @enum {unknown} */
         FileType: "image" | "video" | "audio" | "document" | "other";
+        /**
+         * @description public (the default): everyone sees the file; private: only its uploader and admins
+         * @enum {unknown}
+         */
+        Visibility: "public" | "private";
         /** @description A file, as every path but the spec's list shows it (and the CLI's --json) */
         File: {
             id: number;
@@ -3419,6 +3772,8 @@ export interface components {
             type: components["schemas"]["FileType"];
             /** Format: date-time */
             uploadedAt: string;
+            /** @description Always sent by the server; a client may read its absence as public */
+            visibility?: components["schemas"]["Visibility"];
             /** @description The content's SHA-256 (hex): in the detail and the upload answer, not in lists */
             sha256?: string;
             /** @description An image's thumbnail (GET /api/files/{id}/thumbnail?v=…), once it has one; absent otherwise */
@@ -3426,6 +3781,46 @@ export interface components {
         };
         FileWithHash: components["schemas"]["File"] & {
             sha256: string;
+        };
+        /** @description A share link as the people who may manage it see it */
+        ShareLink: {
+            /** @description At least 128 random bits, base64url */
+            token: string;
+            /** @description The link: <public_url>/s/<token> */
+            url: string;
+            fileId: number;
+            /** @description Empty when the file was deleted */
+            fileName: string;
+            creator: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description null for no limit */
+            maxDownloads: number | null;
+            downloads: number;
+            hasPassword: boolean;
+            /** @enum {unknown} */
+            state: "active" | "expired" | "used_up" | "revoked";
+            /** Format: date-time */
+            revokedAt?: string;
+        };
+        ShareInfo: {
+            passwordRequired: boolean;
+            /** @description The password is needed before the file is shown */
+            locked: boolean;
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description null for no limit */
+            downloadsLeft: number | null;
+            file?: {
+                name: string;
+                size: number;
+                mimetype: string;
+                type: components["schemas"]["FileType"];
+                /** @description The browser may preview it (image but SVG, audio, video, PDF) */
+                inline: boolean;
+            };
         };
         /** @description A file in the spec's list (GET /api/api/files), with the spec's names */
         SpecFileItem: {

@@ -12,6 +12,7 @@ function image(ageMs: number, over: Partial<FileItem> = {}): FileItem {
     mimetype: 'image/png',
     type: 'image',
     uploadedAt: new Date(now - ageMs).toISOString(),
+    visibility: 'public',
     ...over,
   };
 }

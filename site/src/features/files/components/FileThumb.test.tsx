@@ -14,6 +14,7 @@ function file(over: Partial<FileItem> = {}): FileItem {
     mimetype: 'image/jpeg',
     type: 'image',
     uploadedAt: '2025-01-01T00:00:00Z',
+    visibility: 'public',
     ...over,
   };
 }

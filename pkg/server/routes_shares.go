@@ -1,0 +1,411 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+
+	"github.com/devhub/devhub/pkg/audit"
+	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/shares"
+	"github.com/devhub/devhub/pkg/store"
+)
+
+// Cookies a browser keeps for one link (Path /s/<token>): that it gave the
+// password, and that this visit's download was already counted — so the
+// page's preview, the download button and a resumed download use up one
+// download between them, not three.
+const (
+	shareUnlockCookie  = "devhub_share_unlock"
+	shareCountedCookie = "devhub_share_counted"
+	// shareGrantHeader carries the unlock grant for clients without cookies.
+	shareGrantHeader = "X-Share-Grant"
+	// shareGrantTTL is how long a grant lasts.
+	shareGrantTTL = time.Hour
+)
+
+// linkPreviewBots are the user agents of the crawlers chat apps and social
+// sites send to draw a preview of a pasted link: their fetches are not
+// somebody downloading the file, so they never use up a download.
+var linkPreviewBots = regexp.MustCompile(`(?i)facebookexternalhit|facebookcatalog|facebot|twitterbot|slackbot|slack-imgproxy|discordbot|telegrambot|whatsapp|linkedinbot|skypeuripreview|pinterest|redditbot|applebot|googlebot|bingbot|yandex|vkshare|embedly|iframely|mastodon|snapchat|viber|line-poker|kakaotalk-scrap|outbrain|quora link preview|bitlybot|tumblr|nuzzel|w3c_validator|google-pagerenderer|bot\b.*preview`)
+
+// isLinkPreviewBot reports whether ua is a link-preview crawler.
+func isLinkPreviewBot(ua string) bool { return linkPreviewBots.MatchString(ua) }
+
+// rangeStartsAtZero reports whether a request reads the file from its first
+// byte (no Range, or a first range starting at 0): only those count as a
+// download; a continuation of one does not.
+func rangeStartsAtZero(rng string) bool {
+	rng = strings.TrimSpace(rng)
+	if rng == "" {
+		return true
+	}
+	spec, ok := strings.CutPrefix(rng, "bytes=")
+	if !ok {
+		return true // not a byte range: the whole file is sent
+	}
+	first, _, _ := strings.Cut(spec, ",")
+	start, _, _ := strings.Cut(strings.TrimSpace(first), "-")
+	return strings.TrimSpace(start) == "0"
+}
+
+// mountShares registers the share link routes: management under /api and
+// the link itself under /s/:token (the page is the SPA's).
+func (s *Server) mountShares(app fiber.Router, api fiber.Router) {
+	if s.svc.Shares == nil || s.svc.Files == nil {
+		return
+	}
+	api.Post("/files/:id/shares", s.requireUser, s.createShare)
+	api.Get("/files/:id/shares", s.requireUser, s.fileShares)
+	api.Get("/shares", s.requireUser, s.myShares)
+	api.Delete("/shares/:token", s.requireUser, s.revokeShare)
+
+	app.Get("/s/:token/info", s.shareInfo)
+	app.Post("/s/:token/unlock", s.limitBody(4<<10), s.unlockShare)
+	app.Get("/s/:token/download", s.shareDownload)
+	app.Head("/s/:token/download", s.shareDownload)
+}
+
+// shareBase is where links live: server.public_url when set, else the
+// address the request came to.
+func (s *Server) shareBase(c fiber.Ctx) string {
+	if s.cfg.Server.PublicURL != "" {
+		return s.cfg.Server.PublicURL
+	}
+	return c.BaseURL()
+}
+
+func (s *Server) toShareJSON(c fiber.Ctx, sh shares.Share) shares.Link {
+	name := ""
+	if f, err := s.svc.Files.Get(sh.FileID); err == nil {
+		name = f.OriginalName
+	}
+	return sh.Link(s.shareBase(c), name, s.svc.Shares.Now())
+}
+
+func (s *Server) toSharesJSON(c fiber.Ctx, list []shares.Share) []shares.Link {
+	out := make([]shares.Link, 0, len(list))
+	for _, sh := range list {
+		out = append(out, s.toShareJSON(c, sh))
+	}
+	return out
+}
+
+// createShare answers POST /api/files/:id/shares {expiresIn?, password?,
+// maxDownloads?} for the file's uploader or an admin.
+func (s *Server) createShare(c fiber.Ctx) error {
+	f, err := s.fileForChange(c)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		ExpiresIn    any     `json:"expiresIn"`
+		Password     *string `json:"password"`
+		MaxDownloads *int    `json:"maxDownloads"`
+	}
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	var v store.Validator
+	ttl, err := parseExpiresIn(in.ExpiresIn)
+	if err != nil {
+		v.Add("expiresIn", "invalid", err.Error())
+	}
+	maxDl := 0
+	if in.MaxDownloads != nil {
+		if *in.MaxDownloads < 1 {
+			v.Add("maxDownloads", "invalid", "maxDownloads must be at least 1 (leave it out for no limit)")
+		}
+		maxDl = *in.MaxDownloads
+	}
+	if in.Password != nil && *in.Password == "" {
+		v.Add("password", "required", "password must not be empty (leave it out for a link without one)")
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	id := currentUser(c)
+	pw := ""
+	if in.Password != nil {
+		pw = *in.Password
+	}
+	sh, err := s.svc.Shares.Create(shares.NewShare{FileID: f.ID, CreatedBy: id.ID, Creator: id.Email, TTL: ttl,
+		Password: pw, MaxDownloads: maxDl})
+	if err != nil {
+		return err
+	}
+	s.record(c, audit.Event{Type: audit.ShareCreated, Actor: id.Email, Target: "file " + strconv.FormatUint(f.ID, 10),
+		Details: shareDetails(sh)})
+	return c.Status(fiber.StatusCreated).JSON(s.toShareJSON(c, *sh))
+}
+
+// shareDetails is what the audit log notes of a link: never the token
+// itself (the log is read by every admin; the token is the key).
+func shareDetails(sh *shares.Share) map[string]string {
+	d := map[string]string{"link": shareRef(sh.Token), "expiresAt": sh.ExpiresAt.Format(time.RFC3339),
+		"password": strconv.FormatBool(sh.HasPassword())}
+	if sh.MaxDownloads > 0 {
+		d["maxDownloads"] = strconv.Itoa(sh.MaxDownloads)
+	}
+	return d
+}
+
+// shareRef names a link in logs by the start of its token only.
+func shareRef(token string) string {
+	if len(token) > 6 {
+		return token[:6] + "…"
+	}
+	return token
+}
+
+// parseExpiresIn reads expiresIn: a duration such as "7d" or "36h", or a
+// number of seconds; absent is the default lifetime.
+func parseExpiresIn(v any) (time.Duration, error) {
+	switch x := v.(type) {
+	case nil:
+		return 0, nil
+	case float64:
+		if x < 1 || x != float64(int64(x)) {
+			return 0, errors.New("expiresIn must be a positive number of seconds or a duration such as 7d or 36h")
+		}
+		return time.Duration(x) * time.Second, nil
+	case string:
+		d, err := auth.ParseTTL(x)
+		if err != nil {
+			return 0, err
+		}
+		if d <= 0 {
+			return 0, errors.New("expiresIn must be positive")
+		}
+		return d, nil
+	}
+	return 0, errors.New("expiresIn must be a duration such as 7d or 36h, or a number of seconds")
+}
+
+// fileShares answers GET /api/files/:id/shares: every link of the file.
+func (s *Server) fileShares(c fiber.Ctx) error {
+	f, err := s.fileForChange(c)
+	if err != nil {
+		return err
+	}
+	list, err := s.svc.Shares.List(shares.Filter{FileID: f.ID})
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.JSON(s.toSharesJSON(c, list))
+}
+
+// myShares answers GET /api/shares: the links the caller made.
+func (s *Server) myShares(c fiber.Ctx) error {
+	id := currentUser(c)
+	list, err := s.svc.Shares.List(shares.Filter{CreatedBy: &id.ID})
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.JSON(s.toSharesJSON(c, list))
+}
+
+// revokeShare answers DELETE /api/shares/:token: the link's maker, the
+// file's uploader or an admin ends it.
+func (s *Server) revokeShare(c fiber.Ctx) error {
+	token := c.Params("token")
+	sh, err := s.svc.Shares.Get(token)
+	if err != nil {
+		return err
+	}
+	id := currentUser(c)
+	allowed := id.IsAdmin() || (id.ID != 0 && sh.CreatedBy == id.ID)
+	if !allowed {
+		if f, err := s.svc.Files.Get(sh.FileID); err == nil && f.MayChange(fileViewer(c)) {
+			allowed = true
+		}
+	}
+	if !allowed {
+		// A link someone else made is not acknowledged either way.
+		return NewError(fiber.StatusNotFound, "not found")
+	}
+	if _, err := s.svc.Shares.Revoke(token); err != nil {
+		return err
+	}
+	s.record(c, audit.Event{Type: audit.ShareRevoked, Actor: id.Email, Target: "file " + strconv.FormatUint(sh.FileID, 10),
+		Details: map[string]string{"link": shareRef(token)}})
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// shareGone is the 410 of a link that is no more.
+func shareGone() error {
+	return NewError(fiber.StatusGone, "this share link has expired, was used up or was revoked")
+}
+
+// openShare finds the link :token for a visitor: 404 for no such link, 410
+// for one no longer usable — unless this visit's download was already
+// counted (a used-up link still finishes the visit that used it up).
+func (s *Server) openShare(c fiber.Ctx) (*shares.Share, bool, error) {
+	token := c.Params("token")
+	sh, err := s.svc.Shares.Get(token)
+	if err != nil {
+		return nil, false, err
+	}
+	counted := s.svc.Shares.CheckGrant(token, shares.GrantCounted, c.Cookies(shareCountedCookie))
+	switch sh.State(s.svc.Shares.Now()) {
+	case shares.StateActive:
+	case shares.StateUsedUp:
+		if !counted {
+			return nil, false, shareGone()
+		}
+	default:
+		return nil, false, shareGone()
+	}
+	if _, err := s.svc.Files.Get(sh.FileID); err != nil {
+		return nil, false, shareGone() // the file was deleted: the link is no more
+	}
+	return sh, counted, nil
+}
+
+// unlocked reports whether the request may see a link's file: no password,
+// or a grant from unlocking it (cookie, or header for scripts).
+func (s *Server) unlocked(c fiber.Ctx, sh *shares.Share) bool {
+	if !sh.HasPassword() {
+		return true
+	}
+	g := c.Get(shareGrantHeader)
+	if g == "" {
+		g = c.Cookies(shareUnlockCookie)
+	}
+	return s.svc.Shares.CheckGrant(sh.Token, shares.GrantUnlocked, g)
+}
+
+func (s *Server) setShareCookie(c fiber.Ctx, token, name, value string, exp time.Time) {
+	c.Cookie(&fiber.Cookie{Name: name, Value: value, Path: "/s/" + token, Expires: exp,
+		MaxAge: int(exp.Sub(s.svc.Shares.Now()) / time.Second), HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode, Secure: s.hsts})
+}
+
+// shareInfoJSON is what the link's page shows: the file once unlocked.
+type shareInfoJSON struct {
+	PasswordRequired bool       `json:"passwordRequired"`
+	Locked           bool       `json:"locked"`
+	ExpiresAt        time.Time  `json:"expiresAt"`
+	DownloadsLeft    *int       `json:"downloadsLeft"`
+	File             *shareFile `json:"file,omitempty"`
+}
+
+type shareFile struct {
+	Name     string `json:"name"`
+	Size     int64  `json:"size"`
+	Mimetype string `json:"mimetype"`
+	Type     string `json:"type"`
+	// Inline says the browser may show it (the preview): an image (not
+	// SVG), audio, video or PDF.
+	Inline bool `json:"inline"`
+}
+
+// shareInfo answers GET /s/:token/info for the link's page.
+func (s *Server) shareInfo(c fiber.Ctx) error {
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	sh, _, err := s.openShare(c)
+	if err != nil {
+		return err
+	}
+	out := shareInfoJSON{PasswordRequired: sh.HasPassword(), ExpiresAt: sh.ExpiresAt}
+	if sh.MaxDownloads > 0 {
+		left := max(sh.MaxDownloads-sh.Downloads, 0)
+		out.DownloadsLeft = &left
+	}
+	if !s.unlocked(c, sh) {
+		out.Locked = true
+		return c.JSON(out)
+	}
+	f, err := s.svc.Files.Get(sh.FileID)
+	if err != nil {
+		return shareGone()
+	}
+	out.File = &shareFile{Name: f.OriginalName, Size: f.Size, Mimetype: f.MimeType, Type: f.Type,
+		Inline: inlineTypes[mimeBase(f.MimeType)]}
+	return c.JSON(out)
+}
+
+// unlockShare answers POST /s/:token/unlock {password}: right → 200 with a
+// grant (also set as a cookie for the page's download and preview), wrong →
+// 401, too many wrong guesses → 429, like signing in.
+func (s *Server) unlockShare(c fiber.Ctx) error {
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	sh, _, err := s.openShare(c)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Password string `json:"password"`
+	}
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	if _, err := s.svc.Shares.Unlock(sh.Token, in.Password, s.clientIP(c)); err != nil {
+		var te *auth.ThrottledError
+		switch {
+		case errors.As(err, &te):
+			wait := auth.RetryAfterSeconds(te.RetryAfter)
+			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(wait))
+			return NewError(fiber.StatusTooManyRequests, fmt.Sprintf("too many wrong passwords; try again in %d s", wait))
+		case errors.Is(err, shares.ErrWrongPassword):
+			return NewError(fiber.StatusUnauthorized, "wrong password")
+		case errors.Is(err, shares.ErrGone):
+			return shareGone()
+		}
+		return err
+	}
+	exp := s.svc.Shares.Now().Add(shareGrantTTL)
+	grant := s.svc.Shares.Grant(sh.Token, shares.GrantUnlocked, exp)
+	s.setShareCookie(c, sh.Token, shareUnlockCookie, grant, exp)
+	return c.JSON(fiber.Map{"grant": grant, "expiresAt": exp.UTC()})
+}
+
+// shareDownload answers GET and HEAD /s/:token/download[?inline=1]: the
+// file's bytes with Range, as the file routes send them. A download that
+// starts at byte 0 uses up one download of a limited link — not a HEAD
+// request, not a link-preview bot, not a further request of a visit whose
+// download was already counted (its cookie), not a Range continuation.
+func (s *Server) shareDownload(c fiber.Ctx) error {
+	h := &c.Response().Header
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", userFileCSP)
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	h.Set("Referrer-Policy", "no-referrer")
+	sh, counted, err := s.openShare(c)
+	if err != nil {
+		return err
+	}
+	if !s.unlocked(c, sh) {
+		return NewError(fiber.StatusUnauthorized, "this share link needs its password")
+	}
+	f, fh, err := s.svc.Files.Open(sh.FileID)
+	if err != nil {
+		return shareGone()
+	}
+	countable := !c.Request().Header.IsHead() && !counted && !isLinkPreviewBot(c.Get(fiber.HeaderUserAgent)) &&
+		rangeStartsAtZero(c.Get(fiber.HeaderRange))
+	if countable {
+		used, err := s.svc.Shares.Use(sh.Token)
+		if err != nil {
+			fh.Close()
+			if errors.Is(err, shares.ErrGone) {
+				return shareGone()
+			}
+			return err
+		}
+		exp := s.svc.Shares.Now().Add(shareGrantTTL)
+		s.setShareCookie(c, sh.Token, shareCountedCookie, s.svc.Shares.Grant(sh.Token, shares.GrantCounted, exp), exp)
+		s.logFor(c).Info("share link used", slog.String("link", shareRef(sh.Token)), slog.Uint64("file", f.ID),
+			slog.Int("downloads", used.Downloads))
+		s.record(c, audit.Event{Type: audit.ShareUsed, Actor: "link " + shareRef(sh.Token),
+			Target: "file " + strconv.FormatUint(f.ID, 10), Details: map[string]string{"downloads": strconv.Itoa(used.Downloads)}})
+	}
+	return s.sendOpenedFile(c, f, fh, c.Query("inline") == "1")
+}
