@@ -3,7 +3,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 // ResumableUpload's wiring of tus-js-client: tokens per request, a 401 refreshed and retried,
 // which errors are retried, the file id of the last answer, and upload URLs kept on this origin.
 
-const lib = vi.hoisted(() => ({ last: null as null | { options: Record<string, any>; url: string | null; start: () => void } }));
+const lib = vi.hoisted(() => ({
+  last: null as null | { options: Record<string, any>; url: string | null; start: ReturnType<typeof vi.fn>; abort: ReturnType<typeof vi.fn> },
+}));
 
 vi.mock('tus-js-client', () => {
   class DetailedError extends Error {
@@ -102,6 +104,28 @@ describe('ResumableUpload', () => {
 
     const anonymous = new DetailedError('tus: unexpected response', null, req('PATCH'), res(401));
     expect(options.onShouldRetry(anonymous, 0, options)).toBe(false);
+  });
+
+  it('sends nothing after a pause that came while the upload was starting; the termination still goes', async () => {
+    const { up, options, upload } = make();
+    up.pause();
+    await expect(options.onBeforeRequest(req('PATCH'))).rejects.toThrow('paused');
+    expect(upload.abort).toHaveBeenLastCalledWith(false);
+    const del = req('DELETE');
+    await options.onBeforeRequest(del);
+    expect(del.headers.Authorization).toBe('Bearer old');
+    up.resume();
+    const patch = req('PATCH');
+    await options.onBeforeRequest(patch);
+    expect(patch.headers.Authorization).toBe('Bearer old');
+  });
+
+  it('does not start when paused while looking for an earlier upload', async () => {
+    const { up, upload } = make();
+    const starting = up.start();
+    up.pause();
+    await starting;
+    expect(upload.start).not.toHaveBeenCalled();
   });
 
   it.each([

@@ -115,6 +115,8 @@ export class ResumableUpload {
   private finished = false;
   /** Set while the first answer about an earlier page's upload is awaited. */
   private fromPrevious = false;
+  /** Paused or cancelled by the user: nothing more is sent until resume. */
+  private stopped = false;
   private online: (() => void) | null = null;
 
   constructor(
@@ -154,6 +156,7 @@ export class ResumableUpload {
 
   /** Starts the upload, continuing an earlier one of the same file when the browser kept it. */
   async start(): Promise<void> {
+    this.stopped = false;
     try {
       const previous = await this.upload.findPreviousUploads();
       // The newest first: an older entry may point at an upload that expired.
@@ -165,23 +168,27 @@ export class ResumableUpload {
     } catch {
       /* no URL storage (private mode): a fresh upload */
     }
-    this.restart();
+    // Paused while the browser looked for an earlier upload.
+    if (!this.stopped) this.restart();
   }
 
   /** Stops sending; the server keeps what it has (until files.tus_expiry). */
   pause(): void {
+    this.stopped = true;
     this.stopWaitingForNetwork();
     void this.upload.abort(false);
   }
 
   /** Continues a paused or stalled upload from the server's offset. */
   resume(): void {
+    this.stopped = false;
     this.stopWaitingForNetwork();
     this.restart();
   }
 
   /** Stops and deletes the upload on the server (tus termination) and forgets it here. */
   async cancel(): Promise<void> {
+    this.stopped = true;
     this.stopWaitingForNetwork();
     await this.upload.abort(true);
   }
@@ -195,6 +202,13 @@ export class ResumableUpload {
     if (this.refreshing) {
       await this.refreshing;
       this.refreshing = null;
+    }
+    // tus-js-client's start() clears an abort that came while it was still opening the file, so
+    // a pause in that moment is enforced here: abort again (its error is then not reported) and
+    // send nothing. The termination's DELETE must go.
+    if (this.stopped && req.getMethod() !== 'DELETE') {
+      void this.upload.abort(false);
+      throw new Error('tus: paused');
     }
     const token = getToken();
     if (token) req.setHeader('Authorization', `Bearer ${token}`);
