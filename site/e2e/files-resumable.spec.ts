@@ -143,6 +143,8 @@ test('an upload interrupted by a page reload continues where it stopped', async 
   await page.reload();
   await page.unrouteAll({ behavior: 'ignoreErrors' });
   expect(await rememberedUploads(page)).toEqual([url]);
+  // Before any file is picked, the page lists what it can continue and how far it got.
+  await expect(page.getByTestId('unfinished-uploads')).toHaveText(`${name}: 16.00 MB of 64.00 MB uploadedDiscard`);
 
   // The user picks the same file again: the page knows it and continues it.
   await page.getByLabel('Choose files').setInputFiles(path);
@@ -158,6 +160,8 @@ test('an upload interrupted by a page reload continues where it stopped', async 
   // One file, whole: the resumed upload, not a second copy.
   expect(await storedSizes(page, name)).toEqual([64 * MiB]);
   expect(await rememberedUploads(page)).toEqual([]);
+  await page.getByRole('button', { name: 'Upload another' }).click();
+  await expect(page.getByTestId('unfinished-uploads')).toHaveCount(0);
 });
 
 test('cancel deletes the unfinished upload on the server and keeps nothing', async ({ page }, info) => {

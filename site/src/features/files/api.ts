@@ -2,12 +2,13 @@
 // upload uses XMLHttpRequest because only it reports upload progress, and downloads read the
 // response stream themselves to report theirs. Every call uses a canonical path, where a file
 // has one shape (the contract's File).
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { ApiError, api, getToken, refreshAccessToken } from '../../lib/api';
+import { ApiError, api, getToken, refreshAccessToken, request } from '../../lib/api';
 import type { Schema } from '../../lib/apiTypes';
 import { useAuth } from '../../lib/auth';
 import type { Quota } from './quota';
+import { type RememberedUpload, forgetRemembered, rememberedUploads } from './tusStorage';
 
 export type FileType = Schema<'FileType'>;
 
@@ -60,6 +61,8 @@ export function deleteFile(id: number): Promise<void> {
 export const fileKeys = {
   quota: (userId: number | null) => ['files', 'quota', userId] as const,
   quotaAll: ['files', 'quota'] as const,
+  unfinished: (userId: number | null) => ['files', 'unfinished', userId] as const,
+  unfinishedAll: ['files', 'unfinished'] as const,
 };
 
 /** GET /api/auth/quota: what the signed-in user stores beside what they may store. */
@@ -81,6 +84,72 @@ export function useQuota() {
 export function useRefreshQuota(): () => void {
   const client = useQueryClient();
   return useCallback(() => void client.invalidateQueries({ queryKey: fileKeys.quotaAll }), [client]);
+}
+
+/** An unfinished resumable upload this browser remembers, with what the server has of it. */
+export interface UnfinishedUpload extends RememberedUpload {
+  offset: number;
+}
+
+const TUS_HEADERS = { 'Tus-Resumable': '1.0.0', Accept: 'application/json' };
+
+/** The path of a tus upload URL (the API is on this origin whatever host the URL names). */
+const tusPath = (url: string) => new URL(url, window.location.href).pathname;
+
+/**
+ * The user's unfinished uploads: the ones this browser remembers that the server still has (a
+ * HEAD each); the ones it no longer has (finished elsewhere, cancelled, expired) are forgotten.
+ */
+export async function listUnfinished(userId: number, signal?: AbortSignal): Promise<UnfinishedUpload[]> {
+  const out: UnfinishedUpload[] = [];
+  for (const u of await rememberedUploads(userId)) {
+    try {
+      const res = await request<Response>(tusPath(u.url), { method: 'HEAD', headers: TUS_HEADERS, responseType: 'response', signal });
+      const offset = Number(res.headers.get('Upload-Offset'));
+      out.push({ ...u, offset: Number.isFinite(offset) ? offset : 0 });
+    } catch (err) {
+      if (err instanceof ApiError && (err.status === 404 || err.status === 410)) await forgetRemembered(u.key);
+      else if (!(err instanceof ApiError)) throw err; // aborted
+    }
+  }
+  return out;
+}
+
+/** Deletes an unfinished upload on the server (tus termination) and forgets it here. */
+export async function discardUnfinished(u: RememberedUpload): Promise<void> {
+  try {
+    await request(tusPath(u.url), { method: 'DELETE', headers: TUS_HEADERS, responseType: 'response' });
+  } catch (err) {
+    // Already gone is as good as deleted.
+    if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 410)) throw err;
+  }
+  await forgetRemembered(u.key);
+}
+
+/** The unfinished uploads of the signed-in user (nothing for a guest). */
+export function useUnfinishedUploads(enabled = true) {
+  const { user } = useAuth();
+  return useQuery({
+    queryKey: fileKeys.unfinished(user?.id ?? null),
+    queryFn: ({ signal }) => listUnfinished(user!.id, signal),
+    enabled: enabled && user !== null,
+    staleTime: 0,
+  });
+}
+
+/** Discards an unfinished upload (server and browser), then lists them again. */
+export function useDiscardUnfinished() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: discardUnfinished,
+    onSettled: () => client.invalidateQueries({ queryKey: fileKeys.unfinishedAll }),
+  });
+}
+
+/** Asks for the unfinished uploads again (an upload finished, continued or was cancelled). */
+export function useRefreshUnfinished(): () => void {
+  const client = useQueryClient();
+  return useCallback(() => void client.invalidateQueries({ queryKey: fileKeys.unfinishedAll }), [client]);
 }
 
 export interface UploadProgress {

@@ -22,6 +22,7 @@ import { DetailedError, Upload, defaultOptions, type HttpRequest, type HttpRespo
 import { getToken, refreshAccessToken } from '../../lib/api';
 import { filePaths } from './api';
 import { type Quota, quotaFromErrorBody } from './quota';
+import { userMark } from './tusStorage';
 
 const MiB = 1024 * 1024;
 
@@ -93,7 +94,7 @@ export function failureOf(err: unknown): ResumableFailure {
 /** tus-js-client's fingerprint of a file, per user. */
 function fingerprintFor(userId: number) {
   return async (f: File, options: Parameters<typeof defaultOptions.fingerprint>[1]) =>
-    `${await defaultOptions.fingerprint(f, options)}-user-${userId}`;
+    `${await defaultOptions.fingerprint(f, options)}${userMark(userId)}`;
 }
 
 /** Whether this browser remembers an unfinished upload of the file (picked again after a reload). */

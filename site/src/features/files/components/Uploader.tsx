@@ -10,6 +10,7 @@ import {
   getFile,
   uploadFiles,
   useRefreshQuota,
+  useRefreshUnfinished,
 } from '../api';
 import { type BinaryUnits, formatBinary, formatSpeed } from '../format';
 import { FILES_NS } from '../i18n';
@@ -18,6 +19,7 @@ import { type ResumableFailure, ResumableUpload, hasEarlierUpload, isResumable }
 import { useBinaryUnits } from '../useUnits';
 import { QuotaUsage } from './QuotaUsage';
 import { RUNNING, type ResumableItem, ResumableList } from './ResumableList';
+import { UnfinishedUploads } from './UnfinishedUploads';
 import '../resumable.css';
 
 /**
@@ -137,6 +139,7 @@ export function Uploader({ onUploaded }: Props) {
   const { t, i18n } = useTranslation(FILES_NS);
   const { user } = useAuth();
   const refreshQuota = useRefreshQuota();
+  const refreshUnfinished = useRefreshUnfinished();
   const [state, dispatch] = useReducer(uploaderReducer, { phase: 'idle', errors: [] });
   const inputRef = useRef<HTMLInputElement>(null);
   const handle = useRef<UploadHandle | null>(null);
@@ -317,6 +320,7 @@ export function Uploader({ onUploaded }: Props) {
       for (const e of errors) toast.error(e);
       dispatch({ type: 'finish', uploaded, any, errors });
       refreshQuota();
+      refreshUnfinished();
       if (any) {
         toast.success(t('uploader.success'));
         onUploaded(uploaded);
@@ -386,6 +390,7 @@ export function Uploader({ onUploaded }: Props) {
               ))}
             </ul>
           ) : null}
+          {state.phase === 'idle' || state.phase === 'selected' ? <UnfinishedUploads /> : null}
           {state.phase === 'uploading' && state.multipart ? (
             <div className="files-uploader__progress" role="status">
               <span>{t('uploader.uploading')}</span>

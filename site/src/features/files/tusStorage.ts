@@ -1,0 +1,35 @@
+// What this browser remembers of unfinished resumable uploads: tus-js-client's URL storage
+// (localStorage keys "tus::<fingerprint>::<n>"). The fingerprint ends with the user, so one
+// account never lists, continues or forgets another's uploads in a shared browser.
+import { defaultOptions } from 'tus-js-client';
+
+/** The end of a fingerprint that names the user. */
+export const userMark = (userId: number) => `-user-${userId}`;
+
+export interface RememberedUpload {
+  /** The URL storage key (to forget it). */
+  key: string;
+  url: string;
+  name: string;
+  size: number;
+}
+
+/** The user's unfinished uploads this browser remembers, newest first. */
+export async function rememberedUploads(userId: number): Promise<RememberedUpload[]> {
+  let all: Awaited<ReturnType<typeof defaultOptions.urlStorage.findAllUploads>>;
+  try {
+    all = await defaultOptions.urlStorage.findAllUploads();
+  } catch {
+    return [];
+  }
+  const mark = `${userMark(userId)}::`;
+  return all
+    .filter((u) => u.uploadUrl && u.urlStorageKey.includes(mark))
+    .sort((a, b) => Date.parse(b.creationTime) - Date.parse(a.creationTime))
+    .map((u) => ({ key: u.urlStorageKey, url: u.uploadUrl!, name: u.metadata?.filename ?? '', size: u.size ?? 0 }));
+}
+
+/** Forgets a remembered upload here (not on the server). */
+export function forgetRemembered(key: string): Promise<void> {
+  return defaultOptions.urlStorage.removeUpload(key).catch(() => undefined);
+}
