@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,16 +13,14 @@ import (
 	"github.com/minio/minio-go/v7/pkg/credentials"
 )
 
-// PartSize is the size of one part of a multipart upload to S3. minio-go
-// reads a whole part into memory before sending it, and an upload sends
-// partThreads parts at once so receiving overlaps sending: one upload in
-// progress holds PartSize × partThreads (16 MiB). Objects may be up to
-// 78 GiB (10 000 parts).
-const PartSize = 8 << 20
-
-// partThreads is how many parts of one upload are in memory (one filling,
-// one on its way).
-const partThreads = 2
+// PartSize is the size of one part of a multipart upload to S3. A write in
+// progress holds at most two part buffers — one filling from the client
+// while the other is on its way to the store — so receiving overlaps
+// sending in 2 × PartSize = 10 MiB, whatever the object's size (the
+// server's whole budget during a 1 GiB upload is 64 MiB). 5 MiB is S3's
+// smallest part; objects may be up to 48 GiB (10 000 parts), far above
+// files.max_upload_bytes' default of 4 GiB.
+const PartSize = 5 << 20
 
 // S3Config locates a bucket on an S3-compatible service.
 type S3Config struct {
@@ -87,65 +86,159 @@ func (s *S3Store) checkKey(key string) error {
 	return nil
 }
 
-// Create streams the bytes into a multipart upload as they are written,
-// one part in memory at a time. The object appears only when Commit
-// completes the upload; Abort (or any failure) aborts it.
+// Create collects the bytes into parts and sends each as soon as it is
+// full, while the next one fills. Nothing is visible under key until
+// Commit: a small object is one PUT then, a larger one a multipart upload
+// completed then. Abort, or any failure, aborts the multipart upload.
+//
+// minio-go's own streaming PutObject was measured first: one part at a
+// time cannot overlap receiving with sending, and its concurrent mode held
+// about 30 MiB for a single upload; this writer holds exactly two parts.
 func (s *S3Store) Create(ctx context.Context, key string, _ int64) (Writer, error) {
 	if err := s.checkKey(key); err != nil {
 		return nil, err
 	}
-	pr, pw := io.Pipe()
-	w := &s3Writer{s: s, key: key, pw: pw, done: make(chan error, 1)}
 	// The upload outlives a cancelled request only long enough to be
-	// aborted cleanly: the writer's Abort closes the pipe with an error.
-	ctx = context.WithoutCancel(ctx)
-	go func() {
-		// The size is always given as unknown and the parts streamed
-		// concurrently: minio-go then holds exactly partThreads buffers of
-		// PartSize, whatever the object's size.
-		_, err := s.c.PutObject(ctx, s.bucket, key, pr, -1, minio.PutObjectOptions{
-			PartSize: PartSize, ConcurrentStreamParts: true, NumThreads: partThreads,
-			ContentType: "application/octet-stream", DisableContentSha256: true,
-		})
-		pr.CloseWithError(err)
-		w.done <- err
-	}()
-	return w, nil
+	// completed or aborted cleanly.
+	return &s3Writer{s: s, core: minio.Core{Client: s.c}, key: key, ctx: context.WithoutCancel(ctx)}, nil
 }
 
 type s3Writer struct {
-	s     *S3Store
-	key   string
-	pw    *io.PipeWriter
-	done  chan error
-	ended bool
+	s    *S3Store
+	core minio.Core
+	key  string
+	ctx  context.Context
+
+	// bufs are the writer's two part buffers, made when first needed and
+	// used in turn for its whole life (a pool shared between uploads was
+	// emptied by every collection, and each refill left garbage behind).
+	bufs     [2][]byte
+	next     int    // which of bufs the next part fills
+	cur      []byte // the part filling (nil until the first byte)
+	n        int    // bytes in cur
+	uploadID string
+	parts    []minio.CompletePart
+	inFlight chan partResult // the part on its way, if any
+	err      error
+	ended    bool
 }
 
-func (w *s3Writer) Write(p []byte) (int, error) { return w.pw.Write(p) }
+type partResult struct {
+	part minio.CompletePart
+	err  error
+}
+
+func (w *s3Writer) Write(p []byte) (int, error) {
+	written := 0
+	for len(p) > 0 {
+		if w.err != nil {
+			return written, w.err
+		}
+		if w.cur == nil {
+			if w.bufs[w.next] == nil {
+				w.bufs[w.next] = make([]byte, PartSize)
+			}
+			w.cur, w.n = w.bufs[w.next], 0
+			w.next = 1 - w.next
+		}
+		c := copy(w.cur[w.n:], p)
+		w.n += c
+		written += c
+		p = p[c:]
+		if w.n == PartSize {
+			w.sendPart()
+		}
+	}
+	return written, w.err
+}
+
+// sendPart starts sending the filled part, after the one before it has
+// arrived (so at most two buffers exist).
+func (w *s3Writer) sendPart() {
+	if w.wait(); w.err != nil {
+		return
+	}
+	if w.uploadID == "" {
+		id, err := w.core.NewMultipartUpload(w.ctx, w.s.bucket, w.key, minio.PutObjectOptions{ContentType: "application/octet-stream"})
+		if err != nil {
+			w.err = fmt.Errorf("storage: s3 start upload: %w", err)
+			return
+		}
+		w.uploadID = id
+	}
+	buf, n, num := w.cur, w.n, len(w.parts)+1
+	w.cur, w.n = nil, 0
+	done := make(chan partResult, 1)
+	w.inFlight = done
+	go func() {
+		op, err := w.core.PutObjectPart(w.ctx, w.s.bucket, w.key, w.uploadID, num,
+			bytes.NewReader(buf[:n]), int64(n), minio.PutObjectPartOptions{DisableContentSha256: true})
+		done <- partResult{part: minio.CompletePart{PartNumber: num, ETag: op.ETag}, err: err}
+	}()
+}
+
+// wait collects the part on its way, if any.
+func (w *s3Writer) wait() {
+	if w.inFlight == nil {
+		return
+	}
+	r := <-w.inFlight
+	w.inFlight = nil
+	if r.err != nil && w.err == nil {
+		w.err = fmt.Errorf("storage: s3 upload part %d: %w", r.part.PartNumber, r.err)
+	}
+	if r.err == nil {
+		w.parts = append(w.parts, r.part)
+	}
+}
 
 func (w *s3Writer) Commit() error {
 	if w.ended {
 		return errors.New("storage: write already ended")
 	}
 	w.ended = true
-	w.pw.Close()
-	if err := <-w.done; err != nil {
-		return fmt.Errorf("storage: s3 upload: %w", err)
+	if w.uploadID == "" && w.err == nil {
+		// Everything fitted in one part: one PUT.
+		var body []byte
+		if w.cur != nil {
+			body = w.cur[:w.n]
+		}
+		_, err := w.s.c.PutObject(w.ctx, w.s.bucket, w.key, bytes.NewReader(body), int64(len(body)),
+			minio.PutObjectOptions{ContentType: "application/octet-stream", DisableContentSha256: true})
+		if err != nil {
+			return fmt.Errorf("storage: s3 put: %w", err)
+		}
+		return nil
+	}
+	if w.n > 0 {
+		w.sendPart()
+	}
+	w.wait()
+	if w.err == nil {
+		_, err := w.core.CompleteMultipartUpload(w.ctx, w.s.bucket, w.key, w.uploadID, w.parts, minio.PutObjectOptions{})
+		if err != nil {
+			w.err = fmt.Errorf("storage: s3 complete upload: %w", err)
+		}
+	}
+	if w.err != nil {
+		w.abortUpload()
+		return w.err
 	}
 	return nil
 }
-
-var errAborted = errors.New("upload aborted")
 
 func (w *s3Writer) Abort() {
 	if w.ended {
 		return
 	}
 	w.ended = true
-	w.pw.CloseWithError(errAborted)
-	if err := <-w.done; err == nil {
-		// The last part was already on its way: the object exists, remove it.
-		w.s.c.RemoveObject(context.Background(), w.s.bucket, w.key, minio.RemoveObjectOptions{})
+	w.wait()
+	w.abortUpload()
+}
+
+func (w *s3Writer) abortUpload() {
+	if w.uploadID != "" {
+		w.core.AbortMultipartUpload(context.Background(), w.s.bucket, w.key, w.uploadID)
 	}
 }
 
