@@ -92,36 +92,34 @@ const validArticle = `{"name":"Hello","excerpt":"Short","content":"# Title\n\nTe
 func TestBlogAuthz(t *testing.T) {
 	ta := newBlogTestApp(t, nil)
 	ta.seed(t, 1)
-	tests := []struct {
-		method, path, token, body string
-		want                      int
-	}{
-		{"POST", "/api/blog", "", validArticle, 401},
-		{"POST", "/api/blog", "garbage", validArticle, 401},
-		{"POST", "/api/blog", blogUserToken, validArticle, 403},
-		{"POST", "/api/api/blog", "", validArticle, 401},
-		{"POST", "/api/api/blog", blogUserToken, validArticle, 403},
-		{"PUT", "/api/blog/1", "", `{"name":"x"}`, 401},
-		{"PUT", "/api/blog/1", blogUserToken, `{"name":"x"}`, 403},
-		{"DELETE", "/api/blog/1", "", "", 401},
-		{"DELETE", "/api/blog/1", blogUserToken, "", 403},
-		{"DELETE", "/api/api/blog/1", blogUserToken, "", 403},
-		{"POST", "/api/blog", blogAdminToken, validArticle, 201},
-		{"POST", "/api/api/blog", blogAdminToken, validArticle, 201},
-		{"PUT", "/api/blog/1", blogAdminToken, `{"name":"x"}`, 200},
-		{"PUT", "/api/api/blog/1", blogAdminToken, `{"name":"y"}`, 200},
-		{"DELETE", "/api/api/blog/1", blogAdminToken, "", 204},
-		{"DELETE", "/api/blog/2", blogAdminToken, "", 204},
-		{"DELETE", "/api/blog/2", blogAdminToken, "", 404},
-	}
-	for _, tt := range tests {
-		t.Run(fmt.Sprintf("%s %s %s", tt.method, tt.path, tt.token), func(t *testing.T) {
-			code, body := ta.do(t, tt.method, tt.path, tt.token, tt.body)
-			if code != tt.want {
-				t.Fatalf("status %d, want %d: %s", code, tt.want, body)
-			}
-		})
-	}
+	const rename = `{"name":"x"}`
+	// A sequence on one app: the refused attempts come first, then the
+	// admin's changes, each on the canonical path and the spec's alias.
+	runScenarios(t, sameApp(ta.testApp), []apiScenario{
+		{Method: "POST", URL: "/api/blog", Body: validArticle, ExpectedStatus: 401},
+		{Method: "POST", URL: "/api/blog", Token: "garbage", Body: validArticle, ExpectedStatus: 401},
+		{Method: "POST", URL: "/api/blog", Token: blogUserToken, Body: validArticle, ExpectedStatus: 403},
+		{Method: "POST", URL: "/api/api/blog", Body: validArticle, ExpectedStatus: 401},
+		{Method: "POST", URL: "/api/api/blog", Token: blogUserToken, Body: validArticle, ExpectedStatus: 403},
+		{Method: "PUT", URL: "/api/blog/1", Body: rename, ExpectedStatus: 401},
+		{Method: "PUT", URL: "/api/blog/1", Token: blogUserToken, Body: rename, ExpectedStatus: 403,
+			ExpectedContent: []string{"administrator rights required"}},
+		{Method: "DELETE", URL: "/api/blog/1", ExpectedStatus: 401, ExpectedContent: []string{"authentication required"}},
+		{Method: "DELETE", URL: "/api/blog/1", Token: blogUserToken, ExpectedStatus: 403},
+		{Method: "DELETE", URL: "/api/api/blog/1", Token: blogUserToken, ExpectedStatus: 403},
+		{Method: "POST", URL: "/api/blog", Token: blogAdminToken, Body: validArticle, ExpectedStatus: 201,
+			ExpectedContent: []string{`"id":2`, `"name":"Hello"`}},
+		{Method: "POST", URL: "/api/api/blog", Token: blogAdminToken, Body: validArticle, ExpectedStatus: 201,
+			ExpectedContent: []string{`"id":3`}},
+		{Method: "PUT", URL: "/api/blog/1", Token: blogAdminToken, Body: rename, ExpectedStatus: 200,
+			ExpectedContent: []string{`"name":"x"`}},
+		{Method: "PUT", URL: "/api/api/blog/1", Token: blogAdminToken, Body: `{"name":"y"}`, ExpectedStatus: 200},
+		{Method: "DELETE", URL: "/api/api/blog/1", Token: blogAdminToken, ExpectedStatus: 204},
+		{Method: "DELETE", URL: "/api/blog/2", Token: blogAdminToken, ExpectedStatus: 204},
+		{Method: "DELETE", URL: "/api/blog/2", Token: blogAdminToken, ExpectedStatus: 404},
+		{Name: "what is left", URL: "/api/blog?limit=50", ExpectedStatus: 200,
+			ExpectedContent: []string{`"totalCount":1`, `"id":3`}, NotExpectedContent: []string{`"id":1,`, `"id":2,`}},
+	})
 	// Non-admin attempts changed nothing: one article left (id 3), named as created.
 	_, body := ta.do(t, "GET", "/api/blog?limit=50", "", "")
 	var page blog.Page
@@ -381,6 +379,30 @@ func TestBlogFeed(t *testing.T) {
 	if strings.Contains(out, "<div id=\"root\">") {
 		t.Fatal("feed answered by the SPA")
 	}
+}
+
+// The blog's reads, each answered for GET and (generated) HEAD alike, on a
+// fresh app with three articles per scenario.
+func TestBlogReadScenarios(t *testing.T) {
+	app := func(t *testing.T) *testApp {
+		ta := newBlogTestApp(t, nil)
+		ta.seed(t, 3)
+		return ta.testApp
+	}
+	runScenarios(t, app, []apiScenario{
+		{URL: "/api/blog", ExpectedStatus: 200, ExpectedContent: []string{`"totalCount":3`, `"name":"Article 3"`}},
+		{URL: "/api/api/blog?category=Go", ExpectedStatus: 200, ExpectedContent: []string{`"totalCount":1`, `"name":"Article 2"`}},
+		{URL: "/api/blog?page=0", ExpectedStatus: 400, ExpectedContent: []string{`"page"`}},
+		{URL: "/api/blog?limit=-1", ExpectedStatus: 400, ExpectedContent: []string{`"limit"`}},
+		{URL: "/api/blog/categories", ExpectedStatus: 200, ExpectedContent: []string{`{"name":"Новини","count":2}`, `{"name":"Go","count":1}`}},
+		{URL: "/api/blog/1", ExpectedStatus: 200, ExpectedContent: []string{`"content_html"`, `"name":"Article 1"`}},
+		{URL: "/api/api/blog/2", ExpectedStatus: 200, ExpectedContent: []string{`"name":"Article 2"`}},
+		{URL: "/api/blog/99", ExpectedStatus: 404, ExpectedContent: []string{`"status":404`}},
+		{URL: "/api/blog/abc", ExpectedStatus: 404},
+		{URL: "/api/blog/0", ExpectedStatus: 404},
+		{URL: "/feed.xml", ExpectedStatus: 200, ExpectedContent: []string{"<feed", "Article 3"},
+			NotExpectedContent: []string{`<div id="root">`}},
+	})
 }
 
 func TestBlogUnmountedWithoutService(t *testing.T) {
