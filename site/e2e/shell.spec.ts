@@ -44,7 +44,7 @@ test.describe('shell', () => {
     await expect(nav.getByRole('link', { name: 'Chat' })).toBeVisible();
 
     await page.getByRole('button', { name: /Choose language/ }).click();
-    await page.getByRole('button', { name: 'Українська' }).click();
+    await page.getByRole('menuitemradio', { name: 'Українська' }).click();
     await expect(nav.getByRole('link', { name: 'Посиденьки' })).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Блог' })).toBeVisible();
     await expect(nav.getByRole('button', { name: 'Інструменти' })).toBeVisible();
@@ -56,7 +56,7 @@ test.describe('shell', () => {
     expect(await page.evaluate(() => localStorage.getItem('preferredLanguage'))).toBe('uk');
 
     await page.getByRole('button', { name: /Оберіть мову/ }).click();
-    await page.getByRole('button', { name: 'Русский' }).click();
+    await page.getByRole('menuitemradio', { name: 'Русский' }).click();
     await expect(nav.getByRole('link', { name: 'Посиделки' })).toBeVisible();
   });
 
@@ -72,7 +72,7 @@ test.describe('shell', () => {
     await button.click();
     const sidebar = page.getByRole('navigation', { name: 'Menu' });
     await expect(sidebar).toBeVisible();
-    const close = page.getByRole('button', { name: 'Close menu' });
+    const close = page.getByRole('banner').getByRole('button', { name: 'Close menu' });
     await expect(close).toHaveAttribute('aria-expanded', 'true');
     await expect(close.locator('[data-icon="close"]')).toBeVisible();
     await expect(sidebar.getByRole('link', { name: 'Blog' })).toBeVisible();
@@ -104,7 +104,7 @@ test.describe('shell', () => {
 
     const tools = nav.getByRole('button', { name: 'Tools' });
     await tools.click();
-    const menu = page.getByRole('list', { name: 'Tools menu' });
+    const menu = page.getByRole('menu', { name: 'Tools menu' });
     await expect(menu).toBeVisible();
     await expect(tools).toHaveAttribute('aria-expanded', 'true');
 
@@ -116,7 +116,7 @@ test.describe('shell', () => {
 
     // choosing an item navigates and closes it
     await tools.click();
-    await menu.getByRole('link', { name: 'Your IP' }).click();
+    await menu.getByRole('menuitem', { name: 'Your IP' }).click();
     await expect(page).toHaveURL(/\/tools\/ip$/);
     await expect(menu).toBeHidden();
 

@@ -39,3 +39,18 @@ describe('toasts', () => {
     );
   });
 });
+
+describe('toasts for screen readers', () => {
+  it('sit in a polite live region that is in the page before the toast, errors as alerts', async () => {
+    render(<ToastProvider />);
+    toast.info('Heads up');
+    toast.error('It failed');
+    const info = await screen.findByText('Heads up');
+    const region = info.closest('[aria-live]');
+    expect(region?.getAttribute('aria-live')).toBe('polite');
+    const alert = (await screen.findByText('It failed')).closest('[role="alert"]');
+    expect(alert?.textContent).toBe('It failed');
+    expect(alert?.closest('[aria-live]')).toBe(region);
+    expect(info.closest('[role="alert"]')).toBeNull();
+  });
+});

@@ -1,6 +1,10 @@
 // Toasts (spec §2, §9) through sonner: top right, dark, close button, default 3000 ms,
 // default type info. Use `toast.*` anywhere, or `useToast()` inside <ToastProvider>.
 // sonner is loaded on the first toast, so pages that never toast do not download it.
+// Screen readers: the toaster's own container is a polite live region (aria-live="polite"); a live
+// region only announces changes made after it is in the page, so a toast is handed to sonner only
+// once the toaster is mounted (a frame later), and an error's text is role="alert" so it is read at
+// once, interrupting.
 import {
   createContext,
   createElement,
@@ -46,6 +50,16 @@ function wantToaster() {
   wantListeners.forEach((l) => l());
 }
 
+// Resolved once a Toaster (and so its live region) is in the document.
+let toasterMounted: () => void = () => {};
+const toasterReady = new Promise<void>((resolve) => {
+  toasterMounted = resolve;
+});
+const nextFrame = () =>
+  new Promise<void>((resolve) =>
+    typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => resolve()) : setTimeout(resolve, 0),
+  );
+
 let seq = 0;
 
 /** Shows a toast and returns its id (usable with toast.dismiss). */
@@ -57,8 +71,9 @@ export function showToast(
   const id = o.id ?? `toast-${++seq}`;
   const options: ExternalToast = { duration: TOAST_DURATION_MS, ...o, id };
   wantToaster();
-  loadSonner().then(
-    (m) => m.toast[type](message, options),
+  const text = type === 'error' ? createElement('span', { role: 'alert' }, message) : message;
+  Promise.all([loadSonner(), toasterReady.then(nextFrame)]).then(
+    ([m]) => m.toast[type](text, options),
     (err: unknown) => console.warn('[toast] could not load the toast library', err),
   );
   return id;
@@ -80,7 +95,12 @@ export type ToastApi = typeof toast;
 const ToastContext = createContext<ToastApi | null>(null);
 
 const LazyToaster = lazy(() =>
-  loadSonner().then((m) => ({ default: () => createElement(m.Toaster, TOASTER_PROPS) })),
+  loadSonner().then((m) => ({
+    default: function Toaster() {
+      useEffect(() => toasterMounted(), []);
+      return createElement(m.Toaster, TOASTER_PROPS);
+    },
+  })),
 );
 
 export function ToastProvider({ children }: { children?: ReactNode }) {

@@ -111,13 +111,13 @@ describe('Header', () => {
     const toggle = screen.getByRole('button', { name: 'Tools' });
     fireEvent.click(toggle);
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
-    const menu = screen.getByRole('list', { name: 'Tools menu' });
-    expect(within(menu).getByRole('link', { name: 'Camera' }).getAttribute('href')).toBe('/tools/camera');
-    expect(within(menu).getByRole('link', { name: 'Tone generator' }).getAttribute('href')).toBe('/tools/tone_generator');
+    const menu = screen.getByRole('menu', { name: 'Tools menu' });
+    expect(within(menu).getByRole('menuitem', { name: 'Camera' }).getAttribute('href')).toBe('/tools/camera');
+    expect(within(menu).getByRole('menuitem', { name: 'Tone generator' }).getAttribute('href')).toBe('/tools/tone_generator');
 
     fireEvent.mouseDown(document.body);
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
-    expect(screen.queryByRole('list', { name: 'Tools menu' })).toBeNull();
+    expect(screen.queryByRole('menu', { name: 'Tools menu' })).toBeNull();
 
     fireEvent.click(toggle);
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
@@ -130,7 +130,7 @@ describe('Header', () => {
   it('the language selector changes every header text at once and saves the choice', async () => {
     renderWithShell(<Header ready />);
     fireEvent.click(screen.getByRole('button', { name: /Choose language/ }));
-    fireEvent.click(screen.getByRole('button', { name: /Українська/ }));
+    fireEvent.click(screen.getByRole('menuitemradio', { name: /Українська/ }));
     await waitFor(() => expect(screen.getByRole('link', { name: 'Посиденьки' })).toBeTruthy());
     expect(screen.getByRole('link', { name: 'Блог' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Інструменти' })).toBeTruthy();

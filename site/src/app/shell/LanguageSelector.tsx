@@ -1,23 +1,23 @@
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { currentLanguage, setLanguage } from '../../lib/i18n';
 import { LANGUAGES } from '../../lib/languageDetection';
-import { useDismiss } from '../../lib/useDismiss';
+import { useMenuButton } from '../../lib/useMenuButton';
 import { Flag } from './Flag';
 import { ChevronDownIcon } from './icons';
 
-/** Language selector (uk/ru/en with name and flag); the choice is saved as preferredLanguage. */
+/**
+ * Language selector (uk/ru/en with name and flag); the choice is saved as preferredLanguage.
+ * A menu button (lib/useMenuButton) whose items are menuitemradio: choosing a language is an
+ * action on the page, and the checked item tells which one is current.
+ */
 export function LanguageSelector() {
   const { t, i18n } = useTranslation();
-  const [open, setOpen] = useState(false);
-  const rootRef = useRef<HTMLDivElement>(null);
-  const listId = useId();
+  const { open, close, rootRef, buttonProps, menuProps } = useMenuButton();
   const location = useLocation();
-  const close = useCallback(() => setOpen(false), []);
 
-  useDismiss(open, [rootRef], close);
-  useEffect(close, [location.pathname, close]);
+  useEffect(() => close(), [location.pathname, close]);
 
   // re-render on language change is driven by useTranslation; read the normalised value
   void i18n.language;
@@ -29,28 +29,27 @@ export function LanguageSelector() {
       <button
         type="button"
         className="lang__toggle"
-        aria-expanded={open}
-        aria-controls={listId}
-        aria-haspopup="true"
+        {...buttonProps}
         aria-label={`${t('chooseLanguage')}: ${currentRecord.name}`}
         title={t('language')}
-        onClick={() => setOpen((o) => !o)}
       >
         <Flag code={currentRecord.code} />
         <span className="lang__code">{currentRecord.code.toUpperCase()}</span>
         <ChevronDownIcon className={'dropdown__chevron' + (open ? ' is-open' : '')} />
       </button>
       {open ? (
-        <ul className="dropdown__menu dropdown__menu--end" id={listId} aria-label={t('chooseLanguage')}>
+        <ul className="dropdown__menu dropdown__menu--end" {...menuProps} aria-label={t('chooseLanguage')}>
           {LANGUAGES.map((lang) => (
-            <li key={lang.code}>
+            <li key={lang.code} role="none">
               <button
                 type="button"
                 lang={lang.code}
                 className={'dropdown__item' + (lang.code === current ? ' is-active' : '')}
-                aria-pressed={lang.code === current}
+                role="menuitemradio"
+                tabIndex={-1}
+                aria-checked={lang.code === current}
                 onClick={() => {
-                  close();
+                  close(true);
                   void setLanguage(lang.code);
                 }}
               >

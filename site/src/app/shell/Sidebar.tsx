@@ -4,13 +4,15 @@ import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { useAuth } from '../../lib/auth';
 import { useDismiss } from '../../lib/useDismiss';
+import { useFocusTrap } from '../../lib/useFocusTrap';
+import { CloseIcon } from './icons';
 import { SIDE_MENU_ITEMS, TOOL_ITEMS, type NavItem } from './navItems';
 
 interface SidebarProps {
   id: string;
   open: boolean;
   onClose: () => void;
-  /** The menu button: a press on it is not an "outside click" (it toggles by itself). */
+  /** The menu button: a press on it is not an "outside click", and the focus returns to it on close. */
   toggleRef: RefObject<HTMLButtonElement | null>;
 }
 
@@ -21,14 +23,24 @@ const SIDEBAR_MAIN: readonly NavItem[] = [
   { to: '/filecloud', labelKey: 'files' },
 ];
 
-/** The side menu shown at ≤ 1024 px. Closes on an outside click, Escape, or choosing a link. */
+/**
+ * The side menu (drawer) shown at ≤ 1024 px. While open it is modal: the focus moves to its close
+ * button, Tab stays inside, the page behind (the header with the menu button included) is inert,
+ * and Escape, its close button or a press outside close it with the focus back on the menu button.
+ * Choosing a link closes it too.
+ */
 export function Sidebar({ id, open, onClose, toggleRef }: SidebarProps) {
+  if (!open) return null;
+  return <OpenSidebar id={id} onClose={onClose} toggleRef={toggleRef} />;
+}
+
+function OpenSidebar({ id, onClose, toggleRef }: Omit<SidebarProps, 'open'>) {
   const { t } = useTranslation();
   const { user, isAdmin, logout } = useAuth();
   const panelRef = useRef<HTMLElement>(null);
-  useDismiss(open, [panelRef, toggleRef], onClose);
-
-  if (!open) return null;
+  const trapRef = useRef<HTMLDivElement>(null);
+  useDismiss(true, [panelRef, toggleRef], onClose);
+  useFocusTrap(trapRef, true, { onEscape: onClose, returnFocusTo: toggleRef });
 
   const link = (item: NavItem) => (
     <li key={item.to}>
@@ -39,10 +51,16 @@ export function Sidebar({ id, open, onClose, toggleRef }: SidebarProps) {
   );
 
   // Portalled to <body>: the sticky header's backdrop-filter would otherwise clip a fixed panel.
+  // The backdrop is inside the trapped container, so it is not made inert and a press on it closes.
   return createPortal(
-    <>
+    <div ref={trapRef} className="sidebar__layer">
       <div className="sidebar__backdrop" aria-hidden="true" />
       <nav id={id} ref={panelRef} className="sidebar" aria-label={t('sideMenu.title')}>
+        <div className="sidebar__top">
+          <button type="button" className="menu-button sidebar__close" aria-label={t('closeMenu')} onClick={onClose} data-autofocus>
+            <CloseIcon />
+          </button>
+        </div>
         <ul className="sidebar__list">{SIDEBAR_MAIN.map(link)}</ul>
 
         <h2 className="sidebar__heading">{t('tools')}</h2>
@@ -80,7 +98,7 @@ export function Sidebar({ id, open, onClose, toggleRef }: SidebarProps) {
           )}
         </div>
       </nav>
-    </>,
+    </div>,
     document.body,
   );
 }

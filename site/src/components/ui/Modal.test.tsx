@@ -52,6 +52,16 @@ describe('Modal', () => {
     expect(within(dialog).getByRole('heading', { name: 'Edit note' })).toBeTruthy();
   });
 
+  it('makes the page behind inert while open and lifts it on close', () => {
+    const { opener, dialog } = openIt();
+    expect(opener.closest('[inert]')).toBeTruthy();
+    expect(dialog.closest('[inert]')).toBeNull();
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.querySelector('[inert]')).toBeNull();
+    expect(document.activeElement).toBe(opener);
+  });
+
   it('links a description when one is given', () => {
     render(
       <Modal title="T" onClose={() => {}} describedBy="d">

@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, useRef, type ReactNode } from 'react';
+import { useFocusTrap } from '../../lib/useFocusTrap';
 import './Modal.css';
 
 export interface ModalProps {
@@ -20,56 +21,19 @@ export interface ModalProps {
   describedBy?: string;
 }
 
-const FOCUSABLE =
-  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), iframe, audio[controls], video[controls], [tabindex]:not([tabindex="-1"])';
-
 /**
- * The one modal dialog of the site. On open focus moves into it: to the element marked
- * data-autofocus, else the first form field (a form is opened to be filled in), else the first
- * focusable element. Tab and Shift+Tab stay inside, Escape closes it, so does a press on the
- * backdrop unless closeOnBackdrop is false, and on close focus returns to where it was. The box
- * is aria-modal and named by its title.
+ * The one modal dialog of the site. The focus rules are lib/useFocusTrap's: on open focus moves
+ * into it (data-autofocus, else the first form field, else the first focusable element), Tab and
+ * Shift+Tab stay inside, the rest of the page is inert, Escape closes it, and on close focus returns
+ * to where it was. A press on the backdrop closes it unless closeOnBackdrop is false. The box is
+ * aria-modal and named by its title. It never grows past the window: the title stays on top, and a
+ * body marked .modal__body (or the dialog's content) scrolls, so a form's actions (.modal__actions
+ * below its .modal__body) stay in view on an 800 px tall window.
  */
 export function Modal({ title, onClose, children, role = 'dialog', closeLabel, className, closeOnBackdrop = true, describedBy }: ModalProps) {
   const titleId = useId();
   const box = useRef<HTMLDivElement>(null);
-  // The latest onClose, so the key listener is set up once per opening and never sees a stale one.
-  const close = useRef(onClose);
-  close.current = onClose;
-
-  useEffect(() => {
-    const before = document.activeElement as HTMLElement | null;
-    const el = box.current;
-    const first =
-      el?.querySelector<HTMLElement>('[data-autofocus]') ??
-      el?.querySelector<HTMLElement>('input:not([disabled]), textarea:not([disabled]), select:not([disabled])') ??
-      el?.querySelector<HTMLElement>(FOCUSABLE);
-    first?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        e.stopPropagation();
-        close.current();
-        return;
-      }
-      if (e.key !== 'Tab' || !el) return;
-      const items = [...el.querySelectorAll<HTMLElement>(FOCUSABLE)];
-      if (items.length === 0) return;
-      const head = items[0];
-      const tail = items[items.length - 1];
-      if (e.shiftKey && (document.activeElement === head || !el.contains(document.activeElement))) {
-        e.preventDefault();
-        tail.focus();
-      } else if (!e.shiftKey && (document.activeElement === tail || !el.contains(document.activeElement))) {
-        e.preventDefault();
-        head.focus();
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      before?.focus?.();
-    };
-  }, []);
+  useFocusTrap(box, true, { onEscape: onClose });
 
   return (
     <div

@@ -123,11 +123,13 @@ export function CreateArticleModal({ onClose, onCreated }: Props) {
       closeOnBackdrop={!dirty}
     >
       <form ref={formRef} className="blog-form" onSubmit={submit} noValidate>
-        {field('name', t('form.name'))}
-        {field('excerpt', t('form.excerpt'), 'short')}
-        {field('content', t('form.content'), 'long')}
-        {field('category', t('form.category'))}
-        {field('image_url', t('form.image'), undefined, t('form.imageHint'))}
+        <div className="modal__body blog-form__fields">
+          {field('name', t('form.name'))}
+          {field('excerpt', t('form.excerpt'), 'short')}
+          {field('content', t('form.content'), 'long')}
+          {field('category', t('form.category'))}
+          {field('image_url', t('form.image'), undefined, t('form.imageHint'))}
+        </div>
         <div className="modal__actions">
           <button type="button" className="btn" onClick={onClose}>
             {t('form.cancel')}
