@@ -1,51 +1,25 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { api } from './api';
+import type { Schema } from './apiTypes';
 
 /** GET /api/site — the owner's public settings (configuration, never hard-coded here). */
-export interface SiteSettings {
-  contacts: {
-    email?: string;
-    phones?: string[];
-    city?: string;
-    github?: string;
-    linkedin?: string;
-    telegram?: string;
-  };
-  donation: {
-    trc20Wallet?: string;
-    cardUAH?: string;
-    cardUSD?: string;
-  };
-}
+export type SiteSettings = Schema<'Site'>;
 
-let pending: Promise<SiteSettings | null> | null = null;
+export const SITE_SETTINGS_KEY = ['site'] as const;
 
-/** Loaded once per page; a failure yields null (the footer then shows what it can). */
-export function fetchSiteSettings(): Promise<SiteSettings | null> {
-  pending ??= api.get<SiteSettings>('/api/site', { auth: false }).catch(() => {
-    pending = null;
-    return null;
-  });
-  return pending;
-}
+/** Query options of the settings: they change only when the owner restarts the server. */
+export const siteSettingsQuery = {
+  queryKey: SITE_SETTINGS_KEY,
+  queryFn: ({ signal }: { signal?: AbortSignal }) => api.get<SiteSettings>('/api/site', { auth: false, signal }),
+  staleTime: Infinity,
+};
 
+/**
+ * The settings through the app's query cache (one request for the footer and the donation
+ * banner); null until they arrive or when they cannot be had — the footer then shows what it can.
+ */
 export function useSiteSettings(): SiteSettings | null {
-  const [settings, setSettings] = useState<SiteSettings | null>(null);
-  useEffect(() => {
-    let alive = true;
-    void fetchSiteSettings().then((s) => {
-      if (alive) setSettings(s);
-    });
-    return () => {
-      alive = false;
-    };
-  }, []);
-  return settings;
-}
-
-/** For tests. */
-export function resetSiteSettings(): void {
-  pending = null;
+  return useQuery(siteSettingsQuery).data ?? null;
 }
 
 const SOCIAL_BASES = {

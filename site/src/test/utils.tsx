@@ -54,13 +54,31 @@ export function LocationProbe() {
   return <output data-testid="location">{loc.pathname + loc.search}</output>;
 }
 
+/** A fresh query client for one test: no retries, nothing cached from an earlier test. */
+export function testQueryClient() {
+  const client = createQueryClient();
+  client.setDefaultOptions({ queries: { ...client.getDefaultOptions().queries, retry: false } });
+  return client;
+}
+
+/** Renders ui with i18n and a fresh query client only (no router, no auth). */
+export function renderWithQuery(ui: ReactElement): RenderResult & { client: ReturnType<typeof testQueryClient> } {
+  const client = testQueryClient();
+  const wrap = (node: ReactElement) => (
+    <QueryClientProvider client={client}>
+      <I18nextProvider i18n={i18n}>{node}</I18nextProvider>
+    </QueryClientProvider>
+  );
+  const result = render(wrap(ui));
+  return { ...result, client, rerender: (next: ReactNode) => result.rerender(wrap(<>{next}</>)) };
+}
+
 export function renderWithShell(
   ui: ReactElement,
   { route = '/', path = '*', extra }: { route?: string; path?: string; extra?: ReactNode } = {},
 ): RenderResult {
   // a fresh query client per render: no cached answer leaks from one test into the next
-  const client = createQueryClient();
-  client.setDefaultOptions({ queries: { ...client.getDefaultOptions().queries, retry: false } });
+  const client = testQueryClient();
   return render(
     <QueryClientProvider client={client}>
       <I18nextProvider i18n={i18n}>

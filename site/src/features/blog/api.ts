@@ -1,8 +1,14 @@
-// The blog's API calls, one per function, through the shared client. The list, create and delete
-// calls use the spec's /api/api/blog paths (served as aliases of /api/blog).
+// The blog's API: one call per function through the shared client, on the canonical /api/blog
+// paths (the spec's /api/api/blog ones are aliases the server keeps for other clients), and the
+// TanStack Query keys and hooks the pages use. A created or deleted article invalidates every
+// blog read, so the list, its count and the categories follow.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 
+/** Articles per page (spec §9). */
 export const PAGE_SIZE = 5;
+/** The search waits this long after the last keystroke (spec §9). */
+export const SEARCH_DEBOUNCE_MS = 500;
 
 export interface ArticleSummary {
   id: number;
@@ -47,11 +53,15 @@ export interface NewArticle {
   image_url?: string;
 }
 
-export function listArticles(q: ListQuery, signal?: AbortSignal): Promise<ArticleList> {
-  return api.get<ArticleList>('/api/api/blog', {
+export async function listArticles(q: ListQuery, signal?: AbortSignal): Promise<ArticleList> {
+  const res = await api.get<Partial<ArticleList> | null>('/api/blog', {
     query: { limit: q.limit ?? PAGE_SIZE, page: q.page, category: q.category || 'all', search: q.search ?? '' },
     signal,
   });
+  return {
+    articles: Array.isArray(res?.articles) ? res.articles : [],
+    totalCount: typeof res?.totalCount === 'number' ? res.totalCount : 0,
+  };
 }
 
 export function getArticle(id: string, signal?: AbortSignal): Promise<Article> {
@@ -63,9 +73,63 @@ export function listCategories(signal?: AbortSignal): Promise<Category[]> {
 }
 
 export function createArticle(input: NewArticle): Promise<Article> {
-  return api.post<Article>('/api/api/blog', input);
+  return api.post<Article>('/api/blog', input);
 }
 
 export function deleteArticle(id: number): Promise<void> {
-  return api.delete<void>(`/api/api/blog/${id}`);
+  return api.delete<void>(`/api/blog/${id}`);
+}
+
+export const blogKeys = {
+  all: ['blog'] as const,
+  list: (q: Required<Pick<ListQuery, 'page' | 'category' | 'search'>>) => ['blog', 'list', q] as const,
+  article: (id: string) => ['blog', 'article', id] as const,
+  categories: ['blog', 'categories'] as const,
+};
+
+/** A page of the list; the previous page stays on screen while the next one loads. */
+export function useArticles(q: { page: number; category: string; search: string }) {
+  return useQuery({
+    queryKey: blogKeys.list(q),
+    queryFn: ({ signal }) => listArticles(q, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** One article; ids that cannot exist are never asked for. */
+export function useArticle(id: string) {
+  return useQuery({
+    queryKey: blogKeys.article(id),
+    queryFn: ({ signal }) => getArticle(id, signal),
+    enabled: /^[1-9]\d*$/.test(id),
+  });
+}
+
+export function useCategories() {
+  return useQuery({
+    queryKey: blogKeys.categories,
+    queryFn: async ({ signal }) => {
+      const cats = await listCategories(signal);
+      return Array.isArray(cats) ? cats : [];
+    },
+  });
+}
+
+export function useCreateArticle() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: createArticle,
+    onSuccess: () => qc.invalidateQueries({ queryKey: blogKeys.all }),
+  });
+}
+
+export function useDeleteArticle() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: deleteArticle,
+    onSuccess: (_, id) => {
+      qc.removeQueries({ queryKey: blogKeys.article(String(id)) });
+      return qc.invalidateQueries({ queryKey: blogKeys.all });
+    },
+  });
 }

@@ -3,7 +3,10 @@
 import { api } from '../../lib/api';
 
 export const ROMSERV = '/romserv';
+/** Games per page (spec §9). */
 export const PAGE_SIZE = 100;
+/** The game search waits this long after the last keystroke. */
+export const SEARCH_DEBOUNCE_MS = 300;
 
 export interface Console {
   id: string;

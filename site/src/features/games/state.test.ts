@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Console, Game } from './api';
-import { gamesReducer, initialGamesState, pageCount, type GamesState } from './state';
+import { gamesReducer, initialGamesState, type GamesState } from './state';
 
 const con = (id: string): Console => ({ id, name: id.toUpperCase(), shortName: id.toUpperCase(), core: 'fceumm', stats: { games: 1 } });
 const game: Game = { id: 7, name: 'Coin Catcher', path: '/nes/Coin_Catcher.nes', console: 'nes', hasImage: false, imagePath: '' };
@@ -36,9 +36,6 @@ describe('gamesReducer', () => {
   it('pages are whole and at least 1', () => {
     expect(gamesReducer(initialGamesState, { type: 'setPage', page: 0 }).page).toBe(1);
     expect(gamesReducer(initialGamesState, { type: 'setPage', page: 2.7 }).page).toBe(2);
-    expect(pageCount(0, 100)).toBe(1);
-    expect(pageCount(100, 100)).toBe(1);
-    expect(pageCount(101, 100)).toBe(2);
   });
 
   it('selects and closes a game; a failure is remembered as offline or error', () => {

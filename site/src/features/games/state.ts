@@ -57,8 +57,3 @@ export function gamesReducer(state: GamesState, action: GamesAction): GamesState
       return { ...state, game: null };
   }
 }
-
-/** Pages for a total at PAGE_SIZE per page: at least 1. */
-export function pageCount(total: number, pageSize: number): number {
-  return Math.max(1, Math.ceil(total / pageSize));
-}

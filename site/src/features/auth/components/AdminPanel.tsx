@@ -3,9 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
-import { useDebouncedValue } from '../../blog/useDebouncedValue';
+import { pageCount } from '../../../lib/pagination';
+import { useDebouncedValue } from '../../../lib/useDebouncedValue';
 import type { AdminUser } from '../api';
-import { USERS_PER_PAGE, useAdminAction, useAdminUsers, type AdminAction } from '../security/api';
+import { USER_SEARCH_DEBOUNCE_MS, USERS_PER_PAGE, useAdminAction, useAdminUsers, type AdminAction } from '../security/api';
 import { ACCOUNT_NS } from '../security/i18n';
 
 /** The spec's error text for a failed user list (§8). */
@@ -27,13 +28,13 @@ export function AdminPanel() {
   const { user: me } = useAuth();
   const id = useId();
   const [search, setSearch] = useState('');
-  const debounced = useDebouncedValue(search.trim(), 300);
+  const debounced = useDebouncedValue(search.trim(), USER_SEARCH_DEBOUNCE_MS);
   const [page, setPage] = useState(1);
   const users = useAdminUsers(debounced, page);
   const action = useAdminAction();
   const [deleting, setDeleting] = useState<AdminUser | null>(null);
   const [keepFiles, setKeepFiles] = useState(true);
-  const pages = Math.max(1, Math.ceil((users.data?.total ?? 0) / USERS_PER_PAGE));
+  const pages = pageCount(users.data?.total ?? 0, USERS_PER_PAGE);
   const list = users.data?.users ?? [];
 
   const run = (a: AdminAction) => action.mutate(a, { onSuccess: () => setDeleting(null) });

@@ -76,6 +76,8 @@ export function useRevokeSession() {
 
 /** Users per page in the admin panel. */
 export const USERS_PER_PAGE = 20;
+/** The admin panel's user search waits this long after the last keystroke. */
+export const USER_SEARCH_DEBOUNCE_MS = 300;
 
 export interface UserPage {
   users: AdminUser[];

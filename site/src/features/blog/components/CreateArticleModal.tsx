@@ -2,7 +2,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api';
 import { toast } from '../../../lib/toast';
-import { createArticle, type Article, type NewArticle } from '../api';
+import { useCreateArticle, type Article, type NewArticle } from '../api';
 import { BLOG_NS } from '../i18n';
 import { Modal } from '../../../components/ui/Modal';
 
@@ -20,7 +20,8 @@ export function CreateArticleModal({ onClose, onCreated }: Props) {
   const { t } = useTranslation(BLOG_NS);
   const [values, setValues] = useState<Record<Field, string>>({ name: '', excerpt: '', content: '', category: '', image_url: '' });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [busy, setBusy] = useState(false);
+  const create = useCreateArticle();
+  const busy = create.isPending;
   const formRef = useRef<HTMLFormElement>(null);
   // Typed text is not thrown away by a stray click beside the dialog.
   const dirty = FIELDS.some((f) => values[f].trim() !== '');
@@ -60,9 +61,8 @@ export function CreateArticleModal({ onClose, onCreated }: Props) {
       category: values.category.trim(),
       image_url: values.image_url.trim(),
     };
-    setBusy(true);
     try {
-      const created = await createArticle(input);
+      const created = await create.mutateAsync(input);
       toast.success(t('toast.created'));
       onCreated(created);
     } catch (err) {
@@ -76,7 +76,6 @@ export function CreateArticleModal({ onClose, onCreated }: Props) {
         setErrors(fieldErrors);
         focusFirstError(fieldErrors);
       }
-      setBusy(false);
     }
   }
 

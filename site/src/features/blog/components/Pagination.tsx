@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { BLOG_NS } from '../i18n';
-import { pageItems } from '../pagination';
+import { pageItems } from '../../../lib/pagination';
 
 interface Props {
   page: number;

@@ -1,9 +1,8 @@
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
 import { Page } from '../../../components/ui/Page';
 import { ApiError } from '../../../lib/api';
-import { getArticle, type Article } from '../api';
+import { useArticle } from '../api';
 import { ArticleImage } from '../components/ArticleImage';
 import { formatDate } from '../formatDate';
 import { BLOG_NS } from '../i18n';
@@ -11,8 +10,6 @@ import { articleImageSrc } from '../image';
 import { useFeedLink } from '../useFeedLink';
 import '../blog.css';
 import '../chroma.css';
-
-type State = { kind: 'loading' } | { kind: 'ready'; article: Article } | { kind: 'notFound' } | { kind: 'error' };
 
 /**
  * /blog/:id: the article as the server rendered it (content_html is sanitised on the server —
@@ -22,29 +19,14 @@ type State = { kind: 'loading' } | { kind: 'ready'; article: Article } | { kind:
 export default function ArticlePage() {
   const { t, i18n } = useTranslation(BLOG_NS);
   const { id = '' } = useParams();
-  const [state, setState] = useState<State>({ kind: 'loading' });
+  const query = useArticle(id);
   // Opened from the list: go back to that page of it, with its search and category.
   const backTo = (useLocation().state as { backTo?: unknown } | null)?.backTo;
   const listUrl = typeof backTo === 'string' && backTo.startsWith('/blog') ? backTo : '/blog';
   useFeedLink(t('feedTitle'));
 
-  useEffect(() => {
-    const ctrl = new AbortController();
-    setState({ kind: 'loading' });
-    if (!/^[1-9]\d*$/.test(id)) {
-      setState({ kind: 'notFound' });
-      return;
-    }
-    getArticle(id, ctrl.signal)
-      .then((article) => {
-        if (!ctrl.signal.aborted) setState({ kind: 'ready', article });
-      })
-      .catch((err: unknown) => {
-        if (ctrl.signal.aborted) return;
-        setState(err instanceof ApiError && err.status === 404 ? { kind: 'notFound' } : { kind: 'error' });
-      });
-    return () => ctrl.abort();
-  }, [id]);
+  const notFound = !/^[1-9]\d*$/.test(id) || (query.error instanceof ApiError && query.error.status === 404);
+  const kind = notFound ? 'notFound' : query.data ? 'ready' : query.isError ? 'error' : 'loading';
 
   const back = (
     <Link to={listUrl} className="blog-article__back">
@@ -52,7 +34,7 @@ export default function ArticlePage() {
     </Link>
   );
 
-  switch (state.kind) {
+  switch (kind) {
     case 'loading':
       return (
         <Page title={t('title')} className="blog-article">
@@ -78,7 +60,7 @@ export default function ArticlePage() {
       );
   }
 
-  const a = state.article;
+  const a = query.data!;
   return (
     <Page title={a.name} className="blog-article">
       {back}

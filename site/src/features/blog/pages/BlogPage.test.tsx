@@ -2,6 +2,8 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createQueryClient } from '../../../lib/queryClient';
 import { toast } from '../../../lib/toast';
 import { AuthProvider } from '../../../lib/auth';
 import { i18n } from '../../../lib/i18n';
@@ -36,7 +38,7 @@ function fakeBlog(opts: { profile?: typeof admin } = {}) {
   let articles = Array.from({ length: 23 }, (_, i) => summary(23 - i));
   const fetch = stubFetch({
     '/api/auth/profile': () => (opts.profile ? json(opts.profile) : json({ status: 401, message: 'no', data: {} }, 401)),
-    'GET /api/api/blog': ({ url }) => {
+    'GET /api/blog': ({ url }) => {
       const q = new URL(url, 'http://x').searchParams;
       const search = (q.get('search') ?? '').toLowerCase();
       const cat = q.get('category') ?? 'all';
@@ -47,7 +49,7 @@ function fakeBlog(opts: { profile?: typeof admin } = {}) {
       return json({ articles: hits.slice((page - 1) * limit, page * limit), totalCount: hits.length });
     },
     'GET /api/blog/categories': () => json([{ name: 'Go', count: articles.length }]),
-    'POST /api/api/blog': ({ body }) => {
+    'POST /api/blog': ({ body }) => {
       const a = { ...summary(100), ...(body as object), id: 100 } as ArticleSummary;
       articles = [a, ...articles];
       return json({ ...a, content: 'x' }, 201);
@@ -57,7 +59,7 @@ function fakeBlog(opts: { profile?: typeof admin } = {}) {
     ((orig) =>
       async (input: RequestInfo | URL, init: RequestInit = {}) => {
         const url = String(input);
-        if ((init.method ?? 'GET') === 'DELETE' && url.startsWith('/api/api/blog/')) {
+        if ((init.method ?? 'GET') === 'DELETE' && url.startsWith('/api/blog/')) {
           const id = Number(url.split('/').pop());
           articles = articles.filter((a) => a.id !== id);
           return new Response(null, { status: 204 });
@@ -71,7 +73,7 @@ function fakeBlog(opts: { profile?: typeof admin } = {}) {
 function listCalls(fetch: ReturnType<typeof stubFetch>) {
   return fetch.mock.calls
     .map(([input, init]) => ({ url: String(input), method: (init as RequestInit | undefined)?.method ?? 'GET' }))
-    .filter((c) => c.method === 'GET' && c.url.startsWith('/api/api/blog?'))
+    .filter((c) => c.method === 'GET' && c.url.startsWith('/api/blog?'))
     .map((c) => new URL(c.url, 'http://x').searchParams);
 }
 
@@ -130,6 +132,7 @@ describe('BlogPage', () => {
     expect(calls).toHaveLength(1);
     expect(calls[0].get('search')).toBe('статья 1');
     expect(calls[0].get('page')).toBe('1');
+    await flush();
     expect(screen.getByText('Статей: 11')).toBeTruthy();
   });
 
@@ -178,7 +181,7 @@ describe('BlogPage', () => {
     dialog = screen.getByRole('alertdialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Удалить' }));
     await flush();
-    expect(String(deletes()[0][0])).toBe('/api/api/blog/23');
+    expect(String(deletes()[0][0])).toBe('/api/blog/23');
     expect(new Headers((deletes()[0][1] as RequestInit).headers).get('Authorization')).toBe('Bearer admin-token');
     expect(toast.success).toHaveBeenCalledWith('Статья успешно удалена');
     expect(screen.queryByRole('link', { name: 'Статья 23' })).toBeNull();
@@ -314,17 +317,19 @@ describe('BlogPage', () => {
           : orig(input, init))(fetch.getMockImplementation()!),
     );
     render(
-      <I18nextProvider i18n={i18n}>
-        <AuthProvider>
-          <MemoryRouter initialEntries={['/blog?search=%D1%81%D1%82%D0%B0%D1%82%D1%8C%D1%8F&page=2']}>
-            <Routes>
-              <Route path="/blog" element={<BlogPage />} />
-              <Route path="/blog/:id" element={<ArticlePage />} />
-            </Routes>
-            <LocationProbe />
-          </MemoryRouter>
-        </AuthProvider>
-      </I18nextProvider>,
+      <QueryClientProvider client={createQueryClient()}>
+        <I18nextProvider i18n={i18n}>
+          <AuthProvider>
+            <MemoryRouter initialEntries={['/blog?search=%D1%81%D1%82%D0%B0%D1%82%D1%8C%D1%8F&page=2']}>
+              <Routes>
+                <Route path="/blog" element={<BlogPage />} />
+                <Route path="/blog/:id" element={<ArticlePage />} />
+              </Routes>
+              <LocationProbe />
+            </MemoryRouter>
+          </AuthProvider>
+        </I18nextProvider>
+      </QueryClientProvider>,
     );
     await flush();
     fireEvent.click(screen.getByRole('link', { name: 'Статья 17' }));
@@ -352,7 +357,7 @@ describe('BlogPage', () => {
   });
 
   it('toasts the spec text when the list cannot be loaded', async () => {
-    stubFetch({ 'GET /api/api/blog': () => json({ status: 500, message: 'boom', data: {} }, 500) });
+    stubFetch({ 'GET /api/blog': () => json({ status: 500, message: 'boom', data: {} }, 500) });
     renderWithShell(<BlogPage />, { route: '/blog' });
     await flush();
     expect(toast.error).toHaveBeenCalledWith('Ошибка при загрузке данных');
@@ -361,7 +366,7 @@ describe('BlogPage', () => {
   it('shows the image by the display rule and the placeholder otherwise', async () => {
     const svg = '<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>';
     stubFetch({
-      'GET /api/api/blog': () =>
+      'GET /api/blog': () =>
         json({
           articles: [
             summary(1, { image_url: 'https://example.com/a.png' }),

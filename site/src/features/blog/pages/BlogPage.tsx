@@ -5,13 +5,14 @@ import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { Page } from '../../../components/ui/Page';
 import { useAuth } from '../../../lib/auth';
 import { toast } from '../../../lib/toast';
-import { deleteArticle, listArticles, listCategories, PAGE_SIZE, type ArticleList, type ArticleSummary, type Category } from '../api';
+import { pageCount } from '../../../lib/pagination';
+import { QueryState } from '../../../lib/QueryState';
+import { useDebouncedValue } from '../../../lib/useDebouncedValue';
+import { PAGE_SIZE, SEARCH_DEBOUNCE_MS, useArticles, useCategories, useDeleteArticle, type ArticleSummary } from '../api';
 import { ArticleCard } from '../components/ArticleCard';
 import { CreateArticleModal } from '../components/CreateArticleModal';
 import { Pagination } from '../components/Pagination';
 import { BLOG_NS } from '../i18n';
-import { pageCount } from '../pagination';
-import { useDebouncedValue } from '../useDebouncedValue';
 import { FEED_URL, useFeedLink } from '../useFeedLink';
 import '../blog.css';
 
@@ -35,7 +36,7 @@ export default function BlogPage() {
   const page = pageParam(params.get('page'));
   // What the box shows; the address (and so the request) follows it 500 ms after the last keystroke.
   const [search, setSearch] = useState(urlSearch);
-  const debouncedSearch = useDebouncedValue(search);
+  const debouncedSearch = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
 
   /** Changes the address's list parameters, replacing the history entry; a new search or category starts at page 1. */
   const updateParams = (change: { search?: string; category?: string; page?: number }) =>
@@ -72,70 +73,40 @@ export default function BlogPage() {
   const setCategory = (c: string) => updateParams({ category: c });
   useFeedLink(t('feedTitle'));
 
-  const [list, setList] = useState<ArticleList | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [categories, setCategories] = useState<Category[]>([]);
-  const [version, setVersion] = useState(0);
+  const list = useArticles({ page, category, search: urlSearch.trim() });
+  const categories = useCategories().data ?? []; // without them the filter offers "all" only
+  const del = useDeleteArticle();
   const [creating, setCreating] = useState(false);
   const [toDelete, setToDelete] = useState<ArticleSummary | null>(null);
-  const [deleting, setDeleting] = useState(false);
 
+  const failedAt = list.isError ? list.errorUpdatedAt : 0;
   useEffect(() => {
-    const ctrl = new AbortController();
-    setLoading(true);
-    listArticles({ page, category, search: urlSearch.trim() }, ctrl.signal)
-      .then((res) => {
-        if (ctrl.signal.aborted) return;
-        const safe: ArticleList = {
-          articles: Array.isArray(res?.articles) ? res.articles : [],
-          totalCount: typeof res?.totalCount === 'number' ? res.totalCount : 0,
-        };
-        setList(safe);
-        // After a delete the last page may be gone: go to the new last page.
-        const pages = pageCount(safe.totalCount, PAGE_SIZE);
-        if (safe.articles.length === 0 && page > pages) updateParams({ page: pages });
-      })
-      .catch((err: unknown) => {
-        if (ctrl.signal.aborted || (err instanceof DOMException && err.name === 'AbortError')) return;
-        toast.error(t('toast.loadError'));
-      })
-      .finally(() => {
-        if (!ctrl.signal.aborted) setLoading(false);
-      });
-    return () => ctrl.abort();
-    // t is stable for a language; a language change needs no new request
+    if (failedAt) toast.error(t('toast.loadError'));
+    // t is stable for a language; only a new failure says so again
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [page, category, urlSearch, version]);
+  }, [failedAt]);
 
+  const loaded = list.isPlaceholderData ? undefined : list.data;
   useEffect(() => {
-    const ctrl = new AbortController();
-    listCategories(ctrl.signal)
-      .then((cats) => {
-        if (!ctrl.signal.aborted && Array.isArray(cats)) setCategories(cats);
-      })
-      .catch(() => undefined); // the filter then offers "all" only
-    return () => ctrl.abort();
-  }, [version]);
+    // After a delete the last page may be gone: go to the new last page.
+    if (!loaded) return;
+    const last = pageCount(loaded.totalCount, PAGE_SIZE);
+    if (loaded.articles.length === 0 && page > last) updateParams({ page: last });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [loaded, page]);
 
-  async function confirmDelete() {
+  function confirmDelete() {
     if (!toDelete) return;
-    setDeleting(true);
-    try {
-      await deleteArticle(toDelete.id);
-      toast.success(t('toast.deleted'));
-      setVersion((v) => v + 1);
-    } catch {
-      toast.error(t('toast.deleteError'));
-    } finally {
-      setDeleting(false);
-      setToDelete(null);
-    }
+    del.mutate(toDelete.id, {
+      onSuccess: () => toast.success(t('toast.deleted')),
+      onError: () => toast.error(t('toast.deleteError')),
+      onSettled: () => setToDelete(null),
+    });
   }
 
-  const pages = pageCount(list?.totalCount ?? 0, PAGE_SIZE);
+  const pages = pageCount(list.data?.totalCount ?? 0, PAGE_SIZE);
   const query = params.toString();
   const listUrl = query ? `/blog?${query}` : '/blog';
-  const articles = list?.articles ?? [];
 
   return (
     <Page title={t('title')} lead={t('lead')} className="blog">
@@ -175,30 +146,31 @@ export default function BlogPage() {
         ) : null}
       </div>
 
-      <div className="blog__results" aria-busy={loading} aria-live="polite">
-        {list === null && loading ? (
-          <p role="status" className="blog__status">
-            {t('loading')}
-          </p>
-        ) : articles.length === 0 ? (
-          <p role="status" className="blog__status">
-            {t('empty')}
-          </p>
-        ) : (
-          <>
-            <div className="blog__meta">
-              <p className="blog__count">{t('total', { count: list?.totalCount ?? 0 })}</p>
-              <a className="blog__feed" href={FEED_URL} type="application/atom+xml" title={t('feedTitle')}>
-                {t('feed')}
-              </a>
-            </div>
-            <div className="blog__list">
-              {articles.map((a) => (
-                <ArticleCard key={a.id} article={a} listUrl={listUrl} onDelete={isAdmin ? setToDelete : undefined} />
-              ))}
-            </div>
-          </>
-        )}
+      <div className="blog__results" aria-busy={list.isFetching} aria-live="polite">
+        <QueryState
+          query={list}
+          loading={t('loading')}
+          error={t('toast.loadError')}
+          empty={t('empty')}
+          isEmpty={(l) => l.articles.length === 0}
+          className="blog__status"
+        >
+          {(l) => (
+            <>
+              <div className="blog__meta">
+                <p className="blog__count">{t('total', { count: l.totalCount })}</p>
+                <a className="blog__feed" href={FEED_URL} type="application/atom+xml" title={t('feedTitle')}>
+                  {t('feed')}
+                </a>
+              </div>
+              <div className="blog__list">
+                {l.articles.map((a) => (
+                  <ArticleCard key={a.id} article={a} listUrl={listUrl} onDelete={isAdmin ? setToDelete : undefined} />
+                ))}
+              </div>
+            </>
+          )}
+        </QueryState>
       </div>
 
       <Pagination page={page} pages={pages} onChange={setPage} />
@@ -209,7 +181,6 @@ export default function BlogPage() {
           onCreated={() => {
             setCreating(false);
             updateParams({ page: 1 });
-            setVersion((v) => v + 1);
           }}
         />
       ) : null}
@@ -219,7 +190,7 @@ export default function BlogPage() {
           text={t('confirm.text', { name: toDelete.name })}
           confirmLabel={t('confirm.confirm')}
           cancelLabel={t('confirm.cancel')}
-          busy={deleting}
+          busy={del.isPending}
           onConfirm={confirmDelete}
           onCancel={() => setToDelete(null)}
         />

@@ -1,25 +1,18 @@
-import { act, render, screen } from '@testing-library/react';
-import { I18nextProvider } from 'react-i18next';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { i18n } from '../../../lib/i18n';
-import { fetchSiteSettings, resetSiteSettings } from '../../../lib/site';
-import { initTestI18n, json, stubFetch } from '../../../test/utils';
+import { screen, waitFor } from '@testing-library/react';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SITE_SETTINGS_KEY, type SiteSettings } from '../../../lib/site';
+import { initTestI18n, json, renderWithQuery, stubFetch } from '../../../test/utils';
 import '../i18n';
 import { DonationBanner } from './DonationBanner';
 
 function renderBanner() {
-  return render(
-    <I18nextProvider i18n={i18n}>
-      <DonationBanner />
-    </I18nextProvider>,
-  );
+  return renderWithQuery(<DonationBanner />);
 }
 
 describe('DonationBanner', () => {
   beforeAll(async () => {
     await initTestI18n('en');
   });
-  beforeEach(() => resetSiteSettings());
 
   it('shows the configured wallet, cards and a QR code of the wallet', async () => {
     const fetch = stubFetch({
@@ -45,13 +38,10 @@ describe('DonationBanner', () => {
     expect(screen.queryByRole('img')).toBeNull();
     first.unmount();
 
-    resetSiteSettings();
     stubFetch({ '/api/site': () => json({ contacts: {}, donation: { trc20Wallet: '  ', cardUAH: '', cardUSD: '' } }) });
-    const { container } = renderBanner();
+    const { container, client } = renderBanner();
     // Once the settings have arrived (and the component has re-rendered with them).
-    await act(async () => {
-      expect((await fetchSiteSettings())?.donation.trc20Wallet).toBe('  ');
-    });
+    await waitFor(() => expect(client.getQueryData<SiteSettings>(SITE_SETTINGS_KEY)?.donation.trc20Wallet).toBe('  '));
     expect(container.innerHTML).toBe('');
   });
 });

@@ -1,10 +1,7 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { I18nextProvider } from 'react-i18next';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { i18n } from '../../../lib/i18n';
-import { resetSiteSettings } from '../../../lib/site';
-import { initTestI18n, json, stubFetch } from '../../../test/utils';
+import { initTestI18n, json, renderWithQuery, stubFetch } from '../../../test/utils';
 import GamesPage from './GamesPage';
 
 const consoles = {
@@ -25,12 +22,10 @@ function games(list: string[], consoleId: string) {
 }
 
 function renderPage() {
-  return render(
-    <I18nextProvider i18n={i18n}>
-      <MemoryRouter>
-        <GamesPage />
-      </MemoryRouter>
-    </I18nextProvider>,
+  return renderWithQuery(
+    <MemoryRouter>
+      <GamesPage />
+    </MemoryRouter>,
   );
 }
 
@@ -40,7 +35,6 @@ describe('GamesPage', () => {
   });
 
   it('selects the first console, and choosing a console clears the search and the game', { timeout: 15_000 }, async () => {
-    resetSiteSettings();
     const fetch = stubFetch({
       '/api/site': () => json({ contacts: {}, donation: {} }),
       '/romserv/consoles': () => json(consoles),

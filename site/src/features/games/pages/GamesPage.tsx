@@ -2,7 +2,9 @@ import { useEffect, useReducer, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Page } from '../../../components/ui/Page';
 import { ApiError } from '../../../lib/api';
-import { fetchConsoles, fetchGames, PAGE_SIZE, type Game } from '../api';
+import { pageCount } from '../../../lib/pagination';
+import { useDebouncedValue } from '../../../lib/useDebouncedValue';
+import { fetchConsoles, fetchGames, PAGE_SIZE, SEARCH_DEBOUNCE_MS, type Game } from '../api';
 import { ConnectionError } from '../components/ConnectionError';
 import { ConsoleSelector } from '../components/ConsoleSelector';
 import { DonationBanner } from '../components/DonationBanner';
@@ -10,19 +12,8 @@ import { GameList } from '../components/GameList';
 import { Player } from '../components/Player';
 import { GAMES_NS } from '../i18n';
 import { SIDEBAR_MIN, useIsMobile, useSidebarWidth } from '../sidebar';
-import { gamesReducer, initialGamesState, pageCount } from '../state';
+import { gamesReducer, initialGamesState } from '../state';
 import '../games.css';
-
-const SEARCH_DEBOUNCE_MS = 300;
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const id = window.setTimeout(() => setV(value), ms);
-    return () => window.clearTimeout(id);
-  }, [value, ms]);
-  return v;
-}
 
 /** /games: console selector, game list with search and paging, the player, the donation banner. */
 export default function GamesPage() {
@@ -36,7 +27,7 @@ export default function GamesPage() {
     total: 0,
     status: 'loading',
   });
-  const debounced = useDebounced(state.search, SEARCH_DEBOUNCE_MS);
+  const debounced = useDebouncedValue(state.search, SEARCH_DEBOUNCE_MS);
   const search = state.search === '' ? '' : debounced;
 
   useEffect(() => {

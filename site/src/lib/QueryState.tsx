@@ -1,0 +1,53 @@
+import type { ReactNode } from 'react';
+
+/** What QueryState reads of a TanStack Query result (useQuery's answer fits). */
+export interface QueryLike<T> {
+  data: T | undefined;
+  error: unknown;
+  isPending: boolean;
+  isError: boolean;
+}
+
+interface Props<T> {
+  query: QueryLike<T>;
+  /** Shown while nothing has arrived yet (role=status). */
+  loading: ReactNode;
+  /** Shown when the read failed and there is nothing to show (role=alert); a function gets the error. */
+  error: ReactNode | ((error: unknown) => ReactNode);
+  /** Shown instead of children when isEmpty says the answer has nothing (role=status). */
+  empty?: ReactNode;
+  isEmpty?: (data: T) => boolean;
+  /** The class of the status line, so each page keeps its look. */
+  className?: string;
+  children: (data: T) => ReactNode;
+}
+
+/**
+ * The one pattern for a server read's states: loading, then either the error, the empty
+ * message or the data. Data already shown (a previous page kept as placeholder, or a cached
+ * answer being refreshed) stays on screen — a refetch never blanks the page.
+ */
+export function QueryState<T>({ query, loading, error, empty, isEmpty, className, children }: Props<T>) {
+  if (query.data === undefined) {
+    if (query.isError) {
+      return (
+        <p role="alert" className={className}>
+          {typeof error === 'function' ? error(query.error) : error}
+        </p>
+      );
+    }
+    return (
+      <p role="status" className={className}>
+        {loading}
+      </p>
+    );
+  }
+  if (empty !== undefined && isEmpty?.(query.data)) {
+    return (
+      <p role="status" className={className}>
+        {empty}
+      </p>
+    );
+  }
+  return <>{children(query.data)}</>;
+}
