@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,6 +29,10 @@ var (
 	keySeeded      = []byte("content_seeded")
 )
 
+// DefaultLang is the language of an article that names none: the site's
+// default language (the interface falls back to English).
+const DefaultLang = "en"
+
 // Paging rules from the spec: 5 per page by default; a page may ask for at
 // most MaxLimit articles.
 const (
@@ -37,35 +42,60 @@ const (
 	CategoryAll = "all"
 )
 
-// Article is one blog post. Content is Markdown.
+// Article is one blog post. Content is Markdown. Lang is the language the
+// article is written in (a BCP 47 code such as "uk"); TranslationKey, when
+// set, is shared by the articles that are translations of each other.
 type Article struct {
-	ID        uint64    `json:"id"`
-	Slug      string    `json:"slug"`
-	Name      string    `json:"name"`
-	Excerpt   string    `json:"excerpt"`
-	Content   string    `json:"content"`
-	Category  string    `json:"category"`
-	ImageURL  string    `json:"image_url"`
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	ID             uint64    `json:"id"`
+	Slug           string    `json:"slug"`
+	Name           string    `json:"name"`
+	Excerpt        string    `json:"excerpt"`
+	Content        string    `json:"content"`
+	Category       string    `json:"category"`
+	ImageURL       string    `json:"image_url"`
+	Lang           string    `json:"lang"`
+	TranslationKey string    `json:"translationKey"`
+	CreatedAt      time.Time `json:"createdAt"`
+	UpdatedAt      time.Time `json:"updatedAt"`
+}
+
+// loaded fills what an article stored before a field existed lacks: one
+// without a language is in the site's default language. Every read from the
+// store goes through it. (Not an UnmarshalJSON: that method would be
+// promoted to every struct that embeds an Article and swallow its fields.)
+func (a *Article) loaded() *Article {
+	if a.Lang == "" {
+		a.Lang = DefaultLang
+	}
+	return a
 }
 
 // Summary is an article without its content, as lists show it.
 type Summary struct {
-	ID        uint64    `json:"id"`
-	Slug      string    `json:"slug"`
-	Name      string    `json:"name"`
-	Excerpt   string    `json:"excerpt"`
-	Category  string    `json:"category"`
-	ImageURL  string    `json:"image_url"`
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	ID             uint64    `json:"id"`
+	Slug           string    `json:"slug"`
+	Name           string    `json:"name"`
+	Excerpt        string    `json:"excerpt"`
+	Category       string    `json:"category"`
+	ImageURL       string    `json:"image_url"`
+	Lang           string    `json:"lang"`
+	TranslationKey string    `json:"translationKey"`
+	CreatedAt      time.Time `json:"createdAt"`
+	UpdatedAt      time.Time `json:"updatedAt"`
 }
 
 // Summary drops the content.
 func (a *Article) Summary() Summary {
 	return Summary{ID: a.ID, Slug: a.Slug, Name: a.Name, Excerpt: a.Excerpt, Category: a.Category,
-		ImageURL: a.ImageURL, CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt}
+		ImageURL: a.ImageURL, Lang: a.Lang, TranslationKey: a.TranslationKey, CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt}
+}
+
+// Translation names another language version of an article.
+type Translation struct {
+	ID   uint64 `json:"id"`
+	Slug string `json:"slug"`
+	Name string `json:"name"`
+	Lang string `json:"lang"`
 }
 
 // Category is a category name and how many articles carry it.
@@ -76,11 +106,14 @@ type Category struct {
 
 // Query selects a page of articles. Page is 1-based; Limit 0 means
 // DefaultLimit and is capped at MaxLimit; Category "" or "all" means any.
+// Lang, when set, puts the articles in that language first (the reader's
+// interface language), each group in the usual order.
 type Query struct {
 	Limit    int
 	Page     int
 	Category string
 	Search   string
+	Lang     string
 }
 
 // Page is one page of a listing: the spec's {articles, totalCount}.
@@ -106,7 +139,7 @@ func New(st *store.Store) (*Service, error) {
 	s := &Service{st: st, ix: newIndex(), now: func() time.Time { return time.Now().UTC() }}
 	err := st.View(func(tx *bolt.Tx) error {
 		return store.ForEachJSON(tx.Bucket(bucketArticles), func(_ []byte, a *Article) error {
-			s.ix.put(a)
+			s.ix.put(a.loaded())
 			return nil
 		})
 	})
@@ -131,7 +164,7 @@ func (s *Service) Get(id uint64) (*Article, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &a, nil
+	return a.loaded(), nil
 }
 
 // GetBySlug returns the article with slug, or store.ErrNotFound.
@@ -147,7 +180,7 @@ func (s *Service) GetBySlug(slug string) (*Article, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &a, nil
+	return a.loaded(), nil
 }
 
 // ParseID reads an article id from a path or command argument; anything
@@ -186,15 +219,34 @@ func (s *Service) List(q Query) (Page, error) {
 	if q.Page-1 > (1<<31)/q.Limit { // an absurd page is simply past the end
 		offset = 1 << 31
 	}
-	arts, total := s.ix.query(categoryKey(q.Category), searchTerms(q.Search), offset, q.Limit)
+	arts, total := s.ix.query(categoryKey(q.Category), searchTerms(q.Search), langKey(q.Lang), offset, q.Limit)
 	return Page{Articles: arts, TotalCount: total}, nil
 }
 
 // All lists every matching article, newest first (the CLI's list).
 func (s *Service) All(category, search string) []Summary {
-	arts, _ := s.ix.query(categoryKey(category), searchTerms(search), 0, -1)
+	arts, _ := s.ix.query(categoryKey(category), searchTerms(search), "", 0, -1)
 	return arts
 }
+
+// Translations lists the other articles that share a's translation key, in
+// language order; none when a has no key.
+func (s *Service) Translations(a *Article) []Translation {
+	out := []Translation{}
+	if a.TranslationKey == "" {
+		return out
+	}
+	for _, sum := range s.ix.withKey(a.TranslationKey) {
+		if sum.ID != a.ID {
+			out = append(out, Translation{ID: sum.ID, Slug: sum.Slug, Name: sum.Name, Lang: sum.Lang})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Lang < out[j].Lang })
+	return out
+}
+
+// langKey is a language query value as stored ("" for none).
+func langKey(l string) string { return strings.ToLower(strings.TrimSpace(l)) }
 
 func categoryKey(c string) string {
 	f := Fold(strings.TrimSpace(c))
@@ -222,7 +274,7 @@ func (s *Service) Create(ctx context.Context, in Input) (*Article, error) {
 	}
 	now := s.now()
 	a := &Article{Slug: in.Slug, Name: in.Name, Excerpt: in.Excerpt, Content: in.Content, Category: in.Category,
-		ImageURL: in.ImageURL, CreatedAt: now, UpdatedAt: now}
+		ImageURL: in.ImageURL, Lang: in.Lang, TranslationKey: in.TranslationKey, CreatedAt: now, UpdatedAt: now}
 	err := s.st.Update(func(tx *bolt.Tx) error { return s.insertTx(tx, a, in.Slug == "") })
 	if err != nil {
 		return nil, err
@@ -282,12 +334,14 @@ func (s *Service) Update(ctx context.Context, id uint64, p Patch) (*Article, err
 		if err := store.GetJSON(tx.Bucket(bucketArticles), store.Itob(id), &a); err != nil {
 			return err
 		}
-		in := Input{Slug: a.Slug, Name: a.Name, Excerpt: a.Excerpt, Content: a.Content, Category: a.Category, ImageURL: a.ImageURL}
+		a.loaded()
+		in := Input{Slug: a.Slug, Name: a.Name, Excerpt: a.Excerpt, Content: a.Content, Category: a.Category, ImageURL: a.ImageURL,
+			Lang: a.Lang, TranslationKey: a.TranslationKey}
 		for _, f := range []struct {
 			dst *string
 			src *string
 		}{{&in.Slug, p.Slug}, {&in.Name, p.Name}, {&in.Excerpt, p.Excerpt}, {&in.Content, p.Content},
-			{&in.Category, p.Category}, {&in.ImageURL, p.ImageURL}} {
+			{&in.Category, p.Category}, {&in.ImageURL, p.ImageURL}, {&in.Lang, p.Lang}, {&in.TranslationKey, p.TranslationKey}} {
 			if f.src != nil {
 				*f.dst = *f.src
 			}
@@ -297,8 +351,8 @@ func (s *Service) Update(ctx context.Context, id uint64, p Patch) (*Article, err
 			return err
 		}
 		next := a
-		next.Slug, next.Name, next.Excerpt, next.Content, next.Category, next.ImageURL =
-			in.Slug, in.Name, in.Excerpt, in.Content, in.Category, in.ImageURL
+		next.Slug, next.Name, next.Excerpt, next.Content, next.Category, next.ImageURL, next.Lang, next.TranslationKey =
+			in.Slug, in.Name, in.Excerpt, in.Content, in.Category, in.ImageURL, in.Lang, in.TranslationKey
 		if sameArticle(&next, &a) {
 			out = &a
 			return nil
@@ -366,26 +420,33 @@ func (s *Service) Delete(ctx context.Context, id uint64) error {
 func sameArticle(a, b *Article) bool {
 	return a.ID == b.ID && a.Slug == b.Slug && a.Name == b.Name && a.Excerpt == b.Excerpt &&
 		a.Content == b.Content && a.Category == b.Category && a.ImageURL == b.ImageURL &&
+		a.Lang == b.Lang && a.TranslationKey == b.TranslationKey &&
 		a.CreatedAt.Equal(b.CreatedAt) && a.UpdatedAt.Equal(b.UpdatedAt)
 }
 
 // Render returns the article's content as safe HTML.
 func (s *Service) Render(a *Article) (string, error) { return RenderMarkdown(a.Content) }
 
-// WithHTML is an article together with its rendered content, as the API's
-// GET /api/blog/:id answers it.
+// WithHTML is an article together with its rendered content and its other
+// language versions, as the API's GET /api/blog/:id answers it.
 type WithHTML struct {
 	*Article
-	ContentHTML string `json:"content_html"`
+	ContentHTML  string        `json:"content_html"`
+	Translations []Translation `json:"translations"`
 }
 
 // MarshalJSON keeps the embedded article's fields at the top level.
 func (w WithHTML) MarshalJSON() ([]byte, error) {
 	type plain Article
+	tr := w.Translations
+	if tr == nil {
+		tr = []Translation{}
+	}
 	return json.Marshal(struct {
 		*plain
-		ContentHTML string `json:"content_html"`
-	}{(*plain)(w.Article), w.ContentHTML})
+		ContentHTML  string        `json:"content_html"`
+		Translations []Translation `json:"translations"`
+	}{(*plain)(w.Article), w.ContentHTML, tr})
 }
 
 // seeded reports whether content/ was imported into this store before.

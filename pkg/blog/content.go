@@ -32,6 +32,8 @@ import (
 //	date: 2025-01-31T10:00:00Z  (optional; the article's creation time)
 //	updated: 2025-02-03T08:00:00Z (optional; the last edit, needs date)
 //	slug: running-devhub        (optional; defaults to the file name)
+//	lang: uk                    (optional; the article's language, default en)
+//	translationKey: running     (optional; shared by the translations of one text)
 //	---
 //	# Markdown body …
 //
@@ -47,11 +49,14 @@ type FrontMatter struct {
 	Date     string `yaml:"date,omitempty"`
 	Updated  string `yaml:"updated,omitempty"`
 	Slug     string `yaml:"slug,omitempty"`
+	Lang     string `yaml:"lang,omitempty"`
+	// TranslationKey is shared by the files that are translations of each other.
+	TranslationKey string `yaml:"translationKey,omitempty"`
 }
 
 // frontMatterKeys are the keys a header may hold, in the order a writer
 // fills them (and error messages list them).
-var frontMatterKeys = []string{"name", "excerpt", "category", "image", "date", "updated", "slug"}
+var frontMatterKeys = []string{"name", "excerpt", "category", "image", "date", "updated", "slug", "lang", "translationKey"}
 
 func (fm *FrontMatter) field(key string) *string {
 	switch key {
@@ -69,6 +74,10 @@ func (fm *FrontMatter) field(key string) *string {
 		return &fm.Updated
 	case "slug":
 		return &fm.Slug
+	case "lang":
+		return &fm.Lang
+	case "translationKey":
+		return &fm.TranslationKey
 	}
 	return nil
 }
@@ -121,7 +130,7 @@ func fileLines(msg string) string {
 	})
 }
 
-var headerKeyRe = regexp.MustCompile(`^([a-z]+)\s*:`)
+var headerKeyRe = regexp.MustCompile(`^([a-zA-Z]+)\s*:`)
 
 // syntaxErrorKey names the key on the header line a YAML syntax error
 // points at, when that line starts with one.
@@ -216,7 +225,8 @@ func ParseContentFile(name string, raw []byte) (Input, Stamps, error) {
 	if field, msg := decodeFrontMatter(header, &fm); msg != "" {
 		return fail(field, "%s", msg)
 	}
-	in := Input{Slug: fm.Slug, Name: fm.Name, Excerpt: fm.Excerpt, Category: fm.Category, ImageURL: fm.Image, Content: body}
+	in := Input{Slug: fm.Slug, Name: fm.Name, Excerpt: fm.Excerpt, Category: fm.Category, ImageURL: fm.Image, Content: body,
+		Lang: fm.Lang, TranslationKey: fm.TranslationKey}
 	if in.Slug == "" {
 		in.Slug = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
 	}
@@ -270,7 +280,7 @@ func firstField(v *store.ValidationError) string {
 		keys = append(keys, k)
 	}
 	// Report in the order a writer fills the header.
-	order := map[string]int{"name": 0, "excerpt": 1, "category": 2, "image_url": 3, "slug": 4, "content": 5}
+	order := map[string]int{"name": 0, "excerpt": 1, "category": 2, "image_url": 3, "slug": 4, "lang": 5, "translationKey": 6, "content": 7}
 	sort.Slice(keys, func(i, j int) bool { return order[keys[i]] < order[keys[j]] })
 	return keys[0]
 }
@@ -334,7 +344,8 @@ func (s *Service) Import(ctx context.Context, dir string) (ImportResult, error) 
 			id := slugs.Get([]byte(in.Slug))
 			if id == nil {
 				a := &Article{Slug: in.Slug, Name: in.Name, Excerpt: in.Excerpt, Content: in.Content,
-					Category: in.Category, ImageURL: in.ImageURL, CreatedAt: now, UpdatedAt: now}
+					Category: in.Category, ImageURL: in.ImageURL, Lang: in.Lang, TranslationKey: in.TranslationKey,
+					CreatedAt: now, UpdatedAt: now}
 				if !f.stamps.Created.IsZero() {
 					a.CreatedAt, a.UpdatedAt = f.stamps.Created, f.stamps.Created
 				}
@@ -352,9 +363,10 @@ func (s *Service) Import(ctx context.Context, dir string) (ImportResult, error) 
 			if err := store.GetJSON(arts, id, &old); err != nil {
 				return fmt.Errorf("%s: %w", f.file, err)
 			}
+			old.loaded()
 			next := old
-			next.Name, next.Excerpt, next.Content, next.Category, next.ImageURL =
-				in.Name, in.Excerpt, in.Content, in.Category, in.ImageURL
+			next.Name, next.Excerpt, next.Content, next.Category, next.ImageURL, next.Lang, next.TranslationKey =
+				in.Name, in.Excerpt, in.Content, in.Category, in.ImageURL, in.Lang, in.TranslationKey
 			if !f.stamps.Created.IsZero() {
 				next.CreatedAt = f.stamps.Created
 			}
@@ -392,7 +404,7 @@ func (s *Service) Import(ctx context.Context, dir string) (ImportResult, error) 
 // result gives back the same fields (ParseContentFile).
 func FormatContentFile(a *Article) ([]byte, error) {
 	fm := FrontMatter{Name: a.Name, Excerpt: a.Excerpt, Category: a.Category, Image: a.ImageURL,
-		Date: a.CreatedAt.UTC().Format(time.RFC3339Nano), Slug: a.Slug}
+		Date: a.CreatedAt.UTC().Format(time.RFC3339Nano), Slug: a.Slug, Lang: a.Lang, TranslationKey: a.TranslationKey}
 	if !a.UpdatedAt.Equal(a.CreatedAt) {
 		fm.Updated = a.UpdatedAt.UTC().Format(time.RFC3339Nano)
 	}
@@ -421,7 +433,7 @@ func (s *Service) Export(ctx context.Context, dir string) (int, error) {
 	var arts []Article
 	err := s.st.View(func(tx *bolt.Tx) error {
 		return store.ForEachJSON(tx.Bucket(bucketArticles), func(_ []byte, a *Article) error {
-			arts = append(arts, *a)
+			arts = append(arts, *a.loaded())
 			return nil
 		})
 	})

@@ -166,8 +166,9 @@ func (e *entry) rank(terms []string, ms []matcher) int {
 // and how many match in all. limit < 0 means no limit. The terms must all
 // occur (folded) in an article's name, excerpt or content. Without terms
 // the order is newest first; with terms it is by relevance rank, newest
-// first within a rank.
-func (ix *index) query(category string, terms []string, offset, limit int) ([]Summary, int) {
+// first within a rank. With a lang, the articles in that language come
+// first, each group in that order.
+func (ix *index) query(category string, terms []string, lang string, offset, limit int) ([]Summary, int) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	ms := make([]matcher, len(terms))
@@ -176,7 +177,7 @@ func (ix *index) query(category string, terms []string, offset, limit int) ([]Su
 	}
 	// ix.order is newest first, so appending to per-rank buckets keeps the
 	// date order inside each rank.
-	var ranked [nRanks][]*entry
+	var ranked [2 * nRanks][]*entry
 	for _, e := range ix.order {
 		if category != "" && e.cat != category {
 			continue
@@ -187,6 +188,9 @@ func (ix *index) query(category string, terms []string, offset, limit int) ([]Su
 		r := rankContent
 		if len(terms) > 0 {
 			r = e.rank(terms, ms)
+		}
+		if lang != "" && e.sum.Lang != lang {
+			r += nRanks
 		}
 		ranked[r] = append(ranked[r], e)
 	}
@@ -260,6 +264,19 @@ func (m *matcher) in(text string) bool {
 		i += j + 1
 	}
 	return false
+}
+
+// withKey lists the articles that share a translation key.
+func (ix *index) withKey(key string) []Summary {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	var out []Summary
+	for _, e := range ix.order {
+		if e.sum.TranslationKey == key {
+			out = append(out, e.sum)
+		}
+	}
+	return out
 }
 
 // categories counts articles per category. Categories that differ only in

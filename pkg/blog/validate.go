@@ -30,6 +30,12 @@ type Input struct {
 	Content  string
 	Category string
 	ImageURL string
+	// Lang is the article's language (BCP 47, e.g. "uk" or "pt-br"); empty
+	// means DefaultLang.
+	Lang string
+	// TranslationKey links translations: articles with the same key are
+	// language versions of one text. Optional; slug-like.
+	TranslationKey string
 }
 
 // Patch edits an article: nil fields stay as they are.
@@ -40,6 +46,9 @@ type Patch struct {
 	Content  *string
 	Category *string
 	ImageURL *string
+	Lang     *string
+	// TranslationKey set to "" unlinks the article from its translations.
+	TranslationKey *string
 }
 
 // normalize trims the single-line fields and the content's surrounding
@@ -52,7 +61,16 @@ func (in *Input) normalize() {
 	in.Category = strings.TrimSpace(oneLine(in.Category))
 	in.ImageURL = strings.TrimSpace(in.ImageURL)
 	in.Content = NormalizeContent(in.Content)
+	in.Lang = strings.ToLower(strings.TrimSpace(in.Lang))
+	if in.Lang == "" {
+		in.Lang = DefaultLang
+	}
+	in.TranslationKey = strings.TrimSpace(in.TranslationKey)
 }
+
+// langRe is a language tag as articles carry it: a primary language of two
+// or three letters and optional subtags ("uk", "pt-br", "zh-hant").
+var langRe = regexp.MustCompile(`^[a-z]{2,3}(-[a-z0-9]{2,8})*$`)
 
 // lineBreaks turns the line breaks and tabs of a single-line field into
 // spaces: an excerpt typed in the create form's text area (or passed as a
@@ -113,6 +131,16 @@ func (in *Input) validate() error {
 			v.Add("slug", "too_long", "slug is too long")
 		} else if Slugify(in.Slug) != in.Slug {
 			v.Add("slug", "invalid", "slug may hold only lower-case letters, digits and single hyphens")
+		}
+	}
+	if len(in.Lang) > 35 || !langRe.MatchString(in.Lang) {
+		v.Add("lang", "invalid", "lang must be a language code such as en, uk or pt-br")
+	}
+	if in.TranslationKey != "" {
+		if len(in.TranslationKey) > MaxSlugLen {
+			v.Add("translationKey", "too_long", "translationKey is too long")
+		} else if Slugify(in.TranslationKey) != in.TranslationKey {
+			v.Add("translationKey", "invalid", "translationKey may hold only lower-case letters, digits and single hyphens")
 		}
 	}
 	if err := ValidateImageURL(in.ImageURL); err != "" {

@@ -78,9 +78,10 @@ func newArticleCreateCmd(env *Env) *cobra.Command {
 	var file string
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "create --name N --excerpt E --category C --file FILE|- [--image URL]",
+		Use:   "create --name N --excerpt E --category C --file FILE|- [--image URL] [--lang L] [--translation-key K]",
 		Short: "Create an article from a Markdown file or stdin",
 		Example: `  devhub article create --name "Running devhub" --excerpt "One binary" --category Guides --file run.md
+  devhub article create --name "Запуск devhub" --excerpt "Один файл" --category Guides --lang uk --translation-key running-devhub --file run.uk.md
   echo "# Hi" | devhub article create --name Hi --excerpt Hello --category News --file -`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -106,6 +107,8 @@ func newArticleCreateCmd(env *Env) *cobra.Command {
 	f.StringVar(&in.Category, "category", "", "category (required)")
 	f.StringVar(&in.ImageURL, "image", "", "image: http(s) URL, /site/path, data:image/… URL or inline <svg> markup")
 	f.StringVar(&in.Slug, "slug", "", "URL slug (default: derived from the name)")
+	f.StringVar(&in.Lang, "lang", blog.DefaultLang, "the article's language (en, uk, ru, …)")
+	f.StringVar(&in.TranslationKey, "translation-key", "", "shared by the articles that are translations of each other")
 	f.StringVar(&file, "file", "", "Markdown body: a file, or - for stdin (required)")
 	f.BoolVar(&asJSON, "json", false, "print the created article as JSON")
 	for _, name := range []string{"name", "excerpt", "category", "file"} {
@@ -137,9 +140,9 @@ func newArticleListCmd(env *Env) *cobra.Command {
 				return nil
 			}
 			tw := tabwriter.NewWriter(env.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tDATE\tCATEGORY\tSLUG\tNAME")
+			fmt.Fprintln(tw, "ID\tDATE\tLANG\tCATEGORY\tSLUG\tNAME")
 			for _, a := range arts {
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", a.ID, a.CreatedAt.Format("2006-01-02"), a.Category, a.Slug, a.Name)
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", a.ID, a.CreatedAt.Format("2006-01-02"), a.Lang, a.Category, a.Slug, a.Name)
 			}
 			return tw.Flush()
 		},
@@ -177,7 +180,7 @@ func newArticleShowCmd(env *Env) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				return env.PrintJSON(blog.WithHTML{Article: a, ContentHTML: html})
+				return env.PrintJSON(blog.WithHTML{Article: a, ContentHTML: html, Translations: svc.blog.Translations(a)})
 			case asHTML:
 				html, err := svc.blog.Render(a)
 				if err != nil {
@@ -201,10 +204,10 @@ func newArticleShowCmd(env *Env) *cobra.Command {
 }
 
 func newArticleEditCmd(env *Env) *cobra.Command {
-	var name, excerpt, category, image, slug, file string
+	var name, excerpt, category, image, slug, lang, key, file string
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "edit ID [--name N] [--excerpt E] [--category C] [--image URL] [--slug S] [--file FILE|-]",
+		Use:   "edit ID [--name N] [--excerpt E] [--category C] [--image URL] [--slug S] [--lang L] [--translation-key K] [--file FILE|-]",
 		Short: "Change an article; only the given flags change",
 		Example: `  devhub article edit 3 --category Guides
   devhub article edit 3 --file updated.md
@@ -217,7 +220,8 @@ func newArticleEditCmd(env *Env) *cobra.Command {
 			}
 			var p blog.Patch
 			f := cmd.Flags()
-			for flag, dst := range map[string]**string{"name": &p.Name, "excerpt": &p.Excerpt, "category": &p.Category, "image": &p.ImageURL, "slug": &p.Slug} {
+			for flag, dst := range map[string]**string{"name": &p.Name, "excerpt": &p.Excerpt, "category": &p.Category, "image": &p.ImageURL, "slug": &p.Slug,
+				"lang": &p.Lang, "translation-key": &p.TranslationKey} {
 				if f.Changed(flag) {
 					v, _ := f.GetString(flag)
 					*dst = &v
@@ -231,7 +235,7 @@ func newArticleEditCmd(env *Env) *cobra.Command {
 				p.Content = &body
 			}
 			if p == (blog.Patch{}) {
-				return fmt.Errorf("nothing to change: give at least one of --name, --excerpt, --category, --image, --slug, --file")
+				return fmt.Errorf("nothing to change: give at least one of --name, --excerpt, --category, --image, --slug, --lang, --translation-key, --file")
 			}
 			svc, err := env.Services()
 			if err != nil {
@@ -250,6 +254,8 @@ func newArticleEditCmd(env *Env) *cobra.Command {
 	f.StringVar(&category, "category", "", "new category")
 	f.StringVar(&image, "image", "", `new image ("" removes it)`)
 	f.StringVar(&slug, "slug", "", "new slug")
+	f.StringVar(&lang, "lang", "", "new language (en, uk, ru, …)")
+	f.StringVar(&key, "translation-key", "", `link with the articles of this key ("" unlinks)`)
 	f.StringVar(&file, "file", "", "new Markdown body: a file, or - for stdin")
 	f.BoolVar(&asJSON, "json", false, "print the article as JSON")
 	return needsStore(cmd)

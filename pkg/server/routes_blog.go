@@ -41,10 +41,14 @@ type blogArticleBody struct {
 	Category *string `json:"category"`
 	ImageURL *string `json:"image_url"`
 	Image    *string `json:"image"`
+	Lang     *string `json:"lang"`
+	// TranslationKey links the article with its translations ("" unlinks).
+	TranslationKey *string `json:"translationKey"`
 }
 
 func (b *blogArticleBody) patch() blog.Patch {
-	p := blog.Patch{Slug: b.Slug, Name: b.Name, Excerpt: b.Excerpt, Content: b.Content, Category: b.Category, ImageURL: b.ImageURL}
+	p := blog.Patch{Slug: b.Slug, Name: b.Name, Excerpt: b.Excerpt, Content: b.Content, Category: b.Category, ImageURL: b.ImageURL,
+		Lang: b.Lang, TranslationKey: b.TranslationKey}
 	if p.ImageURL == nil {
 		p.ImageURL = b.Image
 	}
@@ -80,6 +84,7 @@ func (s *Server) blogList(c fiber.Ctx) error {
 		Page:     queryInt(c, "page", &v),
 		Category: c.Query("category"),
 		Search:   c.Query("search"),
+		Lang:     c.Query("lang"),
 	}
 	if err := v.Err(); err != nil {
 		return err
@@ -108,7 +113,7 @@ func (s *Server) blogGet(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(blog.WithHTML{Article: a, ContentHTML: html})
+	return c.JSON(blog.WithHTML{Article: a, ContentHTML: html, Translations: s.svc.Blog.Translations(a)})
 }
 
 func (s *Server) blogCreate(c fiber.Ctx) error {
@@ -119,7 +124,7 @@ func (s *Server) blogCreate(c fiber.Ctx) error {
 	p := body.patch()
 	a, err := s.svc.Blog.Create(c.Context(), blog.Input{
 		Slug: deref(p.Slug), Name: deref(p.Name), Excerpt: deref(p.Excerpt), Content: deref(p.Content),
-		Category: deref(p.Category), ImageURL: deref(p.ImageURL),
+		Category: deref(p.Category), ImageURL: deref(p.ImageURL), Lang: deref(p.Lang), TranslationKey: deref(p.TranslationKey),
 	})
 	if err != nil {
 		return err

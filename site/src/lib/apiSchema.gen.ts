@@ -1664,6 +1664,8 @@ export interface paths {
                     page?: string;
                     category?: string;
                     search?: string;
+                    /** @description The reader's language: articles in it come first */
+                    lang?: string;
                 };
                 header?: never;
                 path?: never;
@@ -3734,14 +3736,30 @@ export interface components {
             excerpt: string;
             category: string;
             image_url: string;
+            /** @description The article's language (BCP 47, e.g. uk) */
+            lang: string;
+            /** @description Shared by the articles that are translations of each other; empty when none */
+            translationKey: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
         };
+        ArticleTranslation: {
+            id: number;
+            slug: string;
+            name: string;
+            lang: string;
+        };
         Article: {
             /** @description Only in GET /api/blog/{id} */
             content_html?: string;
+            /** @description Only in GET /api/blog/{id}: the other language versions */
+            translations?: components["schemas"]["ArticleTranslation"][];
+            /** @description The article's language (BCP 47, e.g. uk) */
+            lang: string;
+            /** @description Shared by the articles that are translations of each other; empty when none */
+            translationKey: string;
             id: number;
             slug: string;
             name: string;
@@ -4074,6 +4092,10 @@ export interface components {
                     image_url?: string;
                     /** @description The spec's create modal also sends image */
                     image?: string;
+                    /** @description The article's language; default en */
+                    lang?: string;
+                    /** @description Links the translations of one text; empty unlinks */
+                    translationKey?: string;
                 };
             };
         };
