@@ -170,6 +170,32 @@ test('an upload interrupted by a page reload continues where it stopped', async 
   await expect(page.getByTestId('unfinished-uploads')).toHaveCount(0);
 });
 
+test('an access token that stopped working during a pause is refreshed and the upload goes on', async ({ page }, info) => {
+  await signIn(page);
+  const name = `token-${uid()}.bin`;
+  const path = bigFile(info.outputPath(name), 24 * MiB);
+  await page.goto('/filecloud');
+  const gate = await gatePatches(page, 1);
+  await page.getByLabel('Choose files').setInputFiles(path);
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect.poll(() => gate.held.length).toBe(1);
+  await page.getByRole('button', { name: `Pause ${name}` }).click();
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+
+  // The server no longer takes the stored token: the HEAD of the resume gets 401, the client
+  // refreshes it with the cookie and asks again.
+  const statuses: string[] = [];
+  page.on('response', (r) => {
+    if (r.url().includes('/api/files/tus/') || r.url().endsWith('/api/auth/refresh')) statuses.push(`${r.request().method()} ${r.status()}`);
+  });
+  await page.evaluate(() => localStorage.setItem('token', 'expired.or.forged'));
+  await page.getByRole('button', { name: `Resume ${name}` }).click();
+  await expect(page.getByText('Files uploaded successfully!')).toBeVisible({ timeout: 60_000 });
+  expect(await storedSizes(page, name)).toEqual([24 * MiB]);
+  expect(statuses.slice(0, 4)).toEqual(['HEAD 401', 'POST 200', 'HEAD 200', 'PATCH 204']);
+  expect(await page.evaluate(() => localStorage.getItem('token'))).not.toBe('expired.or.forged');
+});
+
 test('cancel deletes the unfinished upload on the server and keeps nothing', async ({ page }, info) => {
   await signIn(page);
   const name = `cancel-${uid()}.bin`;

@@ -84,7 +84,7 @@ describe('ResumableUpload', () => {
     expect(r2.headers.Authorization).toBe('Bearer newer');
   });
 
-  it('refreshes the token on a 401 and retries with the new one; a guest is not retried', async () => {
+  it('refreshes the token on a 401 before tus-js-client acts on it, and retries with the new one', async () => {
     let done!: (t: string | null) => void;
     refresh.mockReturnValue(
       new Promise<string | null>((r) => {
@@ -92,18 +92,39 @@ describe('ResumableUpload', () => {
       }),
     );
     const { options } = make();
-    const err = new DetailedError('tus: unexpected response', null, req('PATCH', { Authorization: 'Bearer old' }), res(401));
-    expect(options.onShouldRetry(err, 0, options)).toBe(true);
+    // The answer never reaches the library's resume logic (a 4xx HEAD would make it start over).
+    let thrown: unknown;
+    try {
+      options.onAfterResponse(req('HEAD', { Authorization: 'Bearer old' }), res(401));
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(Error);
     expect(refresh).toHaveBeenCalledWith('old');
+    // The library wraps it (no response) and asks whether to retry: yes.
+    const err = new DetailedError('tus: failed to resume upload', thrown as Error, req('HEAD'), null);
+    expect(options.onShouldRetry(err, 0, options)).toBe(true);
+    expect(failureOf(err)).toEqual({ kind: 'server', status: 401, message: '', quota: null });
     const next = req('HEAD');
     const sent = options.onBeforeRequest(next);
     localStorage.setItem('token', 'fresh');
     done('fresh');
     await sent;
     expect(next.headers.Authorization).toBe('Bearer fresh');
+  });
 
-    const anonymous = new DetailedError('tus: unexpected response', null, req('PATCH'), res(401));
-    expect(options.onShouldRetry(anonymous, 0, options)).toBe(false);
+  it('does not retry a 401 to a request without a token (signed out, or the refresh failed)', () => {
+    const { options } = make();
+    let thrown: unknown;
+    try {
+      options.onAfterResponse(req('PATCH'), res(401));
+    } catch (e) {
+      thrown = e;
+    }
+    expect(refresh).not.toHaveBeenCalled();
+    const err = new DetailedError('tus: failed to upload chunk', thrown as Error, req('PATCH'), null);
+    expect(options.onShouldRetry(err, 0, options)).toBe(false);
+    expect(failureOf(err)).toMatchObject({ kind: 'server', status: 401 });
   });
 
   it('sends nothing after a pause that came while the upload was starting; the termination still goes', async () => {

@@ -5,7 +5,10 @@
 // Why it looks like this:
 // - The access token is short-lived, so it is set per request (onBeforeRequest) from the stored
 //   one, never fixed in `headers`. A 401 starts the shared refresh and lets tus retry; the retry
-//   waits for that refresh before it sends (onBeforeRequest may be async).
+//   waits for that refresh before it sends (onBeforeRequest may be async). The 401 is turned into
+//   an error in onAfterResponse, before tus-js-client reads it: a HEAD answered with a 4xx makes
+//   the library forget the upload and create a new one, so an expired token would otherwise
+//   restart a half-sent file from zero (seen in the e2e test).
 // - Dropped connections are retried with growing delays (RETRY_DELAYS, about two minutes in all);
 //   every retry asks the server for its offset (HEAD) first, so nothing is sent twice and little
 //   is lost: a PATCH carries at most CHUNK_SIZE bytes. When the retries run out the upload waits
@@ -75,8 +78,21 @@ function sameOrigin(url: string): string {
   return `${window.location.origin}${u.pathname}${u.search}`;
 }
 
+/** A 401 answer, stopped before tus-js-client acts on it; sentToken: what the request carried. */
+class Unauthorized extends Error {
+  constructor(readonly sentToken: string | null) {
+    super('tus: the server did not accept the access token');
+    this.name = 'Unauthorized';
+  }
+}
+
+const bearer = (req: HttpRequest) => req.getHeader('Authorization')?.replace(/^Bearer /, '') || null;
+
 /** What a tus-js-client error says, in the uploader's terms. */
 export function failureOf(err: unknown): ResumableFailure {
+  if (err instanceof DetailedError && err.causingError instanceof Unauthorized) {
+    return { kind: 'server', status: 401, message: '', quota: null };
+  }
   const res: HttpResponse | null = err instanceof DetailedError ? err.originalResponse : null;
   if (!res) return { kind: 'network', status: 0, message: '', quota: null };
   const status = res.getStatus();
@@ -216,6 +232,13 @@ export class ResumableUpload {
   }
 
   private afterResponse(req: HttpRequest, res: HttpResponse) {
+    if (res.getStatus() === 401) {
+      // Refresh (when a token was sent; shared with the rest of the app) and fail this request
+      // as if it had no answer, so the retry logic, not the resume logic, takes it.
+      const sent = bearer(req);
+      if (sent) this.refreshing = refreshAccessToken(sent);
+      throw new Unauthorized(sent);
+    }
     // The first HEAD for an earlier page's upload tells where it continues (retries and resumes
     // ask too, but that is no news to the user); a 404/410 means it expired and a new one starts.
     if (!this.fromPrevious || req.getMethod() !== 'HEAD') return;
@@ -233,14 +256,10 @@ export class ResumableUpload {
   }
 
   private shouldRetry(err: DetailedError): boolean {
+    // A 401 is retried once the refresh is done; without a token to refresh (signed out, or the
+    // refresh failed) it is not, and the upload stays remembered for after the next sign-in.
+    if (err.causingError instanceof Unauthorized) return err.causingError.sentToken !== null;
     const status = err.originalResponse?.getStatus() ?? 0;
-    if (status === 401) {
-      // The access token expired: refresh it once (shared with the rest of the app) and retry.
-      const sent = err.originalRequest?.getHeader('Authorization')?.replace(/^Bearer /, '') ?? null;
-      if (!sent) return false;
-      this.refreshing = refreshAccessToken(sent);
-      return true;
-    }
     // Other client errors (413 quota, 404 gone, 403) do not get better by asking again; 409 (an
     // offset out of step) and 423 (locked) do, as do 5xx answers and no answer at all.
     if (status >= 400 && status < 500 && status !== 409 && status !== 423) return false;
