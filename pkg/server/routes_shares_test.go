@@ -548,7 +548,7 @@ func TestSharePassword(t *testing.T) {
 			t.Errorf("unlock cookie %+v", c)
 		}
 	}
-	resp, body = sa.do(t, get(base+"/info", "Cookie", unlock))
+	_, body = sa.do(t, get(base+"/info", "Cookie", unlock))
 	json.Unmarshal(body, &info)
 	if info.Locked || info.File == nil || info.File.Name != "secret.bin" || info.File.Size != 300 {
 		t.Fatalf("unlocked info: %s", body)
