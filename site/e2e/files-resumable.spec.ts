@@ -104,7 +104,7 @@ test('a large upload paused and resumed completes with the right size', async ({
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
   const item = page.getByTestId('resumable-upload');
   await expect(item).toContainText(name);
-  await expect.poll(() => gate.held.length).toBe(1);
+  await expect.poll(() => gate.held.length, { timeout: 60_000 }).toBe(1);
   const [url] = await rememberedUploads(page);
   expect(url).toMatch(/\/api\/files\/tus\/[0-9a-f]{32}$/);
   expect(await serverOffset(page, url)).toBe(8 * MiB);
@@ -141,7 +141,7 @@ test('an upload interrupted by a page reload continues where it stopped', async 
   const gate = await gatePatches(page, 2);
   await page.getByLabel('Choose files').setInputFiles(path);
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
-  await expect.poll(() => gate.held.length).toBe(1);
+  await expect.poll(() => gate.held.length, { timeout: 60_000 }).toBe(1);
   const [url] = await rememberedUploads(page);
   expect(await serverOffset(page, url)).toBe(16 * MiB);
 
@@ -178,7 +178,7 @@ test('an access token that stopped working during a pause is refreshed and the u
   const gate = await gatePatches(page, 1);
   await page.getByLabel('Choose files').setInputFiles(path);
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
-  await expect.poll(() => gate.held.length).toBe(1);
+  await expect.poll(() => gate.held.length, { timeout: 60_000 }).toBe(1);
   await page.getByRole('button', { name: `Pause ${name}` }).click();
   await page.unrouteAll({ behavior: 'ignoreErrors' });
 
@@ -196,6 +196,37 @@ test('an access token that stopped working during a pause is refreshed and the u
   expect(await page.evaluate(() => localStorage.getItem('token'))).not.toBe('expired.or.forged');
 });
 
+test('a 502 while asking for the offset is retried; the upload is not started again from zero', async ({ page }, info) => {
+  await signIn(page);
+  const name = `proxy-${uid()}.bin`;
+  const path = bigFile(info.outputPath(name), 24 * MiB);
+  await page.goto('/filecloud');
+  const gate = await gatePatches(page, 1);
+  await page.getByLabel('Choose files').setInputFiles(path);
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect.poll(() => gate.held.length, { timeout: 60_000 }).toBe(1);
+  await page.getByRole('button', { name: `Pause ${name}` }).click();
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+
+  // A proxy in front of a restarting server answers the resume's first HEAD with 502.
+  const seen: string[] = [];
+  let failed = false;
+  await page.route('**/api/files/tus/**', async (route) => {
+    const method = route.request().method();
+    if (method === 'HEAD' && !failed) {
+      failed = true;
+      seen.push('HEAD 502');
+      return route.fulfill({ status: 502, body: '' });
+    }
+    seen.push(method);
+    return route.continue();
+  });
+  await page.getByRole('button', { name: `Resume ${name}` }).click();
+  await expect(page.getByText('Files uploaded successfully!')).toBeVisible({ timeout: 60_000 });
+  expect(seen).toEqual(['HEAD 502', 'HEAD', 'PATCH', 'PATCH']);
+  expect(await storedSizes(page, name)).toEqual([24 * MiB]);
+});
+
 test('cancel deletes the unfinished upload on the server and keeps nothing', async ({ page }, info) => {
   await signIn(page);
   const name = `cancel-${uid()}.bin`;
@@ -204,7 +235,7 @@ test('cancel deletes the unfinished upload on the server and keeps nothing', asy
   const gate = await gatePatches(page, 1);
   await page.getByLabel('Choose files').setInputFiles(path);
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
-  await expect.poll(() => gate.held.length).toBe(1);
+  await expect.poll(() => gate.held.length, { timeout: 60_000 }).toBe(1);
   const [url] = await rememberedUploads(page);
   expect(await serverOffset(page, url)).toBe(8 * MiB);
 

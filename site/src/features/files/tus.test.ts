@@ -155,6 +155,7 @@ describe('ResumableUpload', () => {
     [403, false],
     [409, true],
     [423, true],
+    [429, true],
     [500, true],
     [503, true],
   ])('retries an answer %i: %s', (status, retried) => {
@@ -162,6 +163,24 @@ describe('ResumableUpload', () => {
     const { options } = make({ onRetrying });
     expect(options.onShouldRetry(new DetailedError('x', null, req('PATCH'), res(status)), 0, options)).toBe(retried);
     expect(onRetrying).toHaveBeenCalledTimes(retried ? 1 : 0);
+  });
+
+  it.each([502, 503, 429])('retries a HEAD answered %i from the offset instead of letting the library start over', (status) => {
+    const onRetrying = vi.fn();
+    const { options } = make({ onRetrying });
+    let thrown: unknown;
+    try {
+      options.onAfterResponse(req('HEAD', { Authorization: 'Bearer old' }), res(status));
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(Error);
+    expect(onRetrying).toHaveBeenCalledTimes(1);
+    const err = new DetailedError('tus: failed to resume upload', thrown as Error, req('HEAD'), null);
+    expect(options.onShouldRetry(err, 0, options)).toBe(true);
+    expect(failureOf(err)).toEqual({ kind: 'network', status, message: '', quota: null });
+    // A 404/410 (expired) is left to the library: it starts a new upload, as it should.
+    expect(() => options.onAfterResponse(req('HEAD'), res(410))).not.toThrow();
   });
 
   it('retries a dropped connection', () => {
@@ -199,5 +218,7 @@ describe('ResumableUpload', () => {
     });
     expect(failureOf(new DetailedError('x', null, req('POST'), res(413, {}, '{"message":"too large"}')))).toMatchObject({ quota: null, message: 'too large' });
     expect(failureOf(new DetailedError('x', null, req('POST'), null))).toMatchObject({ kind: 'network' });
+    expect(failureOf(new DetailedError('x', null, req('PATCH'), res(503)))).toMatchObject({ kind: 'network', status: 503 });
+    expect(failureOf(new DetailedError('x', null, req('PATCH'), res(404)))).toMatchObject({ kind: 'server', status: 404 });
   });
 });

@@ -43,7 +43,10 @@ export function isResumable(file: File): boolean {
   return file.size > TUS_THRESHOLD;
 }
 
-/** Why a resumable upload stopped. `network`: no answer (retries used up); it can be resumed. */
+/**
+ * Why a resumable upload stopped. `network`: no answer, or a passing server trouble, after the
+ * retries — it can be resumed; `server`: an answer that a retry cannot change.
+ */
 export interface ResumableFailure {
   kind: 'network' | 'server';
   status: number;
@@ -86,12 +89,26 @@ class Unauthorized extends Error {
   }
 }
 
+/**
+ * A HEAD answered 429 or 5xx (a restarting server, a proxy's 502): tus-js-client would drop the
+ * upload and start a new one from zero; as an error it is retried from the server's offset.
+ */
+class HeadUnavailable extends Error {
+  constructor(readonly status: number) {
+    super(`tus: the server answered ${status} while asked for the upload's offset`);
+    this.name = 'HeadUnavailable';
+  }
+}
+
 const bearer = (req: HttpRequest) => req.getHeader('Authorization')?.replace(/^Bearer /, '') || null;
 
 /** What a tus-js-client error says, in the uploader's terms. */
 export function failureOf(err: unknown): ResumableFailure {
   if (err instanceof DetailedError && err.causingError instanceof Unauthorized) {
     return { kind: 'server', status: 401, message: '', quota: null };
+  }
+  if (err instanceof DetailedError && err.causingError instanceof HeadUnavailable) {
+    return { kind: 'network', status: err.causingError.status, message: '', quota: null };
   }
   const res: HttpResponse | null = err instanceof DetailedError ? err.originalResponse : null;
   if (!res) return { kind: 'network', status: 0, message: '', quota: null };
@@ -104,7 +121,10 @@ export function failureOf(err: unknown): ResumableFailure {
   } catch {
     /* not the API's error shape */
   }
-  return { kind: 'server', status, message, quota: status === 413 ? quotaFromErrorBody(body) : null };
+  // What retries could not get past but a later try may (a server down for longer than the
+  // retries wait, too many uploads at once) leaves the upload resumable, like a lost connection.
+  const transient = status >= 500 || status === 409 || status === 423 || status === 429;
+  return { kind: transient ? 'network' : 'server', status, message, quota: status === 413 ? quotaFromErrorBody(body) : null };
 }
 
 /** tus-js-client's fingerprint of a file, per user. */
@@ -239,6 +259,10 @@ export class ResumableUpload {
       if (sent) this.refreshing = refreshAccessToken(sent);
       throw new Unauthorized(sent);
     }
+    if (req.getMethod() === 'HEAD' && (res.getStatus() === 429 || res.getStatus() >= 500)) {
+      this.events.onRetrying?.();
+      throw new HeadUnavailable(res.getStatus());
+    }
     // The first HEAD for an earlier page's upload tells where it continues (retries and resumes
     // ask too, but that is no news to the user); a 404/410 means it expired and a new one starts.
     if (!this.fromPrevious || req.getMethod() !== 'HEAD') return;
@@ -259,10 +283,12 @@ export class ResumableUpload {
     // A 401 is retried once the refresh is done; without a token to refresh (signed out, or the
     // refresh failed) it is not, and the upload stays remembered for after the next sign-in.
     if (err.causingError instanceof Unauthorized) return err.causingError.sentToken !== null;
+    if (err.causingError instanceof HeadUnavailable) return true;
     const status = err.originalResponse?.getStatus() ?? 0;
     // Other client errors (413 quota, 404 gone, 403) do not get better by asking again; 409 (an
-    // offset out of step) and 423 (locked) do, as do 5xx answers and no answer at all.
-    if (status >= 400 && status < 500 && status !== 409 && status !== 423) return false;
+    // offset out of step), 423 (locked) and 429 (too many uploads at once) do, as do 5xx answers
+    // and no answer at all.
+    if (status >= 400 && status < 500 && status !== 409 && status !== 423 && status !== 429) return false;
     this.events.onRetrying?.();
     return true;
   }
