@@ -2,9 +2,11 @@ package blog
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -550,5 +552,32 @@ func TestSearchRanksByRelevance(t *testing.T) {
 				t.Errorf("got %v (total %d), want %v (total %d)", got, p.TotalCount, tt.want, tt.total)
 			}
 		})
+	}
+}
+
+// TestImageURLRuleTable checks the rule against the table the SPA's display
+// rule reads too (testdata/rules/image_url.json), so the two cannot drift.
+func TestImageURLRuleTable(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "rules", "image_url.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table struct {
+		Cases []struct {
+			Value string `json:"value"`
+			Valid bool   `json:"valid"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(raw, &table); err != nil {
+		t.Fatal(err)
+	}
+	if len(table.Cases) < 10 {
+		t.Fatalf("only %d cases in the table", len(table.Cases))
+	}
+	for _, tc := range table.Cases {
+		msg := ValidateImageURL(strings.TrimSpace(tc.Value))
+		if (msg == "") != tc.Valid {
+			t.Errorf("ValidateImageURL(%q) = %q, table says valid=%v", tc.Value, msg, tc.Valid)
+		}
 	}
 }

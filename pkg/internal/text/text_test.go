@@ -1,6 +1,9 @@
 package text
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 	"unicode/utf8"
 )
@@ -58,16 +61,28 @@ func TestContainsAll(t *testing.T) {
 	}
 }
 
-func TestBytes(t *testing.T) {
-	for _, tc := range []struct {
-		n    int64
-		want string
-	}{
-		{0, "0 B"}, {512, "512 B"}, {1023, "1023 B"}, {1024, "1 KiB"}, {1536, "1.5 KiB"},
-		{10 << 20, "10 MiB"}, {4 << 30, "4 GiB"}, {5<<40 + 1<<39, "5.5 TiB"}, {-2048, "-2 KiB"},
-	} {
-		if got := Bytes(tc.n); got != tc.want {
-			t.Errorf("Bytes(%d) = %q, want %q", tc.n, got, tc.want)
+// TestBytesTable reads the byte formats' table the SPA's tests read too
+// (testdata/rules/bytes.json); Bytes writes its "iec" format.
+func TestBytesTable(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "rules", "bytes.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table struct {
+		IEC []struct {
+			Bytes int64  `json:"bytes"`
+			Text  string `json:"text"`
+		} `json:"iec"`
+	}
+	if err := json.Unmarshal(raw, &table); err != nil {
+		t.Fatal(err)
+	}
+	if len(table.IEC) == 0 {
+		t.Fatal("no iec cases in the table")
+	}
+	for _, tc := range table.IEC {
+		if got := Bytes(tc.Bytes); got != tc.Text {
+			t.Errorf("Bytes(%d) = %q, want %q", tc.Bytes, got, tc.Text)
 		}
 	}
 }

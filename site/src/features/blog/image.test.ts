@@ -1,5 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { articleImageSrc, isInlineSvg } from './image';
+import rules from '../../../../testdata/rules/image_url.json';
+import { articleImageSrc, isInlineSvg, isValidImageUrl, MAX_IMAGE_BYTES } from './image';
+
+describe('the image rule table (testdata/rules/image_url.json, shared with pkg/blog)', () => {
+  it.each(rules.cases.map((c) => [c.value, c.valid, c.shown] as const))('%j: valid %s, shown %s', (value, valid, shown) => {
+    expect(isValidImageUrl(value.trim())).toBe(valid);
+    expect(articleImageSrc(value) !== null).toBe(shown);
+    // The table itself: exactly the valid values that are not blank are shown.
+    expect(shown).toBe(valid && value.trim() !== '');
+  });
+
+  it('refuses what is longer than the server keeps', () => {
+    const long = '/' + 'a'.repeat(MAX_IMAGE_BYTES);
+    expect(isValidImageUrl(long)).toBe(false);
+    expect(isValidImageUrl(long.slice(0, MAX_IMAGE_BYTES))).toBe(true);
+  });
+});
 
 describe('articleImageSrc (spec §3 display rule)', () => {
   it.each([
