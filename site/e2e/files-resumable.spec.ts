@@ -19,10 +19,12 @@ test.beforeEach(async ({ page }) => {
   });
 });
 
-async function signIn(page: Page): Promise<string> {
+async function signIn(page: Page, admin = false): Promise<string> {
   const email = `tus-${uid()}@example.com`;
   const password = `pw-${uid()}-long-enough`;
-  cli(['user', 'create', '--email', email, '--name', 'Tus user', '--password-stdin'], { input: `${password}\n` });
+  const args = ['user', 'create', '--email', email, '--name', 'Tus user', '--password-stdin'];
+  if (admin) args.push('--admin');
+  cli(args, { input: `${password}\n` });
   await page.goto('/');
   const token = await page.evaluate(
     async ([e, p]) => {
@@ -302,4 +304,24 @@ test('the quota shows on the profile and in the uploader, and an upload over it 
   );
   expect(await storedSizes(page, name)).toEqual([]);
   expect(await rememberedUploads(page)).toEqual([]);
+});
+
+test('an admin sees unlimited storage, and the usage follows an upload and a deletion', async ({ page }) => {
+  await signIn(page, true);
+  await page.goto('/filecloud');
+  const usage = page.getByTestId('quota-usage');
+  await expect(usage).toHaveText('Storage: 0 B used (unlimited), 0 files (unlimited)');
+  await expect(page.getByRole('meter', { name: 'Storage used' })).toHaveCount(0);
+
+  const name = `counted-${uid()}.txt`;
+  await page.getByLabel('Choose files').setInputFiles([{ name, mimeType: 'text/plain', buffer: Buffer.alloc(MiB, 'b') }]);
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(page.getByText('Files uploaded successfully!')).toBeVisible();
+  await expect(usage).toHaveText('Storage: 1.00 MB used (unlimited), 1 file (unlimited)');
+
+  await page.getByRole('tab', { name: /^Documents/ }).click();
+  await row(page, name).getByRole('button', { name: 'Delete', exact: true }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(page.getByText('File deleted successfully')).toBeVisible();
+  await expect(usage).toHaveText('Storage: 0 B used (unlimited), 0 files (unlimited)');
 });
