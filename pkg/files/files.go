@@ -226,18 +226,9 @@ func (s *Service) List() ([]File, error) {
 // Count is the number of files.
 func (s *Service) Count() int { return s.ix.len() }
 
-// Page is one page (from 1) of limit files of a list group (GroupNames),
-// newest first, and how many files the group holds.
-func (s *Service) Page(group string, page, limit int) ([]File, int) {
-	return s.ix.page(group, page, limit)
-}
-
 // ListVersion changes whenever the file list does (an upload, a delete):
-// an answer built from Page and Totals stays right while it is the same.
+// an answer built from the list stays right while it is the same.
 func (s *Service) ListVersion() uint64 { return s.ix.ver() }
-
-// Totals is the number of files in each list group.
-func (s *Service) Totals() map[string]int { return s.ix.totals() }
 
 // Grouped returns every file in its type group, newest first; every group
 // is a (possibly empty) list, never null.
