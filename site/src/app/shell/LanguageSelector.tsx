@@ -30,7 +30,7 @@ export function LanguageSelector() {
         type="button"
         className="lang__toggle"
         {...buttonProps}
-        aria-label={`${t('chooseLanguage')}: ${currentRecord.name}`}
+        aria-label={`${currentRecord.code.toUpperCase()} — ${t('chooseLanguage')}: ${currentRecord.name}`}
         title={t('language')}
       >
         <Flag code={currentRecord.code} />

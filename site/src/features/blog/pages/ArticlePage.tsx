@@ -3,6 +3,7 @@ import { Link, useLocation, useParams } from 'react-router';
 import { Page } from '../../../components/ui/Page';
 import { ApiError } from '../../../lib/api';
 import { useArticle } from '../api';
+import { ArticleContent } from '../components/ArticleContent';
 import { ArticleImage } from '../components/ArticleImage';
 import { formatDate } from '../formatDate';
 import { BLOG_NS } from '../i18n';
@@ -77,7 +78,7 @@ export default function ArticlePage() {
       </p>
       {a.excerpt ? <p className="blog-article__excerpt">{a.excerpt}</p> : null}
       {articleImageSrc(a.image_url) ? <ArticleImage value={a.image_url} className="blog-article__image" alt={a.name} /> : null}
-      <div className="blog-article__content" dangerouslySetInnerHTML={{ __html: a.content_html ?? '' }} />
+      <ArticleContent html={a.content_html ?? ''} />
     </Page>
   );
 }

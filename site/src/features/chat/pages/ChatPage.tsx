@@ -15,7 +15,7 @@ export default function ChatPage() {
   const { t: tShell } = useTranslation();
   const { messages, pending, send } = useFakeChat();
   const [draft, setDraft] = useState('');
-  const logRef = useRef<HTMLOListElement>(null);
+  const logRef = useRef<HTMLDivElement>(null);
 
   // keep the newest message in view
   useEffect(() => {
@@ -44,25 +44,28 @@ export default function ChatPage() {
         </aside>
 
         <div className="chat-panel">
-          <ol ref={logRef} className="chat-log" role="log" aria-label={t('log')} aria-live="polite">
-            {messages.length === 0 && pending === 0 ? <li className="chat-log__empty">{t('empty')}</li> : null}
-            {messages.map((m) => (
-              <li key={m.id} className={`chat-msg chat-msg--${m.author}`}>
-                <span className="chat-msg__author">{m.author === 'user' ? t('you') : t('bot')}</span>
-                <p className="chat-msg__text">{m.author === 'user' ? m.text : t('reply')}</p>
-              </li>
-            ))}
-            {pending > 0 ? (
-              <li className="chat-log__typing">
-                <span className="chat-typing" aria-hidden="true">
-                  <span />
-                  <span />
-                  <span />
-                </span>
-                <span>{t('typing')}</span>
-              </li>
-            ) : null}
-          </ol>
+          {/* the log is the scrolling region; the messages inside it are a list */}
+          <div ref={logRef} className="chat-log" role="log" aria-label={t('log')} aria-live="polite">
+            <ol className="chat-log__list">
+              {messages.length === 0 && pending === 0 ? <li className="chat-log__empty">{t('empty')}</li> : null}
+              {messages.map((m) => (
+                <li key={m.id} className={`chat-msg chat-msg--${m.author}`}>
+                  <span className="chat-msg__author">{m.author === 'user' ? t('you') : t('bot')}</span>
+                  <p className="chat-msg__text">{m.author === 'user' ? m.text : t('reply')}</p>
+                </li>
+              ))}
+              {pending > 0 ? (
+                <li className="chat-log__typing">
+                  <span className="chat-typing" aria-hidden="true">
+                    <span />
+                    <span />
+                    <span />
+                  </span>
+                  <span>{t('typing')}</span>
+                </li>
+              ) : null}
+            </ol>
+          </div>
 
           <form className="chat-form" onSubmit={onSubmit}>
             <label htmlFor="chat-input" className="visually-hidden">

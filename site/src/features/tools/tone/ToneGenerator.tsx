@@ -289,10 +289,10 @@ export function ToneGenerator() {
             {t('note', { note: note.label, cents: formatCents(note.cents) })}
           </p>
           <div className="tone-row">
-            <button type="button" className="btn" aria-label={t('octaveDownLabel')} title={t('octaveDownLabel')} onClick={() => { setActivePreset(null); setFrequency(octaveStep(frequency, -1)); }}>
+            <button type="button" className="btn" aria-label={`${t('octaveDown')} — ${t('octaveDownLabel')}`} title={t('octaveDownLabel')} onClick={() => { setActivePreset(null); setFrequency(octaveStep(frequency, -1)); }}>
               {t('octaveDown')}
             </button>
-            <button type="button" className="btn" aria-label={t('octaveUpLabel')} title={t('octaveUpLabel')} onClick={() => { setActivePreset(null); setFrequency(octaveStep(frequency, 1)); }}>
+            <button type="button" className="btn" aria-label={`${t('octaveUp')} — ${t('octaveUpLabel')}`} title={t('octaveUpLabel')} onClick={() => { setActivePreset(null); setFrequency(octaveStep(frequency, 1)); }}>
               {t('octaveUp')}
             </button>
           </div>
