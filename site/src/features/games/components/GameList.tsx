@@ -13,10 +13,26 @@ interface Props {
   onSearch: (s: string) => void;
   onPage: (p: number) => void;
   onSelect: (g: Game) => void;
+  /** Ids of the visitor's favourites, and how to mark or unmark one. */
+  favourites?: ReadonlySet<number>;
+  onFavourite?: (g: Game, on: boolean) => void;
 }
 
 /** Search box, the games of the console (100 a page) with their covers, and paging. */
-export function GameList({ games, total, page, pages, status, search, selectedId, onSearch, onPage, onSelect }: Props) {
+export function GameList({
+  games,
+  total,
+  page,
+  pages,
+  status,
+  search,
+  selectedId,
+  onSearch,
+  onPage,
+  onSelect,
+  favourites,
+  onFavourite,
+}: Props) {
   const { t } = useTranslation(GAMES_NS);
   return (
     <div className="games-list">
@@ -49,7 +65,7 @@ export function GameList({ games, total, page, pages, status, search, selectedId
             {games.map((g) => {
               const img = imageUrl(g);
               return (
-                <li key={g.id}>
+                <li key={g.id} className="games-items__row">
                   <button
                     type="button"
                     className="games-item"
@@ -66,6 +82,18 @@ export function GameList({ games, total, page, pages, status, search, selectedId
                     )}
                     <span className="games-item__name">{g.name}</span>
                   </button>
+                  {onFavourite ? (
+                    <button
+                      type="button"
+                      className="games-fav"
+                      aria-pressed={favourites?.has(g.id) ?? false}
+                      aria-label={t('favourite', { name: g.name })}
+                      title={t('favourite', { name: g.name })}
+                      onClick={() => onFavourite(g, !(favourites?.has(g.id) ?? false))}
+                    >
+                      {favourites?.has(g.id) ? '★' : '☆'}
+                    </button>
+                  ) : null}
                 </li>
               );
             })}

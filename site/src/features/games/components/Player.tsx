@@ -1,10 +1,23 @@
-import { useEffect, useRef } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAuth } from '../../../lib/auth';
 import { currentLanguage } from '../../../lib/i18n';
+import {
+  ACCOUNT_SLOTS,
+  accountStatesKey,
+  keepAutosave,
+  listAccountStates,
+  loadAccountState,
+  markPlayed,
+  saveAccountState,
+  StateRefused,
+} from '../accountStates';
 import { playerUrl, type Game } from '../api';
 import { CHANNEL, isMessage, type Body, type FromPlayer, type ToPlayer } from '../emulator/protocol';
 import { GAMES_NS } from '../i18n';
 import { getState, putState, stateKey } from '../saveStates';
+import { rememberPlayed } from '../shelf';
 
 interface Props {
   game: Game;
@@ -12,21 +25,68 @@ interface Props {
   onClose: () => void;
 }
 
+/** The browser slot (this device's IndexedDB) or an account slot 1–5. */
+type Slot = 'browser' | (typeof ACCOUNT_SLOTS)[number];
+
 /**
  * The emulator page in an iframe sandboxed with allow-scripts only — never together with
  * allow-same-origin, which would let the frame lift its own sandbox. The frame has an opaque
- * origin, so this page keeps its save states (IndexedDB) and answers its messages.
+ * origin, so this page keeps its save states (IndexedDB for the browser slot and a guest's
+ * autosave, the server for a signed-in player's slots and autosave) and answers its messages.
  */
 export function Player({ game, core, onClose }: Props) {
-  const { t } = useTranslation(GAMES_NS);
+  const { t, i18n } = useTranslation(GAMES_NS);
+  const { user } = useAuth();
+  const signedIn = !!user;
   const frame = useRef<HTMLIFrameElement>(null);
   const key = stateKey(core, game.path);
+  const autoKey = `${key}:auto`;
+  const [slot, setSlot] = useState<Slot>('browser');
+  const [message, setMessage] = useState('');
+  const [offer, setOffer] = useState<{ from: 'account' | 'browser' } | null>(null);
+  const queryClient = useQueryClient();
+  const states = useQuery({
+    queryKey: accountStatesKey(game.id),
+    queryFn: () => listAccountStates(game.id),
+    enabled: signedIn,
+  });
+  // The newest autosave the frame sent; kept when the player is left.
+  const lastAuto = useRef<Uint8Array | null>(null);
+  const keptAuto = useRef<Uint8Array | null>(null);
+  // Resolves when the frame answers a capture of the autosave (closing the game).
+  const autoWaiter = useRef<(() => void) | null>(null);
 
-  useEffect(() => {
-    const reply = (msg: Body<ToPlayer>) =>
+  const reply = useCallback(
+    (msg: Body<ToPlayer>) =>
       // The sandboxed frame's origin is opaque ("null"), so it cannot be named as the target;
       // the message goes to this frame's window object only.
-      frame.current?.contentWindow?.postMessage({ channel: CHANNEL, ...msg }, '*');
+      frame.current?.contentWindow?.postMessage({ channel: CHANNEL, ...msg }, '*'),
+    [],
+  );
+
+  const keepAuto = useCallback(() => {
+    const data = lastAuto.current;
+    if (!data || data === keptAuto.current) return;
+    keptAuto.current = data;
+    if (signedIn) void keepAutosave(game.id, core, data);
+    else void putState(autoKey, data).catch(() => undefined);
+  }, [signedIn, game.id, core, autoKey]);
+
+  // Leaving the page (another tab, closing it, another route, closing the game) keeps the autosave.
+  useEffect(() => {
+    const onHide = () => {
+      if (document.visibilityState === 'hidden') keepAuto();
+    };
+    document.addEventListener('visibilitychange', onHide);
+    window.addEventListener('pagehide', keepAuto);
+    return () => {
+      document.removeEventListener('visibilitychange', onHide);
+      window.removeEventListener('pagehide', keepAuto);
+      keepAuto();
+    };
+  }, [keepAuto]);
+
+  useEffect(() => {
     const onMessage = async (e: MessageEvent) => {
       if (!frame.current || e.source !== frame.current.contentWindow || !isMessage<FromPlayer>(e.data)) return;
       const msg = e.data;
@@ -34,27 +94,73 @@ export function Player({ game, core, onClose }: Props) {
         case 'started': {
           const saved = await getState(key).catch(() => null);
           reply({ type: 'has-state', exists: !!saved });
+          if (signedIn) {
+            void markPlayed(game.id)
+              .then(() => queryClient.invalidateQueries({ queryKey: ['games', 'shelf'] }))
+              .catch(() => undefined);
+            const list = await listAccountStates(game.id).catch(() => []);
+            if (list.some((s) => s.slot === 'auto' && s.core === core)) setOffer({ from: 'account' });
+          } else {
+            rememberPlayed(game);
+            void queryClient.invalidateQueries({ queryKey: ['games', 'shelf'] });
+            if (await getState(autoKey).catch(() => null)) setOffer({ from: 'browser' });
+          }
           break;
         }
-        case 'save-state':
+        case 'save-state': {
           if (!(msg.data instanceof Uint8Array)) return;
+          if (msg.slot === 'auto') {
+            lastAuto.current = msg.data;
+            autoWaiter.current?.();
+            if (document.visibilityState === 'hidden') keepAuto();
+            return;
+          }
+          if (msg.slot && msg.slot !== 'browser') {
+            const n = msg.slot;
+            try {
+              await saveAccountState(game.id, n, core, msg.data);
+              setMessage(t('saves.savedAccount', { slot: n }));
+              void queryClient.invalidateQueries({ queryKey: accountStatesKey(game.id) });
+            } catch {
+              setMessage(t('saves.saveFailed'));
+            }
+            return;
+          }
           try {
             await putState(key, msg.data);
             reply({ type: 'state-saved', ok: true });
+            if (msg.slot) setMessage(t('saves.savedBrowser'));
           } catch {
             reply({ type: 'state-saved', ok: false });
           }
           break;
+        }
         case 'load-state': {
           const saved = await getState(key).catch(() => null);
           reply({ type: 'state', data: saved?.data ?? null });
           break;
         }
+        case 'screenshot': {
+          if (!(msg.data instanceof Uint8Array)) return;
+          // The sandboxed frame may not download; this page saves the PNG for it.
+          const url = URL.createObjectURL(new Blob([msg.data as BlobPart], { type: 'image/png' }));
+          const a = document.createElement('a');
+          a.href = url;
+          a.download = `${game.name.replace(/[\\/:*?"<>|]+/g, '_')}-${new Date().toISOString().replace(/[:.]/g, '-')}.png`;
+          document.body.append(a);
+          a.click();
+          a.remove();
+          window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+          break;
+        }
+        case 'state-applied':
+          if (!msg.ok) setMessage(t('saves.corrupt'));
+          break;
       }
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
-  }, [key]);
+  }, [key, autoKey, signedIn, game, core, reply, keepAuto, t, queryClient]);
 
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -64,14 +170,79 @@ export function Player({ game, core, onClose }: Props) {
     frame.current?.focus({ preventScroll: true });
   }, [game.id]);
 
+  const loadFrom = async (from: Slot | 'auto', where: 'account' | 'browser') => {
+    setMessage('');
+    try {
+      let data: Uint8Array | null;
+      if (where === 'browser') data = (await getState(from === 'auto' ? autoKey : key))?.data ?? null;
+      else data = await loadAccountState(game.id, from, core);
+      if (!data) {
+        setMessage(t('saves.empty'));
+        return;
+      }
+      reply({ type: 'state', data });
+      setMessage(t('saves.loaded'));
+    } catch (err) {
+      if (err instanceof StateRefused) {
+        setMessage(err.reason === 'wrong_core' ? t('saves.wrongCore', { have: err.core, want: core }) : t('saves.corrupt'));
+      } else setMessage(t('saves.loadFailed'));
+    }
+    frame.current?.focus({ preventScroll: true });
+  };
+
+  /** Closing the game takes a fresh autosave first (the frame answers within a frame or two). */
+  const close = async () => {
+    await new Promise<void>((resolve) => {
+      const timer = window.setTimeout(resolve, 1000);
+      autoWaiter.current = () => {
+        window.clearTimeout(timer);
+        resolve();
+      };
+      reply({ type: 'capture', slot: 'auto' });
+    });
+    autoWaiter.current = null;
+    onClose();
+  };
+
+  const save = () => {
+    setMessage('');
+    reply({ type: 'capture', slot });
+  };
+
+  const fmt = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short' });
+  const slotLabel = (n: string) => {
+    const s = states.data?.find((x) => x.slot === n);
+    return s
+      ? t('saves.accountSlotSaved', { slot: n, when: fmt.format(new Date(s.updatedAt)) })
+      : t('saves.accountSlotEmpty', { slot: n });
+  };
+
   return (
     <div className="games-player" ref={root}>
       <div className="games-player__bar">
         <h2 className="games-player__title">{game.name}</h2>
-        <button type="button" className="btn" onClick={onClose}>
+        <button type="button" className="btn" onClick={() => void close()}>
           {t('closeGame')}
         </button>
       </div>
+      {offer ? (
+        <div className="games-continue" role="region" aria-label={t('saves.continueTitle')}>
+          <span>{t('saves.continueText')}</span>
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => {
+              setOffer(null);
+              void loadFrom('auto', offer.from);
+            }}
+          >
+            {t('saves.continue')}
+          </button>
+          <button type="button" className="btn" onClick={() => setOffer(null)}>
+            {t('saves.startOver')}
+          </button>
+        </div>
+      ) : null}
       <iframe
         key={`${core}:${game.id}`}
         ref={frame}
@@ -82,6 +253,29 @@ export function Player({ game, core, onClose }: Props) {
         allow="fullscreen; gamepad; autoplay; screen-wake-lock"
         onLoad={() => frame.current?.focus({ preventScroll: true })}
       />
+      <div className="games-saves" role="group" aria-label={t('saves.title')}>
+        <label>
+          {t('saves.slot')}{' '}
+          <select value={slot} onChange={(e) => setSlot(e.target.value as Slot)}>
+            <option value="browser">{t('saves.browserSlot')}</option>
+            {signedIn ? ACCOUNT_SLOTS.map((n) => (
+              <option key={n} value={n}>
+                {slotLabel(n)}
+              </option>
+            )) : null}
+          </select>
+        </label>
+        <button type="button" className="btn" onClick={save}>
+          {t('saves.save')}
+        </button>
+        <button type="button" className="btn" onClick={() => void loadFrom(slot, slot === 'browser' ? 'browser' : 'account')}>
+          {t('saves.load')}
+        </button>
+        {!signedIn ? <span className="games-muted">{t('saves.signInHint')}</span> : null}
+        <p className="games-saves__status" role="status">
+          {message}
+        </p>
+      </div>
       <p className="games-muted games-player__hint">{t('keysHint')}</p>
     </div>
   );

@@ -65,3 +65,12 @@ describe('validParams', () => {
     expect(validParams(core, url)).toBe(ok);
   });
 });
+
+describe('touchFaceButtons', () => {
+  it('leaves out X and Y for two-button consoles', async () => {
+    const { touchFaceButtons } = await import('./input');
+    expect(touchFaceButtons('fceumm')).toEqual(['b', 'a']);
+    expect(touchFaceButtons('gambatte')).toEqual(['b', 'a']);
+    expect(touchFaceButtons('snes9x')).toEqual(['y', 'x', 'b', 'a']);
+  });
+});

@@ -41,14 +41,18 @@ export const KEYBOARD: Record<string, ButtonId> = {
 };
 
 /** Keys for the player's own commands. */
-export const COMMAND_KEYS: Record<string, 'pause' | 'save' | 'load' | 'fullscreen' | 'mute' | 'restart'> = {
+export const COMMAND_KEYS: Record<string, 'pause' | 'save' | 'load' | 'fullscreen' | 'mute' | 'restart' | 'screenshot'> = {
   KeyP: 'pause',
+  F8: 'screenshot',
   F2: 'save',
   F4: 'load',
   KeyF: 'fullscreen',
   KeyM: 'mute',
   KeyR: 'restart',
 };
+
+/** Held down, runs the game faster (RetroArch's default key). */
+export const FAST_FORWARD_KEY = 'Space';
 
 /** The rows of the help panel: [keys, what they do]. */
 export const KEY_HELP: Array<[string, string]> = [
@@ -65,7 +69,35 @@ export const KEY_HELP: Array<[string, string]> = [
   ['F2 / F4', 'saveLoad'],
   ['F', 'fullscreen'],
   ['M', 'mute'],
+  ['Space', 'fastForward'],
+  ['F8', 'screenshot'],
 ];
+
+/**
+ * Cores of consoles whose pads have only two face buttons (A and B): the touch pad leaves out
+ * X and Y for them. NES, Game Boy (Color), GBA, Lynx, Atari, Neo Geo Pocket, PC Engine,
+ * Virtual Boy, ColecoVision.
+ */
+const TWO_FACE_BUTTON_CORES = new Set([
+  'fceumm',
+  'nestopia',
+  'quicknes',
+  'gambatte',
+  'mgba',
+  'handy',
+  'stella2014',
+  'prosystem',
+  'a5200',
+  'mednafen_ngp',
+  'mednafen_pce',
+  'beetle_vb',
+  'gearcoleco',
+]);
+
+/** The face buttons the touch pad shows for a core, left to right. */
+export function touchFaceButtons(core: string): Array<'y' | 'x' | 'b' | 'a'> {
+  return TWO_FACE_BUTTON_CORES.has(core) ? ['b', 'a'] : ['y', 'x', 'b', 'a'];
+}
 
 /**
  * W3C "standard" gamepad layout → joypad, Nintendo-style: the bottom face button is B, the

@@ -4,7 +4,17 @@
 // adaptations), the ROM from /romserv/. Where Nostalgist's calls do not work with these cores
 // (input, pause, save and load state) it uses the core's own exports on the Emscripten Module.
 import { Nostalgist } from 'nostalgist';
-import { BUTTON, COMMAND_KEYS, InputState, KEYBOARD, KEY_HELP, gamepadButtons, type ButtonId } from './input';
+import {
+  BUTTON,
+  COMMAND_KEYS,
+  FAST_FORWARD_KEY,
+  InputState,
+  KEYBOARD,
+  KEY_HELP,
+  gamepadButtons,
+  touchFaceButtons,
+  type ButtonId,
+} from './input';
 import { CHANNEL, isMessage, resolveCore, validParams, type Body, type CoreName, type FromPlayer, type ToPlayer } from './protocol';
 import { strings, type StringKey } from './strings';
 import './emulator.css';
@@ -26,7 +36,7 @@ const help = document.getElementById('emu-help') as HTMLDivElement;
 /** The bits of the EmulatorJS Emscripten Module this page uses. */
 interface CoreModule {
   HEAPU8: Uint8Array;
-  FS: { writeFile(path: string, data: Uint8Array): void; unlink(path: string): void };
+  FS: { writeFile(path: string, data: Uint8Array): void; unlink(path: string): void; readFile(path: string): Uint8Array };
   cwrap(name: string, ret: string | null, args: string[]): (...a: unknown[]) => unknown;
   pauseMainLoop(): void;
   resumeMainLoop(): void;
@@ -34,6 +44,8 @@ interface CoreModule {
   _get_current_frame_count?(): number;
   _supports_states?(): number;
   _system_restart?(): void;
+  _toggle_fastforward?(on: number): void;
+  _cmd_take_screenshot?(): void;
   AL?: OpenAL;
 }
 interface OpenAL {
@@ -49,6 +61,7 @@ let mod: CoreModule | null = null;
 let paused = false;
 let muted = false;
 let volume = 1;
+let fastForward = false;
 let statusTimer: number | undefined;
 
 // --- Talking to the games page ---------------------------------------------------------------
@@ -76,8 +89,27 @@ window.addEventListener('message', (e: MessageEvent) => {
     case 'has-state':
       loadButton.disabled = !msg.exists || !statesSupported();
       break;
+    case 'capture': {
+      const data = readState();
+      if (data) post({ type: 'save-state', data, slot: msg.slot });
+      else flash(statesSupported() ? 'saveFailed' : 'noStates');
+      break;
+    }
   }
 });
+
+// The autosave: a fresh state goes to the page every few seconds and when this page is hidden,
+// so the page always holds a recent one to keep when the player is left.
+const AUTOSAVE_MS = 5000;
+function autosave(): void {
+  if (!mod || paused) return;
+  const data = readState();
+  if (data) post({ type: 'save-state', data, slot: 'auto' });
+}
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') autosave();
+});
+window.addEventListener('pagehide', autosave);
 
 // --- Status line -------------------------------------------------------------------------------
 function showStatus(text: string, sticky = true): void {
@@ -111,6 +143,11 @@ function onKey(e: KeyboardEvent, down: boolean): void {
   if (e.target instanceof HTMLInputElement) return;
   // Enter and Space on a focused toolbar button press that button, not Start.
   if (e.target instanceof HTMLButtonElement && ['Enter', 'NumpadEnter', 'Space'].includes(e.code)) return;
+  if (e.code === FAST_FORWARD_KEY) {
+    e.preventDefault();
+    if (!e.repeat) setFastForward(down);
+    return;
+  }
   const cmd = COMMAND_KEYS[e.code];
   if (cmd) {
     if (down && !e.repeat) runCommand(cmd);
@@ -167,11 +204,21 @@ const TOUCH_BUTTONS: Array<[string, ButtonId, string]> = [
   ['A', BUTTON.A, 'a'],
 ];
 
-function buildTouchControls(): void {
+function setFastForward(on: boolean): void {
+  if (!mod?._toggle_fastforward || on === fastForward) return;
+  fastForward = on;
+  mod._toggle_fastforward(on ? 1 : 0);
+  showStatus(on ? t('fastForwarding') : paused ? t('paused') : '');
+}
+
+/** The touch pad: the d-pad, Select/Start and only the face buttons the console has. */
+function buildTouchControls(coreName: string): void {
   const dpad = el('div', 'emu-dpad');
   const meta = el('div', 'emu-meta');
   const face = el('div', 'emu-face');
+  const faces: string[] = touchFaceButtons(coreName);
   for (const [label, id, name] of TOUCH_BUTTONS) {
+    if (['x', 'y', 'a', 'b'].includes(name) && !faces.includes(name)) continue;
     const b = el('button', `emu-touch-btn emu-touch-${name}`);
     b.type = 'button';
     b.textContent = label;
@@ -233,6 +280,7 @@ volumeInput.addEventListener('input', () => {
   applyVolume();
 });
 toolbar.append(volumeInput);
+const screenshotButton = toolButton('screenshot', () => runCommand('screenshot'));
 const fullscreenButton = toolButton('fullscreen', () => runCommand('fullscreen'));
 fullscreenButton.disabled = !document.fullscreenEnabled;
 document.addEventListener('fullscreenchange', () =>
@@ -244,7 +292,7 @@ const keysButton = toolButton('keys', () => {
 keysButton.disabled = false;
 keysButton.setAttribute('aria-controls', 'emu-help');
 
-const TRANSLATED_HELP: StringKey[] = ['dpad', 'saveLoad', 'pause', 'restart', 'fullscreen', 'mute'];
+const TRANSLATED_HELP: StringKey[] = ['dpad', 'saveLoad', 'pause', 'restart', 'fullscreen', 'mute', 'fastForward', 'screenshot'];
 
 function buildHelp(): void {
   const h = el('h2', 'emu-help-title');
@@ -302,12 +350,43 @@ function runCommand(cmd: (typeof COMMAND_KEYS)[string]): void {
     case 'mute':
       setMuted(!muted);
       break;
+    case 'screenshot':
+      void takeScreenshot();
+      break;
     case 'fullscreen':
       if (document.fullscreenElement) void document.exitFullscreen();
       // The whole player, not just the screen: the toolbar and the touch buttons stay usable.
       else void app.requestFullscreen?.().catch(() => undefined);
       break;
   }
+}
+
+// --- Screenshot: the core writes the current frame as a PNG into its file system ------------
+const SHOT_FILE = '/screenshot.png';
+
+async function takeScreenshot(): Promise<void> {
+  if (!mod?._cmd_take_screenshot) return;
+  try {
+    mod.FS.unlink(SHOT_FILE);
+  } catch {
+    /* none yet */
+  }
+  mod._cmd_take_screenshot();
+  // The core writes the file while running its next frames.
+  for (let i = 0; i < 120; i++) {
+    await new Promise((r) => requestAnimationFrame(r));
+    try {
+      const png = mod.FS.readFile(SHOT_FILE);
+      if (png.byteLength > 8) {
+        post({ type: 'screenshot', data: png.slice() });
+        flash('screenshotTaken');
+        return;
+      }
+    } catch {
+      /* not written yet */
+    }
+  }
+  flash('screenshotFailed');
 }
 
 // --- Save states through the core's exports ---------------------------------------------------
@@ -330,9 +409,16 @@ function applyState(data: Uint8Array): void {
     /* not there yet */
   }
   mod.FS.writeFile(STATE_FILE, data);
-  const rc = mod.cwrap('load_state', 'number', ['string', 'number'])(STATE_FILE, 0);
+  let ok = false;
+  try {
+    const rc = mod.cwrap('load_state', 'number', ['string', 'number'])(STATE_FILE, 0);
+    ok = rc === 0 || rc === undefined || rc === 1;
+  } catch {
+    ok = false;
+  }
   if (paused) runCommand('pause');
-  flash(rc === 0 || rc === undefined || rc === 1 ? 'loaded' : 'saveFailed');
+  flash(ok ? 'loaded' : 'loadFailed');
+  post({ type: 'state-applied', ok });
 }
 
 // --- Sound -------------------------------------------------------------------------------------
@@ -370,7 +456,6 @@ window.addEventListener('pointerdown', resumeAudio);
 // --- Start -------------------------------------------------------------------------------------
 async function start(): Promise<void> {
   buildHelp();
-  buildTouchControls();
   if (!validParams(core, gameUrl)) {
     fail(t('badParams'));
     return;
@@ -391,6 +476,7 @@ async function start(): Promise<void> {
     return;
   }
   const coreInfo = info;
+  buildTouchControls(coreInfo.name);
   const romName = decodeURIComponent(gameUrl.split('/').pop() ?? 'game');
   showStatus(t('loadingGame'));
   try {
@@ -411,9 +497,10 @@ async function start(): Promise<void> {
   }
   mod = nostalgist.getEmscriptenModule() as unknown as CoreModule;
   showStatus('');
-  for (const b of [pauseButton, restartButton, saveButton, muteButton]) b.disabled = false;
+  for (const b of [pauseButton, restartButton, saveButton, muteButton, screenshotButton]) b.disabled = false;
   saveButton.disabled = !statesSupported();
   window.setInterval(applyVolume, 1000);
+  window.setInterval(autosave, AUTOSAVE_MS);
   window.focus();
   post({ type: 'started' });
 }
@@ -423,6 +510,7 @@ async function start(): Promise<void> {
 (window as unknown as { __devhubEmulator: unknown }).__devhubEmulator = {
   frames: () => mod?._get_current_frame_count?.() ?? 0,
   paused: () => paused,
+  fastForward: () => fastForward,
   gains: (): number[] | null => {
     const ctx = openAL()?.currentCtx;
     if (!ctx) return null;

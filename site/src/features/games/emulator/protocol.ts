@@ -10,14 +10,18 @@ export type FromPlayer =
   | { channel: typeof CHANNEL; type: 'ready' }
   | { channel: typeof CHANNEL; type: 'started' }
   | { channel: typeof CHANNEL; type: 'error'; message: string }
-  | { channel: typeof CHANNEL; type: 'save-state'; data: Uint8Array }
-  | { channel: typeof CHANNEL; type: 'load-state' };
+  | { channel: typeof CHANNEL; type: 'save-state'; data: Uint8Array; slot?: string }
+  | { channel: typeof CHANNEL; type: 'load-state' }
+  | { channel: typeof CHANNEL; type: 'state-applied'; ok: boolean }
+  | { channel: typeof CHANNEL; type: 'screenshot'; data: Uint8Array };
 
 /** Page → frame. */
 export type ToPlayer =
   | { channel: typeof CHANNEL; type: 'state'; data: Uint8Array | null }
   | { channel: typeof CHANNEL; type: 'state-saved'; ok: boolean }
-  | { channel: typeof CHANNEL; type: 'has-state'; exists: boolean };
+  | { channel: typeof CHANNEL; type: 'has-state'; exists: boolean }
+  /** Asks the frame for its current state; it answers save-state with the same slot. */
+  | { channel: typeof CHANNEL; type: 'capture'; slot: string };
 
 /** A message without its channel tag, for each member of a union. */
 export type Body<T> = T extends unknown ? Omit<T, 'channel'> : never;

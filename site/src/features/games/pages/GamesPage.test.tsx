@@ -1,7 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initTestI18n, json, renderWithQuery, stubFetch } from '../../../test/utils';
+import { initTestI18n, json, renderWithShell, stubFetch } from '../../../test/utils';
 import GamesPage from './GamesPage';
 
 const consoles = {
@@ -22,11 +21,7 @@ function games(list: string[], consoleId: string) {
 }
 
 function renderPage() {
-  return renderWithQuery(
-    <MemoryRouter>
-      <GamesPage />
-    </MemoryRouter>,
-  );
+  return renderWithShell(<GamesPage />, { route: '/games' });
 }
 
 describe('GamesPage', () => {
@@ -60,6 +55,26 @@ describe('GamesPage', () => {
     await waitFor(() => expect(screen.queryByTitle('Game: Coin Catcher')).toBeNull());
     expect((screen.getByRole('searchbox', { name: 'Search games' }) as HTMLInputElement).value).toBe('');
     expect(await screen.findByRole('button', { name: 'Play Colour Test' })).toBeTruthy();
+  });
+
+  it('a guest marks a favourite: it appears in the favourites row and stays in this browser', async () => {
+    localStorage.clear();
+    stubFetch({
+      '/api/site': () => json({ contacts: {}, donation: {} }),
+      '/romserv/consoles': () => json(consoles),
+      '/romserv/consoles/nes/games': () => json(games(['Coin Catcher', 'Tanks'], 'nes')),
+    });
+    const first = renderPage();
+    const star = await screen.findByRole('button', { name: 'Favourite: Tanks' });
+    expect(star.getAttribute('aria-pressed')).toBe('false');
+    expect(screen.queryByRole('region', { name: 'Favourites' })).toBeNull();
+    fireEvent.click(star);
+    const row = await screen.findByRole('region', { name: 'Favourites' });
+    expect(within(row).getByRole('button', { name: 'Tanks' })).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Favourite: Tanks' }).getAttribute('aria-pressed')).toBe('true'));
+    first.unmount();
+    renderPage();
+    expect(within(await screen.findByRole('region', { name: 'Favourites' })).getByRole('button', { name: 'Tanks' })).toBeTruthy();
   });
 
   it('shows the connection error screen when the server cannot be reached', async () => {

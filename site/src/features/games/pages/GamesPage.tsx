@@ -10,6 +10,8 @@ import { ConsoleSelector } from '../components/ConsoleSelector';
 import { DonationBanner } from '../components/DonationBanner';
 import { GameList } from '../components/GameList';
 import { Player } from '../components/Player';
+import { ShelfRows } from '../components/ShelfRows';
+import { useShelf, useToggleFavourite } from '../shelf';
 import { GAMES_NS } from '../i18n';
 import { SIDEBAR_MIN, useIsMobile, useSidebarWidth } from '../sidebar';
 import { gamesReducer, initialGamesState } from '../state';
@@ -54,12 +56,20 @@ export default function GamesPage() {
     return () => ctl.abort();
   }, [consoleId, page, search]);
 
+  const shelf = useShelf();
+  const toggleFavourite = useToggleFavourite();
+  const favouriteIds = new Set((shelf.data?.favourites ?? []).map((g) => g.id));
+
   const selected = state.consoles.find((c) => c.id === state.consoleId) ?? null;
   const playing = state.game && selected ? state.game : null;
 
   const chooseGame = (game: Game) => {
     dispatch({ type: 'selectGame', game });
     if (mobile) setLibraryOpen(false);
+  };
+  const playFromShelf = (game: Game) => {
+    if (game.console !== state.consoleId) dispatch({ type: 'selectConsole', id: game.console });
+    chooseGame(game);
   };
   const closeGame = () => {
     dispatch({ type: 'closeGame' });
@@ -118,6 +128,8 @@ export default function GamesPage() {
                 onSearch={(s) => dispatch({ type: 'setSearch', search: s })}
                 onPage={(p) => dispatch({ type: 'setPage', page: p })}
                 onSelect={chooseGame}
+                favourites={favouriteIds}
+                onFavourite={(game, on) => toggleFavourite.mutate({ game, on })}
               />
             </>
           )}
@@ -137,6 +149,7 @@ export default function GamesPage() {
           />
         ) : null}
         <div className="games-main">
+          <ShelfRows recent={shelf.data?.recent ?? []} favourites={shelf.data?.favourites ?? []} onPlay={playFromShelf} />
           {playing && selected ? (
             <Player game={playing} core={selected.core} onClose={closeGame} />
           ) : (

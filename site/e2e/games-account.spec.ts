@@ -1,0 +1,129 @@
+import type { Browser, Locator, Page } from '@playwright/test';
+import { baseURL, cli, expect, test } from './fixtures';
+
+// Save states that follow a signed-in player: saved to an account slot in one browser context,
+// loaded in another (a second device) at the same position, read from the game's pixels; and a
+// favourite shows up in its row.
+
+/** Where the white player sprite is across the game screen (0…1), -1 when not seen. */
+async function playerX(page: Page, canvas: Locator): Promise<number> {
+  const png = (await canvas.screenshot()).toString('base64');
+  return page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.naturalWidth;
+    c.height = img.naturalHeight;
+    const ctx = c.getContext('2d')!;
+    ctx.drawImage(img, 0, 0);
+    const { data, width, height } = ctx.getImageData(0, 0, c.width, c.height);
+    let left = width;
+    let right = -1;
+    let sum = 0;
+    let n = 0;
+    for (let y = 0; y < height; y += 2) {
+      for (let x = 0; x < width; x += 2) {
+        const i = (y * width + x) * 4;
+        const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
+        if (r + g + b < 40) continue;
+        left = Math.min(left, x);
+        right = Math.max(right, x);
+        if (r > 235 && g > 235 && b > 235 && y > height * 0.2) {
+          sum += x;
+          n++;
+        }
+      }
+    }
+    return n > 4 && right > left ? (sum / n - left) / (right - left) : -1;
+  }, png);
+}
+
+async function frames(page: Page): Promise<number> {
+  const f = page.frames().find((x) => x.url().includes('/emulator.html'));
+  if (!f) return 0;
+  return f.evaluate(() => (window as unknown as { __devhubEmulator?: { frames(): number } }).__devhubEmulator?.frames() ?? 0);
+}
+
+const email = `player-${Date.now()}@example.com`;
+const password = 'player-password';
+
+/** A browser context signed in as the test player (the token in localStorage, as after sign-in). */
+async function signedIn(browser: Browser): Promise<Page> {
+  const ctx = await browser.newContext({ baseURL });
+  const res = await ctx.request.post('/api/auth/login', { data: { email, password } });
+  expect(res.ok()).toBe(true);
+  const { tokens } = (await res.json()) as { tokens: { accessToken: string } };
+  await ctx.addInitScript((tok) => localStorage.setItem('token', tok), tokens.accessToken);
+  return ctx.newPage();
+}
+
+async function startCoinCatcher(page: Page): Promise<{ canvas: Locator; player: ReturnType<Page['frameLocator']> }> {
+  await page.goto('/games');
+  await page.locator('#games-library').getByRole('button', { name: 'Play Coin Catcher' }).click();
+  const player = page.frameLocator('iframe[title="Game: Coin Catcher"]');
+  await expect.poll(() => frames(page), { timeout: 60_000 }).toBeGreaterThan(30);
+  const canvas = player.locator('canvas');
+  await expect.poll(() => playerX(page, canvas), { timeout: 20_000 }).toBeGreaterThan(0.4);
+  return { canvas, player };
+}
+
+test.beforeAll(() => {
+  cli(['user', 'create', '--email', email, '--name', 'Player', '--password-stdin'], { input: `${password}\n` });
+});
+
+test('an account slot saved on one device loads on another at the same position', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const first = await signedIn(browser);
+  const a = await startCoinCatcher(first);
+  await a.canvas.click();
+  await first.keyboard.down('ArrowRight');
+  await expect.poll(() => playerX(first, a.canvas), { timeout: 10_000 }).toBeGreaterThan(0.75);
+  await first.keyboard.up('ArrowRight');
+  const moved = await playerX(first, a.canvas);
+
+  const saves = first.getByRole('group', { name: 'Save states' });
+  await saves.getByLabel('Slot').selectOption('2');
+  await saves.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(saves.getByRole('status')).toHaveText('Saved to account slot 2');
+  await first.context().close();
+
+  // Another device: the game starts in the middle; loading slot 2 puts the player where it was.
+  const second = await signedIn(browser);
+  const b = await startCoinCatcher(second);
+  expect(await playerX(second, b.canvas)).toBeLessThan(0.6);
+  const saves2 = second.getByRole('group', { name: 'Save states' });
+  await expect(saves2.getByLabel('Slot').locator('option', { hasText: 'Account slot 2 — ' })).not.toHaveText(/empty/);
+  await saves2.getByLabel('Slot').selectOption('2');
+  await saves2.getByRole('button', { name: 'Load', exact: true }).click();
+  await expect(saves2.getByRole('status')).toHaveText('State loaded');
+  await expect.poll(async () => Math.abs((await playerX(second, b.canvas)) - moved), { timeout: 10_000 }).toBeLessThan(0.02);
+
+  // Leaving the game keeps an autosave; coming back offers to continue from it.
+  await second.getByRole('button', { name: 'Close the game' }).click();
+  await expect
+    .poll(async () => {
+      const res = await second.request.get('/api/games/me', {
+        headers: { Authorization: `Bearer ${await second.evaluate(() => localStorage.getItem('token'))}` },
+      });
+      return ((await res.json()) as { recent: Array<{ name: string }> }).recent.map((g) => g.name);
+    })
+    .toContain('Coin Catcher');
+  await second.getByRole('region', { name: 'Continue playing' }).getByRole('button', { name: 'Coin Catcher', exact: true }).click();
+  await expect.poll(() => frames(second), { timeout: 60_000 }).toBeGreaterThan(30);
+  await second.getByRole('button', { name: 'Continue where you left off' }).click();
+  await expect.poll(async () => Math.abs((await playerX(second, b.canvas)) - moved), { timeout: 10_000 }).toBeLessThan(0.05);
+  await second.context().close();
+});
+
+test('a favourite appears in its row', async ({ page }) => {
+  await page.goto('/games');
+  const fav = page.getByRole('button', { name: 'Favourite: Coin Catcher' });
+  await expect(fav).toHaveAttribute('aria-pressed', 'false');
+  await fav.click();
+  await expect(fav).toHaveAttribute('aria-pressed', 'true');
+  const row = page.getByRole('region', { name: 'Favourites' });
+  await expect(row.getByRole('button', { name: 'Coin Catcher', exact: true })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Favourites' }).getByRole('button', { name: 'Coin Catcher', exact: true })).toBeVisible();
+});
