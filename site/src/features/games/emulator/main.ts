@@ -102,7 +102,8 @@ window.addEventListener('message', (e: MessageEvent) => {
 // so the page always holds a recent one to keep when the player is left.
 const AUTOSAVE_MS = 5000;
 function autosave(): void {
-  if (!mod || paused) return;
+  // Opened on its own, no page keeps the state.
+  if (!mod || paused || window.parent === window) return;
   const data = readState();
   if (data) post({ type: 'save-state', data, slot: 'auto' });
 }
