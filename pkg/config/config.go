@@ -148,6 +148,9 @@ type Emulator struct {
 	// MaxStateBytes is the size limit of one save state a signed-in player
 	// keeps on the server (they live under <data_dir>/gamestates).
 	MaxStateBytes int64 `mapstructure:"max_state_bytes"`
+	// MaxROMBytes bounds one ROM an admin uploads from the games page
+	// (`devhub rom add` copies files of any size).
+	MaxROMBytes int64 `mapstructure:"max_rom_bytes"`
 }
 
 // Site is the public, owner-specific content the SPA shows (footer, donation).
@@ -201,7 +204,7 @@ func Default() Config {
 		Files: Files{MaxUploadBytes: 4 << 30, MaxPartsPerRequest: 100, UploadsPerMinute: 30,
 			MaxConcurrentUploads: 32, MaxConcurrentUploadsPerUser: 4, MinUploadRate: 1024,
 			QuotaBytes: 10 << 30, QuotaFiles: 10000, TusExpiry: 24 * time.Hour, RefusedUploadDrain: 30 * time.Second},
-		Emulator: Emulator{MaxStateBytes: 16 << 20},
+		Emulator: Emulator{MaxStateBytes: 16 << 20, MaxROMBytes: 512 << 20},
 		Activity: Activity{MaxEvents: 10000, MaxBytes: 32 << 20, RatePerMinute: 60, GlobalRatePerMinute: 1200},
 		Site: Site{
 			Contacts: Contacts{Phones: []string{}},
@@ -263,6 +266,9 @@ func (c Config) Validate() error {
 	}
 	if s := c.Auth.JWTSecret; s != "" && len(s) < 32 {
 		errs = append(errs, errors.New("auth.jwt_secret must be at least 32 bytes (256 bits), or empty to generate one"))
+	}
+	if c.Emulator.MaxROMBytes <= 0 {
+		errs = append(errs, fmt.Errorf("emulator.max_rom_bytes must be positive, got %d", c.Emulator.MaxROMBytes))
 	}
 	if c.Emulator.MaxStateBytes <= 0 {
 		errs = append(errs, fmt.Errorf("emulator.max_state_bytes must be positive, got %d", c.Emulator.MaxStateBytes))

@@ -27,11 +27,24 @@ import (
 // states' own size limit instead of the API's body limit.
 var statePutPath = regexp.MustCompile(`^/api/games/[^/]+/states/[^/]+$`)
 
+// romUploadPath and coverPath are the owner's uploads, streamed to disk
+// under their own limits.
+var romUploadPath = regexp.MustCompile(`^/api/games/roms$|^/api/games/[^/]+/cover$`)
+
+// maxCoverBytes bounds one uploaded cover image.
+const maxCoverBytes = 10 << 20
+
 func (s *Server) mountGames(api fiber.Router) {
 	if s.svc.GameStates == nil && s.svc.Shelf == nil {
 		return
 	}
 	g := api.Group("/games")
+	if s.svc.Roms != nil {
+		s.allowStreamingBodyMatch(romUploadPath.MatchString)
+		g.Post("/roms", s.finishRefusedUpload, s.requireAdmin, s.uploadROM)
+		g.Put("/:gameId/cover", s.finishRefusedUpload, s.requireAdmin, s.uploadCover)
+		g.Delete("/:gameId", s.requireAdmin, s.removeROM)
+	}
 	if s.svc.Shelf != nil {
 		g.Get("/me", s.requireUser, s.gamesMe)
 		g.Put("/:gameId/favourite", s.requireUser, s.setFavourite(true))
@@ -268,6 +281,70 @@ func (s *Server) gamePlayed(c fiber.Ctx) error {
 		return err
 	}
 	if err := s.svc.Shelf.Played(currentUser(c).ID, g.ID); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// requestBody is the request's body as a stream (or the buffered bytes).
+func (s *Server) requestBody(c fiber.Ctx) io.Reader {
+	req := c.Request()
+	if !req.IsBodyStream() {
+		return bytes.NewReader(req.Body())
+	}
+	var body io.Reader = req.BodyStream()
+	if rt := s.cfg.Server.ReadTimeout; rt > 0 {
+		body = &deadlineReader{r: body, conn: c.RequestCtx().Conn(), timeout: rt}
+	}
+	return body
+}
+
+// uploadROM adds a ROM from the games page: the raw body is the file,
+// ?file= its name, ?console= its console (else the one console of its
+// extension), ?name= an optional display name. Admins only.
+func (s *Server) uploadROM(c fiber.Ctx) error {
+	limit := s.cfg.Emulator.MaxROMBytes
+	if n := c.Request().Header.ContentLength(); n > 0 && int64(n) > limit {
+		return NewError(fiber.StatusRequestEntityTooLarge, "ROM larger than the limit of "+text.Bytes(limit))
+	}
+	g, err := s.svc.Roms.Upload(c.Context(), roms.UploadInput{FileName: c.Query("file"), Console: c.Query("console"),
+		Name: c.Query("name"), Body: s.requestBody(c), MaxBytes: limit})
+	if errors.Is(err, roms.ErrTooLarge) {
+		return NewError(fiber.StatusRequestEntityTooLarge, "ROM larger than the limit of "+text.Bytes(limit))
+	}
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(g)
+}
+
+// uploadCover sets a game's cover from the raw body; ?file= names it (its
+// extension says png, jpg or webp). Admins only.
+func (s *Server) uploadCover(c fiber.Ctx) error {
+	g, err := s.gameParam(c)
+	if err != nil {
+		return err
+	}
+	if n := c.Request().Header.ContentLength(); n > maxCoverBytes {
+		return NewError(fiber.StatusRequestEntityTooLarge, "cover larger than the limit of "+text.Bytes(maxCoverBytes))
+	}
+	g, err = s.svc.Roms.SetCover(c.Context(), g.ID, c.Query("file"), s.requestBody(c), maxCoverBytes)
+	if errors.Is(err, roms.ErrTooLarge) {
+		return NewError(fiber.StatusRequestEntityTooLarge, "cover larger than the limit of "+text.Bytes(maxCoverBytes))
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(g)
+}
+
+// removeROM deletes a ROM (and its cover) from roms/. Admins only.
+func (s *Server) removeROM(c fiber.Ctx) error {
+	g, err := s.gameParam(c)
+	if err != nil {
+		return err
+	}
+	if _, err := s.svc.Roms.Remove(c.Context(), g.ID); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/devhub/devhub/pkg/gameshelf"
 	"github.com/devhub/devhub/pkg/gamestates"
+	"github.com/devhub/devhub/pkg/roms"
 	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
@@ -37,6 +39,7 @@ func newGamesFixture(t *testing.T) *gamesFixture {
 		t.Fatal(err)
 	}
 	f := newRomsFixture(t, func(o *Options) {
+		o.Config.Emulator.MaxROMBytes = 1024
 		o.Services.Authenticate = fakeAuthenticate
 		o.Services.GameStates = states
 		o.Services.Shelf = shelf
@@ -234,4 +237,99 @@ func TestGamesShelfAPI(t *testing.T) {
 	if !strings.Contains(string(body), `"favourites":[]`) {
 		t.Fatalf("admin's own shelf %s", body)
 	}
+}
+
+func TestAdminROMUpload(t *testing.T) {
+	f := newGamesFixture(t)
+	octet := []string{"Content-Type", "application/octet-stream"}
+	rom := []byte("NES\x1a uploaded rom")
+	for _, tc := range []struct {
+		name, method, target, token string
+		body                        []byte
+		want                        int
+		inMsg                       string
+	}{
+		{"guest", "POST", "/api/games/roms?file=New.nes", "", rom, 401, ""},
+		{"not an admin", "POST", "/api/games/roms?file=New.nes", userToken, rom, 403, ""},
+		{"bad extension", "POST", "/api/games/roms?file=evil.exe&console=nes", adminToken, rom, 400, "does not run"},
+		{"extension of no single console", "POST", "/api/games/roms?file=game.bin", adminToken, rom, 400, "choose the console"},
+		{"traversal", "POST", "/api/games/roms?file=..%2F..%2Fescape.nes&console=nes", adminToken, rom, 400, "path"},
+		{"backslash traversal", "POST", "/api/games/roms?file=..%5Cescape.nes&console=nes", adminToken, rom, 400, "path"},
+		{"dot dot", "POST", "/api/games/roms?file=..&console=nes", adminToken, rom, 400, ""},
+		{"hidden", "POST", "/api/games/roms?file=.hidden.nes", adminToken, rom, 400, "hidden"},
+		{"no name", "POST", "/api/games/roms", adminToken, rom, 400, "file name"},
+		{"unknown console", "POST", "/api/games/roms?file=a.nes&console=toaster", adminToken, rom, 400, "unknown console"},
+		{"empty", "POST", "/api/games/roms?file=Empty.nes", adminToken, []byte{}, 400, "empty"},
+		{"over the size limit", "POST", "/api/games/roms?file=Big.nes", adminToken, bytes.Repeat([]byte{1}, 2048), 413, "limit"},
+		{"added, console from the extension", "POST", "/api/games/roms?file=New%20Game.nes&name=Brand%20New", adminToken, rom, 201, `"console":"nes"`},
+		{"same name again", "POST", "/api/games/roms?file=New%20Game.nes", adminToken, rom, 409, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := f.req(t, tc.method, tc.target, tc.token, tc.body, octet...)
+			if resp.StatusCode != tc.want {
+				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.want, body)
+			}
+			if tc.inMsg != "" && !strings.Contains(string(body), tc.inMsg) {
+				t.Fatalf("answer %s lacks %q", body, tc.inMsg)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(f.root), "escape.nes")); err == nil {
+		t.Fatal("traversal wrote outside roms/")
+	}
+	data, err := os.ReadFile(filepath.Join(f.root, "nes", "New Game.nes"))
+	if err != nil || !bytes.Equal(data, rom) {
+		t.Fatalf("stored %q %v", data, err)
+	}
+	var added roms.Game
+	for _, g := range mustAll(t, f) {
+		if g.Name == "Brand New" {
+			added = g
+		}
+	}
+	if added.ID == 0 {
+		t.Fatal("the upload is not in the list")
+	}
+	cover := fmt.Sprintf("/api/games/%d/cover", added.ID)
+	for _, tc := range []struct {
+		name, target, token string
+		want                int
+	}{
+		{"cover by a user", cover + "?file=c.png", userToken, 403},
+		{"cover not an image", cover + "?file=c.gif", adminToken, 400},
+		{"cover traversal", cover + "?file=..%2Fc.png", adminToken, 400},
+		{"cover of an unknown game", "/api/games/987654/cover?file=c.png", adminToken, 404},
+		{"cover", cover + "?file=c.png", adminToken, 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if resp, body := f.req(t, "PUT", tc.target, tc.token, []byte("\x89PNG\r\n\x1a\ncover"), "Content-Type", "image/png"); resp.StatusCode != tc.want {
+				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.want, body)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(f.root, "nes", "images", "New Game.png")); err != nil {
+		t.Fatal("cover not stored:", err)
+	}
+	del := fmt.Sprintf("/api/games/%d", added.ID)
+	if resp, _ := f.req(t, "DELETE", del, userToken, nil); resp.StatusCode != 403 {
+		t.Fatalf("user delete %d", resp.StatusCode)
+	}
+	if resp, _ := f.req(t, "DELETE", del, adminToken, nil); resp.StatusCode != 204 {
+		t.Fatalf("admin delete %d", resp.StatusCode)
+	}
+	if _, err := os.Stat(filepath.Join(f.root, "nes", "New Game.nes")); err == nil {
+		t.Fatal("file still there")
+	}
+	if resp, _ := f.req(t, "DELETE", del, adminToken, nil); resp.StatusCode != 404 {
+		t.Fatalf("second delete %d", resp.StatusCode)
+	}
+}
+
+func mustAll(t *testing.T, f *gamesFixture) []roms.Game {
+	t.Helper()
+	all, err := f.svc.All("nes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all
 }

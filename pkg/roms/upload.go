@@ -1,0 +1,172 @@
+package roms
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/devhub/devhub/pkg/store"
+)
+
+// ErrTooLarge: an uploaded ROM or cover is over its size limit; nothing was kept.
+var ErrTooLarge = errors.New("upload too large")
+
+// UploadInput is a ROM arriving as a stream (the games page's owner upload).
+type UploadInput struct {
+	// FileName is the ROM's file name as the browser gave it: a bare name,
+	// never a path.
+	FileName string
+	// Console is a console id or alias; empty takes the one console whose
+	// extensions include the file's.
+	Console string
+	// Name overrides the name taken from the file name.
+	Name string
+	Body io.Reader
+	// MaxBytes bounds the body; a longer one is ErrTooLarge.
+	MaxBytes int64
+}
+
+// checkUploadName refuses anything but a plain file name: no directories,
+// no traversal, no hidden or control characters.
+func checkUploadName(field, name string) error {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return store.Invalid(field, "required", "a file name is required")
+	case len([]rune(name)) > 200:
+		return store.Invalid(field, "too_long", "the file name must be at most 200 characters")
+	case strings.ContainsAny(name, "/\\\x00") || name == "." || name == ".." || filepath.Base(name) != name:
+		return store.Invalid(field, "invalid", "the file name must not contain a path")
+	case strings.HasPrefix(name, "."):
+		return store.Invalid(field, "invalid", "hidden files are not indexed")
+	}
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f {
+			return store.Invalid(field, "invalid", "the file name has control characters")
+		}
+	}
+	return nil
+}
+
+// ConsoleForFile is the one known console that runs files of name's
+// extension; ok is false when none or several do (.bin, .iso, .zip).
+func ConsoleForFile(name string) (Console, bool) {
+	ext := strings.ToLower(filepath.Ext(name))
+	var found []Console
+	for _, c := range consoleTable {
+		if slices.Contains(c.Extensions, ext) {
+			found = append(found, c)
+		}
+	}
+	if len(found) == 1 {
+		return found[0], true
+	}
+	return Console{}, false
+}
+
+// spool copies body (at most max bytes) into dir/name.
+func spool(dir, name string, body io.Reader, max int64) (string, error) {
+	p := filepath.Join(dir, name)
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return "", err
+	}
+	n, err := io.Copy(f, io.LimitReader(body, max+1))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", err
+	}
+	if n > max {
+		return "", ErrTooLarge
+	}
+	if n == 0 {
+		return "", store.Invalid("file", "empty", "the file is empty")
+	}
+	return p, nil
+}
+
+// Upload streams a ROM into roms/<console>/ and indexes it, as `rom add`
+// does for a file on disk. The bytes are spooled to a temp directory first,
+// so a refused or broken upload leaves nothing in roms/.
+func (s *Service) Upload(ctx context.Context, in UploadInput) (Game, error) {
+	if err := checkUploadName("file", in.FileName); err != nil {
+		return Game{}, err
+	}
+	console := in.Console
+	if strings.TrimSpace(console) == "" {
+		c, ok := ConsoleForFile(in.FileName)
+		if !ok {
+			return Game{}, store.Invalid("console", "required",
+				fmt.Sprintf("choose the console: no single console is known for %q files", filepath.Ext(in.FileName)))
+		}
+		console = c.ID
+	}
+	// Refuse a bad console or extension before reading the body.
+	if con, ok := LookupConsole(console); ok && !con.accepts(in.FileName) {
+		return Game{}, store.Invalid("file", "invalid",
+			fmt.Sprintf("%s does not run %q files (it runs %s)", con.Name, filepath.Ext(in.FileName), strings.Join(con.Extensions, " ")))
+	} else if !ok {
+		return Game{}, store.Invalid("console", "invalid", fmt.Sprintf("unknown console %q", console))
+	}
+	tmp, err := os.MkdirTemp("", "devhub-rom-*")
+	if err != nil {
+		return Game{}, err
+	}
+	defer os.RemoveAll(tmp)
+	p, err := spool(tmp, in.FileName, in.Body, in.MaxBytes)
+	if err != nil {
+		return Game{}, err
+	}
+	return s.Add(ctx, AddInput{Source: p, Console: console, Name: in.Name})
+}
+
+// SetCover streams a cover (png, jpg or webp, by fileName's extension) for
+// a game, replacing its old one.
+func (s *Service) SetCover(ctx context.Context, id uint64, fileName string, body io.Reader, max int64) (Game, error) {
+	if err := checkUploadName("file", fileName); err != nil {
+		return Game{}, err
+	}
+	ext := strings.ToLower(filepath.Ext(fileName))
+	if !slices.Contains(imageExtensions, ext) {
+		return Game{}, store.Invalid("file", "invalid", "the cover must be a .png, .jpg or .webp file")
+	}
+	tmp, err := os.MkdirTemp("", "devhub-cover-*")
+	if err != nil {
+		return Game{}, err
+	}
+	defer os.RemoveAll(tmp)
+	p, err := spool(tmp, "cover"+ext, body, max)
+	if err != nil {
+		return Game{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.idx.Load().byID[id]
+	if !ok {
+		return Game{}, store.ErrNotFound
+	}
+	dir := filepath.Join(s.root, filepath.FromSlash(filepath.Dir(e.rel)), "images")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return Game{}, err
+	}
+	base := strings.TrimSuffix(filepath.Base(e.rel), filepath.Ext(e.rel))
+	for _, x := range imageExtensions {
+		_ = os.Remove(filepath.Join(dir, base+x))
+	}
+	if err := copyNew(p, filepath.Join(dir, base+ext)); err != nil {
+		return Game{}, err
+	}
+	if _, err := s.scanLocked(ctx); err != nil {
+		return Game{}, err
+	}
+	if e, ok := s.idx.Load().byID[id]; ok {
+		return e.game, nil
+	}
+	return Game{}, store.ErrNotFound
+}
