@@ -288,3 +288,70 @@ test('every route at 768×1024 (en): no sideways scroll, screenshots', async ({ 
   test.setTimeout(120_000);
   await sweep(browser, { lang: 'en', width: 768, height: 1024, axe: false, screenshots: true }, testInfo);
 });
+
+/** WCAG contrast ratio of two computed CSS colours (rgb()/rgba() strings, opaque). */
+function contrast(a: string, b: string): number {
+  const lum = (c: string) => {
+    const [r, g, bl] = (c.match(/[\d.]+/g) ?? []).slice(0, 3).map((v) => {
+      const s = Number(v) / 255;
+      return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+test('article readability at 375 px in both themes: code stands out, scrolls by keyboard, copies; links underlined at ≥ 4.5:1', async ({
+  browser,
+}) => {
+  const s = await seedOnce();
+  for (const colorScheme of ['light', 'dark'] as const) {
+    const context = await browser.newContext({ baseURL, viewport: { width: 375, height: 812 }, colorScheme });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+    await context.addInitScript(() => localStorage.setItem('preferredLanguage', 'en'));
+    const page = await context.newPage();
+    try {
+      await page.goto(`/blog/${s.articleId}`);
+      const code = page.getByRole('region', { name: /^Code/ });
+      await expect(code).toHaveCount(1);
+      const look = await code.evaluate((el) => {
+        const block = getComputedStyle(el.closest('.code-block')!);
+        return {
+          bg: block.backgroundColor,
+          page: getComputedStyle(document.body).backgroundColor,
+          border: parseFloat(block.borderTopWidth),
+          overflowX: getComputedStyle(el).overflowX,
+          scrollWidth: el.scrollWidth,
+          clientWidth: el.clientWidth,
+          text: el.textContent ?? '',
+        };
+      });
+      expect(look.bg, colorScheme).not.toBe(look.page);
+      expect(look.border, colorScheme).toBeGreaterThan(0);
+      expect(look.overflowX).toBe('auto');
+      // the long line is kept whole and reached by scrolling, not wrapped or cut
+      expect(look.scrollWidth).toBeGreaterThan(look.clientWidth);
+      expect(look.text).toContain('a long line that does not fit a phone screen '.repeat(4));
+      await code.focus();
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(() => code.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+
+      await page.getByRole('button', { name: 'Copy' }).click();
+      await expect(page.getByRole('button', { name: 'Copied' })).toBeVisible();
+      await expect(page.locator('.code-block [role="status"]')).toHaveText('Code copied to the clipboard');
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(look.text.replace(/\n$/, ''));
+
+      const link = page.locator('.blog-article__content a', { hasText: 'an inline link' });
+      const style = await link.evaluate((el) => ({
+        color: getComputedStyle(el).color,
+        decoration: getComputedStyle(el).textDecorationLine,
+        page: getComputedStyle(document.body).backgroundColor,
+      }));
+      expect(style.decoration).toContain('underline');
+      expect(contrast(style.color, style.page), colorScheme).toBeGreaterThanOrEqual(4.5);
+    } finally {
+      await context.close();
+    }
+  }
+});
