@@ -121,6 +121,10 @@ func (s *Server) mountTus(app *fiber.App, api fiber.Router) error {
 	g.Patch("/:id", s.requireUser, t.own, s.tusRoom(t), s.holdUploadSlot, serve(h.PatchFile))
 	g.Delete("/:id", s.requireUser, t.own, serve(h.DelFile))
 
+	// The first sweep runs before any request is served.
+	if n := t.sweep(); n > 0 {
+		t.log.Info("deleted expired unfinished uploads", slog.Int("uploads", n))
+	}
 	stop := make(chan struct{})
 	go t.sweepEvery(stop, min(t.expiry/4, 10*time.Minute))
 	var once sync.Once
@@ -227,9 +231,6 @@ func (t *tusArea) sweep() int {
 }
 
 func (t *tusArea) sweepEvery(stop <-chan struct{}, every time.Duration) {
-	if n := t.sweep(); n > 0 {
-		t.log.Info("deleted expired unfinished uploads", slog.Int("uploads", n))
-	}
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
