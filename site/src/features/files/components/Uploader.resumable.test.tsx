@@ -371,6 +371,29 @@ describe('Uploader with large files', () => {
     expect(up.start).toHaveBeenCalledTimes(2);
   });
 
+  it('sends two large files at a time; a pause or a finish lets the next one go', async () => {
+    const { choose, upload, onUploaded } = setup();
+    choose(file('a.bin', 20 * MiB), file('b.bin', 20 * MiB), file('c.bin', 20 * MiB));
+    upload();
+    await waitFor(() => expect(started().map((u) => u.file.name)).toEqual(['a.bin', 'b.bin']));
+    const rows = screen.getAllByTestId('resumable-upload');
+    expect(within(rows[2]).getByTestId('resumable-status').textContent).toBe('Waiting…');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Pause a.bin' }));
+    await waitFor(() => expect(started().map((u) => u.file.name)).toEqual(['a.bin', 'b.bin', 'c.bin']));
+
+    const [a, b, c] = started();
+    await act(async () => b.options.onSuccess({ lastResponse: res(204) }));
+    await act(async () => c.options.onSuccess({ lastResponse: res(204) }));
+    // a.bin is paused: the uploader waits for it.
+    expect(onUploaded).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Resume a.bin' }));
+    await act(async () => a.options.onSuccess({ lastResponse: res(204) }));
+    // Stored, though the answers named no record: the list is reloaded all the same.
+    await waitFor(() => expect(onUploaded).toHaveBeenCalledWith([]));
+    expect(screen.getByText('Uploaded')).toBeTruthy();
+  });
+
   it('shows the quota in the uploader', async () => {
     setup({ signedIn: true });
     expect((await screen.findByTestId('quota-usage')).textContent).toBe('Storage: 2.00 GB of 10.00 GB used, 12 of 10,000 files');
