@@ -116,13 +116,14 @@ api-types: $(SITE_STAMP)
 e2e: build chromium
 	cd site && DEVHUB_BIN=$(CURDIR)/$(BIN) npx playwright test
 
-## bench: Go benchmarks and scripted load runs on 127.0.0.1; prints figures and ratios
-bench: build $(MINIO)
+## bench: Go benchmarks, scripted load runs and Lighthouse on 127.0.0.1; prints figures and ratios
+bench: build chromium $(MINIO)
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./pkg/...
 	./.ci/bench-static.sh $(BIN)
 	./.ci/bench-files.sh $(BIN)
 	./.ci/bench-load.sh $(BIN)
 	./.ci/bench-s3.sh $(BIN) $(MINIO)
+	./.ci/bench-lighthouse.sh $(BIN)
 
 ## fuzz: every Go fuzz target for FUZZTIME each (make test runs only their seed corpora);
 ## a crasher is written to the package's testdata/fuzz/ and then replays in every `make test`

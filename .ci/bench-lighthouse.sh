@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Lighthouse figures for `make bench` (issue 16): for each public route, mobile performance,
+# accessibility, best practices and SEO, with cumulative layout shift, total blocking time and
+# largest contentful paint, then desktop performance. Prints figures only: nothing is asserted.
+# Lighthouse (pinned in site/package.json) drives Debian's Chromium through chrome-launcher
+# (CHROME_PATH); the server runs on 127.0.0.1 with the shipped content/ and a fresh data dir.
+set -euo pipefail
+BIN=${1:-bin/devhub}
+PORT=${PORT:-18941}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+LH=$ROOT/site/node_modules/.bin/lighthouse
+export CHROME_PATH=${CHROME_PATH:-/usr/bin/chromium}
+TMP=$(mktemp -d)
+cleanup() {
+  [ -n "${DEVHUB_PID:-}" ] && kill "$DEVHUB_PID" 2>/dev/null || true
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+[ -x "$LH" ] || { echo "lighthouse is missing: cd site && npm ci" >&2; exit 1; }
+[ -x "$CHROME_PATH" ] || { echo "no Chromium at $CHROME_PATH (make chromium)" >&2; exit 1; }
+
+export DEVHUB_SERVER_ADDR=127.0.0.1:$PORT
+export DEVHUB_STORAGE_DATA_DIR=$TMP/data
+export DEVHUB_STORAGE_UPLOADS_DIR=$TMP/uploads
+export DEVHUB_STORAGE_CONTENT_DIR=$ROOT/content
+export DEVHUB_STORAGE_ROMS_DIR=$ROOT/roms
+"$BIN" serve >"$TMP/serve.log" 2>&1 &
+DEVHUB_PID=$!
+until curl -fs -o /dev/null "http://127.0.0.1:$PORT/healthz"; do
+  kill -0 "$DEVHUB_PID" 2>/dev/null || { cat "$TMP/serve.log"; exit 1; }
+  sleep 0.2
+done
+
+# an article of the imported content/ (the newest), by its id
+ARTICLE=$("$BIN" article list --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const a=JSON.parse(s);console.log(a.length?a[0].id:"")})')
+ROUTES=(/ /blog ${ARTICLE:+/blog/$ARTICLE} /filecloud /games /tools/ip /tools/tone_generator)
+
+CHROME_FLAGS="--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage"
+
+# run URL OUT [extra lighthouse flags...]
+run() {
+  local url=$1 out=$2
+  shift 2
+  "$LH" "$url" --quiet --output=json --output-path="$out" --chrome-flags="$CHROME_FLAGS" "$@" >/dev/null 2>"$TMP/lh.err" ||
+    { echo "lighthouse failed on $url:"; tail -5 "$TMP/lh.err"; return 1; }
+}
+
+# figures FILE: one line of scores (0–100) and metrics from a Lighthouse JSON report
+figures() {
+  node -e '
+    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const c = (k) => (r.categories[k] ? String(Math.round(r.categories[k].score * 100)).padStart(3) : "  -");
+    const a = (k) => r.audits[k]?.numericValue;
+    const cls = a("cumulative-layout-shift"), tbt = a("total-blocking-time"), lcp = a("largest-contentful-paint");
+    console.log(
+      `${c("performance")}  ${c("accessibility")}  ${c("best-practices")}  ${c("seo")}` +
+        `  CLS ${cls == null ? "-" : cls.toFixed(3)}  TBT ${tbt == null ? "-" : Math.round(tbt) + " ms"}` +
+        `  LCP ${lcp == null ? "-" : (lcp / 1000).toFixed(2) + " s"}`,
+    );
+  ' "$1"
+}
+
+echo "== Lighthouse $("$LH" --version), Chromium $("$CHROME_PATH" --version 2>/dev/null | awk '{print $2}'), mobile (perf a11y best-practices seo)"
+for path in "${ROUTES[@]}"; do
+  if run "http://127.0.0.1:$PORT$path" "$TMP/m.json" --form-factor=mobile \
+    --only-categories=performance,accessibility,best-practices,seo; then
+    printf '%-24s %s\n' "$path" "$(figures "$TMP/m.json")"
+  fi
+done
+
+echo "== desktop performance"
+for path in "${ROUTES[@]}"; do
+  if run "http://127.0.0.1:$PORT$path" "$TMP/d.json" --preset=desktop --only-categories=performance; then
+    printf '%-24s %s\n' "$path" "$(figures "$TMP/d.json")"
+  fi
+done
