@@ -29,7 +29,9 @@ func thumbSource(f files.File) thumbs.Source { return thumbs.Source{ID: f.ID, Ha
 
 // thumbnailURL is the versioned URL of f's thumbnail, "" while it has none.
 func (s *Server) thumbnailURL(f files.File) string {
-	if s.svc.Thumbs == nil || f.Type != files.TypeImage {
+	// A private file's thumbnail needs the account's token, which an <img>
+	// cannot send: the lists show its type's icon instead.
+	if s.svc.Thumbs == nil || f.Type != files.TypeImage || f.IsPrivate() {
 		return ""
 	}
 	src := thumbSource(f)

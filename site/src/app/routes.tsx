@@ -16,6 +16,7 @@ const BlogPage = lazyPage(() => import('../features/blog/pages/BlogPage'));
 const ArticlePage = lazyPage(() => import('../features/blog/pages/ArticlePage'));
 const FileCloudPage = lazyPage(() => import('../features/files/pages/FileCloudPage'));
 const FileDetailPage = lazyPage(() => import('../features/files/pages/FileDetailPage'));
+const SharePage = lazyPage(() => import('../features/files/shares/SharePage'));
 const ProfilePage = lazyPage(() => import('../features/auth/pages/ProfilePage'));
 const PrivacyPage = lazyPage(() => import('../features/legal/pages/PrivacyPage'));
 const TermsPage = lazyPage(() => import('../features/legal/pages/TermsPage'));
@@ -38,6 +39,7 @@ export const routes: RouteObject[] = [
       { path: 'blog/:id', element: <ArticlePage /> },
       { path: 'filecloud', element: <FileCloudPage /> },
       { path: 'filecloud/:fileId', element: <FileDetailPage /> },
+      { path: 's/:token', element: <SharePage /> },
       { path: 'profile', element: <ProfilePage /> },
       { path: 'privacy', element: <PrivacyPage /> },
       { path: 'terms', element: <TermsPage /> },

@@ -27,6 +27,7 @@ describe('awaitingThumbnail', () => {
     ['a fresh image with one', [image(1000, { thumbnailUrl: '/t' })], false],
     ['an old image without one (refused)', [image(THUMB_WAIT_MS + 1)], false],
     ['a fresh SVG (never thumbnailed)', [image(1000, { mimetype: 'image/svg+xml' })], false],
+    ['a fresh private image (never gets a URL)', [image(1000, { visibility: 'private' })], false],
     ['no images', [], false],
     ['one of several still waiting', [image(1000, { thumbnailUrl: '/t' }), image(5000, { id: 2 })], true],
   ])('%s → %s', (_, images, want) => {

@@ -16,7 +16,8 @@ export const THUMB_POLL_MS = 2_000;
  */
 export function awaitingThumbnail(groups: FileGroups, now = Date.now()): boolean {
   return groups.images.some((f) => {
-    if (f.thumbnailUrl || !THUMBNAILED.has(f.mimetype)) return false;
+    // A private file never gets a thumbnail URL (an <img> cannot send the token).
+    if (f.thumbnailUrl || !THUMBNAILED.has(f.mimetype) || f.visibility === 'private') return false;
     const age = now - Date.parse(f.uploadedAt);
     return age >= -THUMB_WAIT_MS && age < THUMB_WAIT_MS;
   });

@@ -13,6 +13,7 @@ import { InvitesPanel } from '../security/InvitesPanel';
 import { PasskeysSettings } from '../security/PasskeysSettings';
 import { SessionsList } from '../security/SessionsList';
 import { TwoFactorSettings } from '../security/TwoFactorSettings';
+import { MyShares } from '../../files/shares/MyShares';
 import { parseSection, type Section } from '../sections';
 import '../auth.css';
 
@@ -96,6 +97,11 @@ function sectionView(
         </>
       );
     default:
-      return <ProfileOverview user={user} isAdmin={isAdmin} onLogout={onLogout} />;
+      return (
+        <>
+          <ProfileOverview user={user} isAdmin={isAdmin} onLogout={onLogout} />
+          <MyShares />
+        </>
+      );
   }
 }

@@ -6,6 +6,8 @@ import { ApiError } from '../../../lib/api';
 import { downloadFile, getFile, saveBlob, type FileDetail } from '../api';
 import { formatDecimal, type DecimalUnits } from '../format';
 import { FILES_NS } from '../i18n';
+import { DetailPreview } from '../shares/DetailPreview';
+import { FileSharing } from '../shares/FileSharing';
 import '../files.css';
 
 /** The detail page's message for a failed load (spec §8). */
@@ -103,6 +105,8 @@ export default function FileDetailPage() {
               {downloadError}
             </p>
           ) : null}
+          <DetailPreview file={file} />
+          <FileSharing file={file} onChange={setFile} />
         </>
       )}
       <p className="files-detail__back">

@@ -1,0 +1,165 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { baseURL, cli, cliJson, expect, test } from './fixtures';
+
+// Private files and share links end to end (issue 13): the real binary, accounts seeded through
+// the CLI, the link made on the file's page and opened in a fresh browser context.
+
+const uid = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+
+// A real 2×2 PNG, so the share page's preview can draw it.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEUlEQVR4nGP4z8DA8B+MgBgAHfAD/dPQfSYAAAAASUVORK5CYII=',
+  'base64',
+);
+
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => {
+    if (!localStorage.getItem('preferredLanguage')) localStorage.setItem('preferredLanguage', 'en');
+  });
+});
+
+/** Creates an account with the CLI, signs the page in and returns its access token. */
+async function signIn(page: Page): Promise<string> {
+  const email = `shares-${uid()}@example.com`;
+  const password = `pw-${uid()}-long-enough`;
+  cli(['user', 'create', '--email', email, '--name', 'Sharer', '--password-stdin'], { input: `${password}\n` });
+  await page.goto('/');
+  const token = await page.evaluate(
+    async ([e, p]) => {
+      const res = await fetch('/api/auth/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: e, password: p }),
+      });
+      if (!res.ok) throw new Error(`login: ${res.status}`);
+      return ((await res.json()) as { tokens: { accessToken: string } }).tokens.accessToken;
+    },
+    [email, password],
+  );
+  await page.evaluate((t) => localStorage.setItem('token', t), token);
+  return token;
+}
+
+/** Uploads one PNG as the signed-in page and returns its id. */
+async function uploadPNG(page: Page, token: string, name: string): Promise<number> {
+  return page.evaluate(
+    async ([t, n, b64]) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const form = new FormData();
+      form.append('files', new Blob([bytes], { type: 'image/png' }), n);
+      const res = await fetch('/api/files/upload', { method: 'POST', headers: { Authorization: `Bearer ${t}` }, body: form });
+      if (res.status !== 201) throw new Error(`upload: ${res.status}`);
+      return ((await res.json()) as { files: { id: number }[] }).files[0].id;
+    },
+    [token, name, PNG.toString('base64')] as const,
+  );
+}
+
+test('a private file shared with a password: the link opened in a fresh browser downloads it', async ({ page, browser }) => {
+  const token = await signIn(page);
+  const name = `secret-${uid()}.png`;
+  const id = await uploadPNG(page, token, name);
+
+  // The file page: inline preview, then private, then a link with a password.
+  await page.goto(`/filecloud/${id}`);
+  await expect(page.getByRole('heading', { name })).toBeVisible();
+  await expect(page.getByRole('img', { name })).toBeVisible();
+  await page.getByLabel('Private — only me and administrators').click();
+  await expect(page.getByText('Saved')).toBeVisible();
+  await expect(page.getByLabel('Private — only me and administrators')).toBeChecked();
+  await page.getByLabel('Password (optional)').fill('open sesame');
+  await page.getByRole('button', { name: 'Create link' }).click();
+  const url = (await page.locator('.share-list__url code').first().textContent()) ?? '';
+  expect(url).toMatch(/\/s\/[A-Za-z0-9_-]{22,}$/);
+  // The private image still previews for its uploader (fetched with the account's token).
+  await expect(page.getByRole('img', { name })).toBeVisible();
+
+  const guest = await browser.newContext({ acceptDownloads: true, baseURL });
+  try {
+    const g = await guest.newPage();
+    await g.addInitScript(() => localStorage.setItem('preferredLanguage', 'en'));
+    // The file itself is not there for a guest...
+    const direct = await g.request.get(`/api/files/${id}`);
+    expect(direct.status()).toBe(404);
+    // ...but the link is, behind its password.
+    await g.goto(url);
+    await expect(g.getByText('This file is protected by a password.')).toBeVisible();
+    await g.getByLabel('Password').fill('wrong guess');
+    await g.getByRole('button', { name: 'Open' }).click();
+    await expect(g.getByRole('alert')).toHaveText('Wrong password');
+    await g.getByLabel('Password').fill('open sesame');
+    await g.getByRole('button', { name: 'Open' }).click();
+    await expect(g.getByRole('heading', { name })).toBeVisible();
+    await expect(g.getByRole('img', { name })).toBeVisible();
+    const downloadEvent = g.waitForEvent('download');
+    await g.getByRole('link', { name: 'Download' }).click();
+    const download = await downloadEvent;
+    expect(download.suggestedFilename()).toBe(name);
+    expect(readFileSync(await download.path()).equals(PNG)).toBe(true);
+  } finally {
+    await guest.close();
+  }
+  // The owner's profile lists the link with its download counted once (preview + download = one visit).
+  await page.goto('/profile');
+  const row = page.locator('.my-shares tr', { hasText: name });
+  await expect(row).toContainText('active');
+  await expect(row.locator('td').nth(4)).toHaveText('1');
+});
+
+test('an expired link shows the 410 page', async ({ page }) => {
+  const id = cliJson<{ id: number }[]>(['file', 'add', writePNG(`expiring-${uid()}.png`)])[0].id;
+  const link = cliJson<{ token: string }>(['file', 'share', String(id), '--expires', '1s']);
+  await expect.poll(async () => (await page.request.get(`/s/${link.token}/info`)).status(), { timeout: 15_000 }).toBe(410);
+  await page.goto(`/s/${link.token}`);
+  await expect(page.getByRole('heading', { name: 'This link is no longer available' })).toBeVisible();
+  await expect(page.getByText('The share link has expired, has been used up or was revoked by its owner.')).toBeVisible();
+  expect((await page.request.get(`/s/${link.token}/download`)).status()).toBe(410);
+});
+
+test('a private file is invisible to a guest', async ({ page, browser }) => {
+  const token = await signIn(page);
+  const hidden = `hidden-${uid()}.png`;
+  const shown = `shown-${uid()}.png`;
+  const hiddenId = await uploadPNG(page, token, hidden);
+  await uploadPNG(page, token, shown);
+  const res = await page.evaluate(
+    async ([t, i]) =>
+      (
+        await fetch(`/api/files/${i}`, {
+          method: 'PATCH',
+          headers: { Authorization: `Bearer ${t}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ visibility: 'private' }),
+        })
+      ).status,
+    [token, hiddenId] as const,
+  );
+  expect(res).toBe(200);
+  // The uploader still sees it in the list.
+  await page.goto('/filecloud');
+  await expect(page.getByRole('link', { name: hidden, exact: true })).toBeVisible();
+
+  const guest = await browser.newContext({ baseURL });
+  try {
+    const g = await guest.newPage();
+    await g.addInitScript(() => localStorage.setItem('preferredLanguage', 'en'));
+    await g.goto('/filecloud');
+    await expect(g.getByRole('link', { name: shown, exact: true })).toBeVisible();
+    await expect(g.getByText(hidden)).toHaveCount(0);
+    await expect(g.getByRole('link', { name: hidden, exact: true })).toHaveCount(0);
+    await g.goto(`/filecloud/${hiddenId}`);
+    await expect(g.getByRole('alert')).toHaveText('File not found');
+    expect((await g.request.get(`/api/files/${hiddenId}/download`)).status()).toBe(404);
+  } finally {
+    await guest.close();
+  }
+});
+
+/** Writes a PNG under a temp name for `devhub file add` and returns its path. */
+function writePNG(name: string): string {
+  const p = join(mkdtempSync(join(tmpdir(), 'devhub-share-')), name);
+  writeFileSync(p, PNG);
+  return p;
+}
