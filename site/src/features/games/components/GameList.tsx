@@ -16,6 +16,8 @@ interface Props {
   /** Ids of the visitor's favourites, and how to mark or unmark one. */
   favourites?: ReadonlySet<number>;
   onFavourite?: (g: Game, on: boolean) => void;
+  /** Given to admins: removes a game from the library. */
+  onRemove?: (g: Game) => void;
 }
 
 /** Search box, the games of the console (100 a page) with their covers, and paging. */
@@ -32,6 +34,7 @@ export function GameList({
   onSelect,
   favourites,
   onFavourite,
+  onRemove,
 }: Props) {
   const { t } = useTranslation(GAMES_NS);
   return (
@@ -92,6 +95,17 @@ export function GameList({
                       onClick={() => onFavourite(g, !(favourites?.has(g.id) ?? false))}
                     >
                       {favourites?.has(g.id) ? '★' : '☆'}
+                    </button>
+                  ) : null}
+                  {onRemove ? (
+                    <button
+                      type="button"
+                      className="games-remove"
+                      aria-label={t('remove', { name: g.name })}
+                      title={t('remove', { name: g.name })}
+                      onClick={() => onRemove(g)}
+                    >
+                      ✕
                     </button>
                   ) : null}
                 </li>

@@ -10,7 +10,10 @@ import { ConsoleSelector } from '../components/ConsoleSelector';
 import { DonationBanner } from '../components/DonationBanner';
 import { GameList } from '../components/GameList';
 import { Player } from '../components/Player';
+import { RomUploader } from '../components/RomUploader';
 import { ShelfRows } from '../components/ShelfRows';
+import { removeRom } from '../romUpload';
+import { useAuth } from '../../../lib/auth';
 import { useShelf, useToggleFavourite } from '../shelf';
 import { GAMES_NS } from '../i18n';
 import { SIDEBAR_MIN, useIsMobile, useSidebarWidth } from '../sidebar';
@@ -29,6 +32,9 @@ export default function GamesPage() {
     total: 0,
     status: 'loading',
   });
+  // Bumped after an admin adds or removes games: the consoles and the list load again.
+  const [reload, setReload] = useState(0);
+  const { isAdmin } = useAuth();
   const debounced = useDebouncedValue(state.search, SEARCH_DEBOUNCE_MS);
   const search = state.search === '' ? '' : debounced;
 
@@ -41,7 +47,7 @@ export default function GamesPage() {
         dispatch({ type: 'consolesFailed', offline: err instanceof ApiError && err.status === 0 });
       });
     return () => ctl.abort();
-  }, []);
+  }, [reload]);
 
   const { consoleId, page } = state;
   useEffect(() => {
@@ -54,7 +60,7 @@ export default function GamesPage() {
         if (!ctl.signal.aborted) setList({ games: [], total: 0, status: 'error' });
       });
     return () => ctl.abort();
-  }, [consoleId, page, search]);
+  }, [consoleId, page, search, reload]);
 
   const shelf = useShelf();
   const toggleFavourite = useToggleFavourite();
@@ -130,6 +136,19 @@ export default function GamesPage() {
                 onSelect={chooseGame}
                 favourites={favouriteIds}
                 onFavourite={(game, on) => toggleFavourite.mutate({ game, on })}
+                onRemove={
+                  isAdmin
+                    ? (game) => {
+                        if (!window.confirm(t('removeConfirm', { name: game.name }))) return;
+                        void removeRom(game.id)
+                          .catch(() => undefined)
+                          .finally(() => {
+                            if (state.game?.id === game.id) closeGame();
+                            setReload((n) => n + 1);
+                          });
+                      }
+                    : undefined
+                }
               />
             </>
           )}
@@ -149,6 +168,9 @@ export default function GamesPage() {
           />
         ) : null}
         <div className="games-main">
+          {isAdmin && state.consolesStatus !== 'loading' ? (
+            <RomUploader consoles={state.consoles} onDone={() => setReload((n) => n + 1)} />
+          ) : null}
           <ShelfRows recent={shelf.data?.recent ?? []} favourites={shelf.data?.favourites ?? []} onPlay={playFromShelf} />
           {playing && selected ? (
             <Player game={playing} core={selected.core} onClose={closeGame} />

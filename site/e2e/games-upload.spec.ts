@@ -1,0 +1,61 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
+import { baseURL, cli, expect, test } from './fixtures';
+
+// An admin adds a ROM (with its cover) from the games page: it appears in the list and plays;
+// then the admin removes it. The e2e instance serves the repository's roms/, so the test cleans
+// up after itself whatever happens.
+
+const romsDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'roms');
+const email = `rom-admin-${Date.now()}@example.com`;
+const password = 'rom-admin-password';
+
+test.beforeAll(() => {
+  cli(['user', 'create', '--email', email, '--name', 'Admin', '--admin', '--password-stdin'], { input: `${password}\n` });
+});
+
+test.afterAll(() => {
+  rmSync(join(romsDir, 'nes', 'Uploaded Catcher.nes'), { force: true });
+  rmSync(join(romsDir, 'nes', 'images', 'Uploaded Catcher.png'), { force: true });
+  cli(['rom', 'scan']);
+});
+
+async function frames(page: Page): Promise<number> {
+  const f = page.frames().find((x) => x.url().includes('/emulator.html'));
+  if (!f) return 0;
+  return f.evaluate(() => (window as unknown as { __devhubEmulator?: { frames(): number } }).__devhubEmulator?.frames() ?? 0);
+}
+
+test('an admin upload appears in the list and plays; removing it takes it away', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const ctx = await browser.newContext({ baseURL });
+  const res = await ctx.request.post('/api/auth/login', { data: { email, password } });
+  const { tokens } = (await res.json()) as { tokens: { accessToken: string } };
+  await ctx.addInitScript((tok) => localStorage.setItem('token', tok), tokens.accessToken);
+  const page = await ctx.newPage();
+  await page.goto('/games');
+
+  const upload = page.getByRole('region', { name: 'Add games' });
+  await upload.getByLabel('Choose files').setInputFiles([
+    { name: 'Uploaded Catcher.nes', mimeType: 'application/octet-stream', buffer: readFileSync(join(romsDir, 'nes', 'Coin_Catcher.nes')) },
+    { name: 'Uploaded Catcher.png', mimeType: 'image/png', buffer: readFileSync(join(romsDir, 'nes', 'images', 'Coin_Catcher.png')) },
+    { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a rom') },
+  ]);
+  await expect(upload.getByText('Uploaded Catcher.nes: added')).toBeVisible();
+  // A file no console runs gets the server's clear message.
+  await expect(upload.getByText(/notes\.txt: choose the console/)).toBeVisible();
+
+  const game = page.locator('#games-library').getByRole('button', { name: 'Play Uploaded Catcher' });
+  await expect(game).toBeVisible();
+  await expect(game.locator('img')).toHaveAttribute('src', '/romserv/nes/images/Uploaded%20Catcher.png');
+  await game.click();
+  await expect.poll(() => frames(page), { timeout: 60_000 }).toBeGreaterThan(30);
+
+  page.once('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: 'Remove Uploaded Catcher' }).click();
+  await expect(game).toHaveCount(0);
+  await expect(page.locator('iframe[title="Game: Uploaded Catcher"]')).toHaveCount(0);
+  await ctx.close();
+});
