@@ -1,3 +1,4 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api, getToken, onTokenChange, setToken, TOKEN_KEY } from './api';
 
@@ -24,53 +25,46 @@ const AuthContext = createContext<AuthState | null>(null);
 export const PROFILE_ENDPOINT = '/api/auth/profile';
 export const LOGOUT_ENDPOINT = '/api/auth/logout';
 
-export function AuthProvider({ children }: { children: ReactNode }) {
-  const [token, setTokenState] = useState<string | null>(() => getToken());
-  const [user, setUser] = useState<User | null>(null);
-  const [loading, setLoading] = useState<boolean>(() => getToken() !== null);
+/**
+ * The signed-in account's profile. One key for the session, not per access token: a refreshed
+ * token is the same account and needs no new request.
+ */
+export const PROFILE_KEY = ['auth', 'profile'] as const;
 
-  useEffect(() => {
-    if (!token || user) {
-      setLoading(false);
-      return;
-    }
-    const ctrl = new AbortController();
-    setLoading(true);
-    api
-      .get<User | null>(PROFILE_ENDPOINT, { signal: ctrl.signal })
-      .then((u) => {
-        if (!ctrl.signal.aborted) setUser(u && typeof u === 'object' ? u : null);
-      })
-      .catch(() => {
-        // spec §8: a failed profile fetch is treated as "no user"
-        if (!ctrl.signal.aborted) setUser(null);
-      })
-      .finally(() => {
-        if (!ctrl.signal.aborted) setLoading(false);
-      });
-    return () => ctrl.abort();
-    // the user is loaded for a token once; setSession supplies both together
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [token]);
+/** Queries that hold one account's data: dropped when the account signs out. */
+const ACCOUNT_QUERY_ROOTS = [['auth', 'profile'], ['account'], ['admin']] as const;
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const qc = useQueryClient();
+  const [token, setTokenState] = useState<string | null>(() => getToken());
+  // Loaded once per session (setSession puts the user in at once); spec §8: a failed profile
+  // fetch is treated as "no user", so it is not retried.
+  const profile = useQuery({
+    queryKey: PROFILE_KEY,
+    queryFn: async ({ signal }) => {
+      const u = await api.get<User | null>(PROFILE_ENDPOINT, { signal });
+      return u && typeof u === 'object' ? u : null;
+    },
+    enabled: token !== null,
+    staleTime: Infinity,
+    retry: false,
+  });
+  const user = token ? (profile.data ?? null) : null;
+  const loading = token !== null && profile.isPending;
 
   // The token changes outside React too: a refresh stores a new one, a failed refresh drops it
   // (logout), and other tabs sign in or out (the storage event).
   useEffect(() => {
     const follow = (t: string | null) => {
       setTokenState(t);
-      if (!t) setUser(null);
+      if (!t) for (const queryKey of ACCOUNT_QUERY_ROOTS) qc.removeQueries({ queryKey });
     };
     const onStorage = (e: StorageEvent) => {
       if (e.key !== TOKEN_KEY && e.key !== null) return;
       const t = getToken();
       follow(t);
       // Another tab may have signed in as someone else: reload who we are.
-      if (t) {
-        api
-          .get<User | null>(PROFILE_ENDPOINT)
-          .then((u) => setUser(u && typeof u === 'object' ? u : null))
-          .catch(() => undefined);
-      }
+      if (t) void qc.invalidateQueries({ queryKey: PROFILE_KEY });
     };
     window.addEventListener('storage', onStorage);
     const off = onTokenChange(follow);
@@ -78,20 +72,25 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       off();
       window.removeEventListener('storage', onStorage);
     };
-  }, []);
+  }, [qc]);
 
-  const setSession = useCallback((u: User, accessToken: string) => {
-    setToken(accessToken);
-    setUser(u);
-    setTokenState(accessToken);
-  }, []);
+  const setSession = useCallback(
+    (u: User, accessToken: string) => {
+      // Another account's cached data must not show for this one.
+      for (const queryKey of ACCOUNT_QUERY_ROOTS) qc.removeQueries({ queryKey });
+      qc.setQueryData(PROFILE_KEY, u);
+      setToken(accessToken);
+      setTokenState(accessToken);
+    },
+    [qc],
+  );
 
   const logout = useCallback(async () => {
     const had = getToken();
     // The token is removed even if the server call fails (spec §4).
     setToken(null);
-    setUser(null);
     setTokenState(null);
+    for (const queryKey of ACCOUNT_QUERY_ROOTS) qc.removeQueries({ queryKey });
     if (had) {
       await api
         .post(LOGOUT_ENDPOINT, undefined, {
@@ -100,7 +99,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         })
         .catch(() => undefined);
     }
-  }, []);
+  }, [qc]);
 
   const value = useMemo<AuthState>(
     () => ({ user, token, isAdmin: user?.role === 'admin', loading, setSession, logout }),

@@ -54,10 +54,14 @@ export function LocationProbe() {
   return <output data-testid="location">{loc.pathname + loc.search}</output>;
 }
 
-/** A fresh query client for one test: no retries, nothing cached from an earlier test. */
+/**
+ * A fresh query client for one test: no retries, nothing cached from an earlier test, and no
+ * garbage-collection timers (the client dies with the test), so tests that count or run timers
+ * see only their component's own.
+ */
 export function testQueryClient() {
   const client = createQueryClient();
-  client.setDefaultOptions({ queries: { ...client.getDefaultOptions().queries, retry: false } });
+  client.setDefaultOptions({ queries: { ...client.getDefaultOptions().queries, retry: false, gcTime: Infinity } });
   return client;
 }
 

@@ -1,4 +1,5 @@
 // The accounts API (spec §7 "Auth"): one function per call, all through the one client.
+import { useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import type { User } from '../../lib/auth';
 
@@ -68,7 +69,13 @@ export function changePassword(oldPassword: string, newPassword: string): Promis
   return api.post('/api/auth/change-password', { oldPassword, newPassword });
 }
 
-/** The admin user list. The answer is checked by the caller (spec §8: a non-array is an error). */
-export function fetchUsers(): Promise<unknown> {
-  return api.get<unknown>('/api/auth/admin/users');
+export const REGISTRATION_POLICY_KEY = ['auth', 'registration'] as const;
+
+/** Whether sign-up is open, by invitation or closed (the sign-up form and the invites panel). */
+export function useRegistrationPolicy() {
+  return useQuery({
+    queryKey: REGISTRATION_POLICY_KEY,
+    queryFn: ({ signal }) => fetchRegistrationPolicy(signal),
+    staleTime: Infinity,
+  });
 }

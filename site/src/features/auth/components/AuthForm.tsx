@@ -1,9 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
-import { fetchRegistrationPolicy, isMfaChallenge, login, register, type MfaChallenge } from '../api';
+import { isMfaChallenge, login, register, useRegistrationPolicy, type MfaChallenge } from '../api';
 import { errorText, fieldErrors } from '../errors';
 import { MfaStep } from '../security/MfaStep';
 import { ACCOUNT_NS } from '../security/i18n';
@@ -30,11 +29,7 @@ const EMPTY: Values = { name: '', email: '', password: '', confirmPassword: '', 
 export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) {
   const { t } = useTranslation();
   const { t: ta } = useTranslation(ACCOUNT_NS);
-  const policy = useQuery({
-    queryKey: ['auth', 'registration'],
-    queryFn: ({ signal }) => fetchRegistrationPolicy(signal),
-    staleTime: Infinity,
-  }).data?.policy;
+  const policy = useRegistrationPolicy().data?.policy;
   const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
   const { setSession } = useAuth();
   const id = useId();

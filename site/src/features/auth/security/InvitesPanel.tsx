@@ -1,7 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fetchRegistrationPolicy } from '../api';
+import { useRegistrationPolicy } from '../api';
 import { useCreateInvite, useDeleteInvite, useInvites } from './api';
 import { ACCOUNT_NS } from './i18n';
 
@@ -11,8 +10,7 @@ const VALIDITY_DAYS = [1, 7, 30] as const;
 export function InvitesPanel() {
   const { t, i18n } = useTranslation(ACCOUNT_NS);
   const id = useId();
-  const policy = useQuery({ queryKey: ['auth', 'registration'], queryFn: ({ signal }) => fetchRegistrationPolicy(signal), staleTime: Infinity })
-    .data?.policy;
+  const policy = useRegistrationPolicy().data?.policy;
   const invites = useInvites();
   const create = useCreateInvite();
   const withdraw = useDeleteInvite();
