@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"errors"
 	"net/netip"
 	"strconv"
@@ -61,7 +62,7 @@ var client = Client{IP: netip.MustParseAddr("192.0.2.1"), UserAgent: "test"}
 
 func register(t *testing.T, s *Service, email, password string) *AuthResult {
 	t.Helper()
-	res, err := s.Register(RegisterInput{Name: "N", Email: email, Password: password, ConfirmPassword: password}, client)
+	res, err := s.Register(context.Background(), RegisterInput{Name: "N", Email: email, Password: password, ConfirmPassword: password}, client)
 	if err != nil {
 		t.Fatalf("register %s: %v", email, err)
 	}
@@ -132,13 +133,13 @@ func TestLongPasswordIsNotTruncated(t *testing.T) {
 		t.Fatal("test password must be 73 bytes")
 	}
 	register(t, s, "long@example.com", pw)
-	if _, err := s.Login("long@example.com", pw, client); err != nil {
+	if _, err := s.Login(context.Background(), "long@example.com", pw, client); err != nil {
 		t.Fatalf("73-byte password: %v", err)
 	}
-	if _, err := s.Login("long@example.com", strings.Repeat("a", 72)+"c", client); !errors.Is(err, ErrInvalidCredentials) {
+	if _, err := s.Login(context.Background(), "long@example.com", strings.Repeat("a", 72)+"c", client); !errors.Is(err, ErrInvalidCredentials) {
 		t.Fatalf("password differing in byte 73 accepted: %v", err)
 	}
-	if _, err := s.Login("long@example.com", strings.Repeat("a", 72), client); !errors.Is(err, ErrInvalidCredentials) {
+	if _, err := s.Login(context.Background(), "long@example.com", strings.Repeat("a", 72), client); !errors.Is(err, ErrInvalidCredentials) {
 		t.Fatalf("72-byte prefix accepted: %v", err)
 	}
 }
@@ -173,7 +174,7 @@ func TestRegisterValidation(t *testing.T) {
 	s, _ := newTestService(t)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := s.Register(tc.in, client)
+			_, err := s.Register(context.Background(), tc.in, client)
 			if got := fieldCode(t, err, tc.field); got != tc.code {
 				t.Fatalf("field %s: code %q, want %q (err %v)", tc.field, got, tc.code, err)
 			}
@@ -190,10 +191,10 @@ func TestEmailsAreCaseInsensitive(t *testing.T) {
 	if res.User.Email != "me@example.com" || res.User.Role != RoleUser {
 		t.Fatalf("stored user %+v", res.User)
 	}
-	if _, err := s.Login("ME@example.com", "password1", client); err != nil {
+	if _, err := s.Login(context.Background(), "ME@example.com", "password1", client); err != nil {
 		t.Fatalf("login with other case: %v", err)
 	}
-	_, err := s.Register(RegisterInput{Name: "B", Email: "me@EXAMPLE.com", Password: "password1", ConfirmPassword: "password1"}, client)
+	_, err := s.Register(context.Background(), RegisterInput{Name: "B", Email: "me@EXAMPLE.com", Password: "password1", ConfirmPassword: "password1"}, client)
 	// The guest's answer does not echo the address back.
 	if !errors.Is(err, store.ErrConflict) || strings.Contains(strings.ToLower(err.Error()), "me@example.com") {
 		t.Fatalf("duplicate e-mail: %v", err)
@@ -203,12 +204,12 @@ func TestEmailsAreCaseInsensitive(t *testing.T) {
 func TestLoginUnknownEmailLooksLikeWrongPassword(t *testing.T) {
 	s, _ := newTestService(t)
 	register(t, s, "known@example.com", "password1")
-	_, errUnknown := s.Login("unknown@example.com", "password1", Client{IP: netip.MustParseAddr("192.0.2.10")})
-	_, errWrong := s.Login("known@example.com", "password2", Client{IP: netip.MustParseAddr("192.0.2.11")})
+	_, errUnknown := s.Login(context.Background(), "unknown@example.com", "password1", Client{IP: netip.MustParseAddr("192.0.2.10")})
+	_, errWrong := s.Login(context.Background(), "known@example.com", "password2", Client{IP: netip.MustParseAddr("192.0.2.11")})
 	if !errors.Is(errUnknown, ErrInvalidCredentials) || !errors.Is(errWrong, ErrInvalidCredentials) || errUnknown.Error() != errWrong.Error() {
 		t.Fatalf("unknown: %v, wrong: %v", errUnknown, errWrong)
 	}
-	_, err := s.Login("", "", client)
+	_, err := s.Login(context.Background(), "", "", client)
 	if fieldCode(t, err, "email") != "required" || fieldCode(t, err, "password") != "required" {
 		t.Fatalf("empty login: %v", err)
 	}
@@ -220,17 +221,17 @@ func TestLoginThrottling(t *testing.T) {
 		register(t, s, "victim@example.com", "password1")
 		attacker := Client{IP: netip.MustParseAddr("198.51.100.1")}
 		for i := range LoginMaxFailures {
-			if _, err := s.Login("victim@example.com", "wrong-pass", attacker); !errors.Is(err, ErrInvalidCredentials) {
+			if _, err := s.Login(context.Background(), "victim@example.com", "wrong-pass", attacker); !errors.Is(err, ErrInvalidCredentials) {
 				t.Fatalf("attempt %d: %v", i+1, err)
 			}
 		}
-		_, err := s.Login("victim@example.com", "password1", attacker)
+		_, err := s.Login(context.Background(), "victim@example.com", "password1", attacker)
 		var te *ThrottledError
 		if !errors.As(err, &te) || te.RetryAfter <= 0 || te.RetryAfter > LoginWindow {
 			t.Fatalf("6th attempt from the guessing network (right password) = %v, want throttled", err)
 		}
 		clk.Add(te.RetryAfter)
-		if _, err := s.Login("victim@example.com", "password1", attacker); err != nil {
+		if _, err := s.Login(context.Background(), "victim@example.com", "password1", attacker); err != nil {
 			t.Fatalf("after Retry-After: %v", err)
 		}
 	})
@@ -242,7 +243,7 @@ func TestLoginThrottling(t *testing.T) {
 		register(t, s, "victim@example.com", "password1")
 		for i := range 3 * LoginMaxFailures {
 			c := Client{IP: netip.MustParseAddr("198.51.100." + strconv.Itoa(i+1))}
-			if _, err := s.Login("victim@example.com", "wrong-pass", c); !errors.Is(err, ErrInvalidCredentials) {
+			if _, err := s.Login(context.Background(), "victim@example.com", "wrong-pass", c); !errors.Is(err, ErrInvalidCredentials) {
 				t.Fatalf("guess %d from its own network: %v", i+1, err)
 			}
 		}
@@ -259,12 +260,12 @@ func TestLoginThrottling(t *testing.T) {
 			t.Fatalf("delays %v, want from %s to %s", clk.slept, AccountDelayBase, AccountDelayCap)
 		}
 		owner := Client{IP: netip.MustParseAddr("203.0.113.9")}
-		if _, err := s.Login("victim@example.com", "password1", owner); err != nil {
+		if _, err := s.Login(context.Background(), "victim@example.com", "password1", owner); err != nil {
 			t.Fatalf("the owner from a clean network: %v", err)
 		}
 		// A right password forgives the account: the next check is not slowed.
 		clk.slept = nil
-		s.Login("victim@example.com", "password1", owner)
+		s.Login(context.Background(), "victim@example.com", "password1", owner)
 		if len(clk.slept) != 0 {
 			t.Fatalf("slowed after a successful sign-in: %v", clk.slept)
 		}
@@ -272,16 +273,16 @@ func TestLoginThrottling(t *testing.T) {
 	t.Run("per address, over many accounts", func(t *testing.T) {
 		s, _ := newTestService(t)
 		for i := range LoginMaxFailures {
-			if _, err := s.Login("user"+strconv.Itoa(i)+"@example.com", "wrong-pass", client); !errors.Is(err, ErrInvalidCredentials) {
+			if _, err := s.Login(context.Background(), "user"+strconv.Itoa(i)+"@example.com", "wrong-pass", client); !errors.Is(err, ErrInvalidCredentials) {
 				t.Fatalf("attempt %d: %v", i+1, err)
 			}
 		}
 		var te *ThrottledError
-		if _, err := s.Login("other@example.com", "wrong-pass", client); !errors.As(err, &te) {
+		if _, err := s.Login(context.Background(), "other@example.com", "wrong-pass", client); !errors.As(err, &te) {
 			t.Fatalf("6th attempt from one address = %v, want throttled", err)
 		}
 		// Another address is not affected.
-		if _, err := s.Login("other@example.com", "wrong-pass", Client{IP: netip.MustParseAddr("192.0.2.200")}); !errors.Is(err, ErrInvalidCredentials) {
+		if _, err := s.Login(context.Background(), "other@example.com", "wrong-pass", Client{IP: netip.MustParseAddr("192.0.2.200")}); !errors.Is(err, ErrInvalidCredentials) {
 			t.Fatalf("other address: %v", err)
 		}
 	})
@@ -289,22 +290,22 @@ func TestLoginThrottling(t *testing.T) {
 		s, _ := newTestService(t)
 		for i := range LoginMaxFailures {
 			c := Client{IP: netip.MustParseAddr("2001:db8::" + strconv.Itoa(i+1))}
-			s.Login("u"+strconv.Itoa(i)+"@example.com", "wrong-pass", c)
+			s.Login(context.Background(), "u"+strconv.Itoa(i)+"@example.com", "wrong-pass", c)
 		}
 		var te *ThrottledError
-		if _, err := s.Login("x@example.com", "wrong-pass", Client{IP: netip.MustParseAddr("2001:db8::ffff")}); !errors.As(err, &te) {
+		if _, err := s.Login(context.Background(), "x@example.com", "wrong-pass", Client{IP: netip.MustParseAddr("2001:db8::ffff")}); !errors.As(err, &te) {
 			t.Fatalf("same /64: %v", err)
 		}
 	})
 	t.Run("window slides", func(t *testing.T) {
 		s, clk := newTestService(t)
 		for range LoginMaxFailures {
-			s.Login("a@example.com", "wrong-pass", client)
+			s.Login(context.Background(), "a@example.com", "wrong-pass", client)
 			clk.Add(10 * time.Second)
 		}
 		// Failures at t=0,10,20,30,40; now t=50: blocked until t=60.
 		var te *ThrottledError
-		if _, err := s.Login("a@example.com", "wrong-pass", client); !errors.As(err, &te) || te.RetryAfter != 10*time.Second {
+		if _, err := s.Login(context.Background(), "a@example.com", "wrong-pass", client); !errors.As(err, &te) || te.RetryAfter != 10*time.Second {
 			t.Fatalf("got %v", err)
 		}
 		if RetryAfterSeconds(te.RetryAfter) != 10 || RetryAfterSeconds(time.Millisecond) != 1 {
@@ -331,7 +332,7 @@ func TestLoginThrottleHoldsUnderParallelBurst(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					_, errs[i] = s.Login(email(i), "wrong-pass", client)
+					_, errs[i] = s.Login(context.Background(), email(i), "wrong-pass", client)
 				}()
 			}
 			wg.Wait()
@@ -361,15 +362,15 @@ func TestSuccessfulLoginsAreNotThrottled(t *testing.T) {
 	s, _ := newTestService(t)
 	for i := range 3 * LoginMaxFailures {
 		email := "u" + strconv.Itoa(i) + "@example.com"
-		if _, err := s.CreateUser(NewUser{Email: email, Name: "U", Password: "password1"}); err != nil {
+		if _, err := s.CreateUser(context.Background(), NewUser{Email: email, Name: "U", Password: "password1"}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Login(email, "password1", client); err != nil {
+		if _, err := s.Login(context.Background(), email, "password1", client); err != nil {
 			t.Fatalf("login %d: %v", i+1, err)
 		}
 	}
 	// A wrong guess after them is still only the first failure.
-	if _, err := s.Login("u0@example.com", "wrong-pass", client); !errors.Is(err, ErrInvalidCredentials) {
+	if _, err := s.Login(context.Background(), "u0@example.com", "wrong-pass", client); !errors.Is(err, ErrInvalidCredentials) {
 		t.Fatalf("first failure: %v", err)
 	}
 }
@@ -380,11 +381,11 @@ func TestSignInBudget(t *testing.T) {
 	s, clk := newTestService(t)
 	register(t, s, "loop@example.com", "password1")
 	for i := range SignInMaxPerWindow {
-		if _, err := s.Login("loop@example.com", "password1", client); err != nil {
+		if _, err := s.Login(context.Background(), "loop@example.com", "password1", client); err != nil {
 			t.Fatalf("sign-in %d: %v", i+1, err)
 		}
 	}
-	_, err := s.Login("loop@example.com", "password1", client)
+	_, err := s.Login(context.Background(), "loop@example.com", "password1", client)
 	var te *ThrottledError
 	if !errors.As(err, &te) || te.What != ThrottledSignIns || te.RetryAfter <= 0 || te.RetryAfter > SignInWindow {
 		t.Fatalf("sign-in %d = %v, want the budget refusal", SignInMaxPerWindow+1, err)
@@ -394,15 +395,15 @@ func TestSignInBudget(t *testing.T) {
 	}
 	// Password changes draw on the same budget.
 	p, _ := s.Authenticate(register(t, s, "cp@example.com", "password1").Tokens.AccessToken)
-	if _, err := s.ChangePassword(p, "password1", "password2", client); !errors.As(err, &te) || te.What != ThrottledSignIns {
+	if _, err := s.ChangePassword(context.Background(), p, "password1", "password2", client); !errors.As(err, &te) || te.What != ThrottledSignIns {
 		t.Fatalf("password change over the budget: %v", err)
 	}
 	// Other networks are not affected; the budget comes back.
-	if _, err := s.Login("loop@example.com", "password1", Client{IP: netip.MustParseAddr("198.51.100.3")}); err != nil {
+	if _, err := s.Login(context.Background(), "loop@example.com", "password1", Client{IP: netip.MustParseAddr("198.51.100.3")}); err != nil {
 		t.Fatalf("another network: %v", err)
 	}
 	clk.Add(te.RetryAfter)
-	if _, err := s.Login("loop@example.com", "password1", client); err != nil {
+	if _, err := s.Login(context.Background(), "loop@example.com", "password1", client); err != nil {
 		t.Fatalf("after Retry-After: %v", err)
 	}
 	noPending(t, s)
@@ -421,7 +422,7 @@ func TestSignInBudgetHoldsUnderParallelBurst(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, errs[i] = s.Login("loop@example.com", "password1", client)
+			_, errs[i] = s.Login(context.Background(), "loop@example.com", "password1", client)
 		}()
 	}
 	wg.Wait()
@@ -491,7 +492,7 @@ func TestLimiterReservations(t *testing.T) {
 
 func TestRegisterThrottling(t *testing.T) {
 	reg := func(s *Service, email string, c Client) error {
-		_, err := s.Register(RegisterInput{Name: "N", Email: email, Password: "password1", ConfirmPassword: "password1"}, c)
+		_, err := s.Register(context.Background(), RegisterInput{Name: "N", Email: email, Password: "password1", ConfirmPassword: "password1"}, c)
 		return err
 	}
 	t.Run("per network, a taken e-mail counts, an invalid form does not", func(t *testing.T) {
@@ -505,7 +506,7 @@ func TestRegisterThrottling(t *testing.T) {
 			t.Fatalf("taken e-mail: %v", err)
 		}
 		for range 3 * RegisterMaxPerWindow {
-			_, err := s.Register(RegisterInput{Name: "N", Email: "x@example.com", Password: "password1", ConfirmPassword: "password2"}, client)
+			_, err := s.Register(context.Background(), RegisterInput{Name: "N", Email: "x@example.com", Password: "password1", ConfirmPassword: "password2"}, client)
 			if fieldCode(t, err, "confirmPassword") != "mismatch" {
 				t.Fatalf("invalid form: %v", err)
 			}
@@ -525,7 +526,7 @@ func TestRegisterThrottling(t *testing.T) {
 		if err := reg(s, "elsewhere@example.com", Client{IP: netip.MustParseAddr("198.51.100.7")}); err != nil {
 			t.Fatalf("another address: %v", err)
 		}
-		if _, err := s.Login("r0@example.com", "password1", client); err != nil {
+		if _, err := s.Login(context.Background(), "r0@example.com", "password1", client); err != nil {
 			t.Fatalf("login from the throttled address: %v", err)
 		}
 		clk.Add(te.RetryAfter)
@@ -642,7 +643,7 @@ func TestTokenClaimsAndConfiguredLifetimes(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := register(t, s, "claims@example.com", "password1")
-	b, err := s.Login("claims@example.com", "password1", client)
+	b, err := s.Login(context.Background(), "claims@example.com", "password1", client)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -684,11 +685,11 @@ func TestTokenClaimsAndConfiguredLifetimes(t *testing.T) {
 	if _, err := s.Authenticate(a.Tokens.AccessToken); !errors.Is(err, ErrInvalidToken) {
 		t.Fatalf("token past access_ttl: %v", err)
 	}
-	if _, err := s.Refresh(b.Tokens.RefreshToken, client); err != nil {
+	if _, err := s.Refresh(context.Background(), b.Tokens.RefreshToken, client); err != nil {
 		t.Fatalf("refresh within refresh_ttl: %v", err)
 	}
 	clk.Add(48 * time.Hour)
-	if _, err := s.Refresh(a.Tokens.RefreshToken, client); !errors.Is(err, ErrInvalidToken) {
+	if _, err := s.Refresh(context.Background(), a.Tokens.RefreshToken, client); !errors.Is(err, ErrInvalidToken) {
 		t.Fatalf("refresh past refresh_ttl: %v", err)
 	}
 }
@@ -696,11 +697,11 @@ func TestTokenClaimsAndConfiguredLifetimes(t *testing.T) {
 func TestRefreshRotatesAndDetectsReuse(t *testing.T) {
 	s, clk := newTestService(t)
 	first := register(t, s, "r@example.com", "password1")
-	other, err := s.Login("r@example.com", "password1", client)
+	other, err := s.Login(context.Background(), "r@example.com", "password1", client)
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := s.Refresh(first.Tokens.RefreshToken, client)
+	second, err := s.Refresh(context.Background(), first.Tokens.RefreshToken, client)
 	if err != nil {
 		t.Fatalf("refresh: %v", err)
 	}
@@ -713,11 +714,11 @@ func TestRefreshRotatesAndDetectsReuse(t *testing.T) {
 	// The old refresh token comes back after the grace: a stolen copy.
 	// Everything ends.
 	clk.Add(RefreshGrace)
-	if _, err := s.Refresh(first.Tokens.RefreshToken, client); !errors.Is(err, ErrTokenReused) {
+	if _, err := s.Refresh(context.Background(), first.Tokens.RefreshToken, client); !errors.Is(err, ErrTokenReused) {
 		t.Fatalf("reuse: %v", err)
 	}
 	for name, tok := range map[string]string{"rotated": second.Tokens.RefreshToken, "other device": other.Tokens.RefreshToken} {
-		if _, err := s.Refresh(tok, client); !errors.Is(err, ErrInvalidToken) {
+		if _, err := s.Refresh(context.Background(), tok, client); !errors.Is(err, ErrInvalidToken) {
 			t.Errorf("%s refresh token survived reuse detection: %v", name, err)
 		}
 	}
@@ -737,12 +738,12 @@ func TestRefreshRotatesAndDetectsReuse(t *testing.T) {
 func TestRefreshGraceForConcurrentTabs(t *testing.T) {
 	s, clk := newTestService(t)
 	first := register(t, s, "tabs@example.com", "password1")
-	a, err := s.Refresh(first.Tokens.RefreshToken, client)
+	a, err := s.Refresh(context.Background(), first.Tokens.RefreshToken, client)
 	if err != nil {
 		t.Fatal(err)
 	}
 	clk.Add(RefreshGrace - time.Second)
-	b, err := s.Refresh(first.Tokens.RefreshToken, client)
+	b, err := s.Refresh(context.Background(), first.Tokens.RefreshToken, client)
 	if err != nil {
 		t.Fatalf("second tab inside the grace: %v", err)
 	}
@@ -755,14 +756,14 @@ func TestRefreshGraceForConcurrentTabs(t *testing.T) {
 		}
 	}
 	// The pair moves on; the first token is now two rotations old: reuse.
-	c, err := s.Refresh(a.Tokens.RefreshToken, client)
+	c, err := s.Refresh(context.Background(), a.Tokens.RefreshToken, client)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Refresh(first.Tokens.RefreshToken, client); !errors.Is(err, ErrTokenReused) {
+	if _, err := s.Refresh(context.Background(), first.Tokens.RefreshToken, client); !errors.Is(err, ErrTokenReused) {
 		t.Fatalf("a token two rotations old: %v, want reuse detected", err)
 	}
-	if _, err := s.Refresh(c.Tokens.RefreshToken, client); !errors.Is(err, ErrInvalidToken) {
+	if _, err := s.Refresh(context.Background(), c.Tokens.RefreshToken, client); !errors.Is(err, ErrInvalidToken) {
 		t.Fatalf("session survived reuse detection: %v", err)
 	}
 }
@@ -783,15 +784,15 @@ func TestRefreshBadInputs(t *testing.T) {
 		"unknown sid":  s.refreshToken("nosuchsession", 1),
 		"future gen":   s.refreshToken(parts[0], 5),
 	} {
-		if _, err := s.Refresh(bad, client); !errors.Is(err, ErrInvalidToken) {
+		if _, err := s.Refresh(context.Background(), bad, client); !errors.Is(err, ErrInvalidToken) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
 	clk.Add(s.RefreshTTL() + time.Second)
-	if _, err := s.Refresh(tok, client); !errors.Is(err, ErrInvalidToken) {
+	if _, err := s.Refresh(context.Background(), tok, client); !errors.Is(err, ErrInvalidToken) {
 		t.Fatalf("expired session refreshed: %v", err)
 	}
-	if err := s.Sweep(); err != nil {
+	if err := s.Sweep(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if all, _ := s.Sessions("rb@example.com"); len(all) != 0 {
@@ -802,24 +803,24 @@ func TestRefreshBadInputs(t *testing.T) {
 func TestLogoutEndsSessionAndAccessToken(t *testing.T) {
 	s, _ := newTestService(t)
 	a := register(t, s, "lo@example.com", "password1")
-	b, _ := s.Login("lo@example.com", "password1", client)
+	b, _ := s.Login(context.Background(), "lo@example.com", "password1", client)
 	p, err := s.Authenticate(a.Tokens.AccessToken)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Logout(p.SessionID); err != nil {
+	if err := s.Logout(context.Background(), p.SessionID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Authenticate(a.Tokens.AccessToken); !errors.Is(err, ErrInvalidToken) {
 		t.Fatal("access token survived logout")
 	}
-	if _, err := s.Refresh(a.Tokens.RefreshToken, client); !errors.Is(err, ErrInvalidToken) {
+	if _, err := s.Refresh(context.Background(), a.Tokens.RefreshToken, client); !errors.Is(err, ErrInvalidToken) {
 		t.Fatal("refresh token survived logout")
 	}
 	if _, err := s.Authenticate(b.Tokens.AccessToken); err != nil {
 		t.Fatalf("logout ended another device: %v", err)
 	}
-	if err := s.LogoutRefresh(b.Tokens.RefreshToken); err != nil {
+	if err := s.LogoutRefresh(context.Background(), b.Tokens.RefreshToken); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Authenticate(b.Tokens.AccessToken); !errors.Is(err, ErrInvalidToken) {
@@ -830,22 +831,22 @@ func TestLogoutEndsSessionAndAccessToken(t *testing.T) {
 func TestChangePassword(t *testing.T) {
 	s, _ := newTestService(t)
 	a := register(t, s, "cp@example.com", "password1")
-	b, _ := s.Login("cp@example.com", "password1", client)
+	b, _ := s.Login(context.Background(), "cp@example.com", "password1", client)
 	p, _ := s.Authenticate(a.Tokens.AccessToken)
 
-	_, err := s.ChangePassword(p, "wrong-old", "password2", client)
+	_, err := s.ChangePassword(context.Background(), p, "wrong-old", "password2", client)
 	if fieldCode(t, err, "oldPassword") != "wrong_password" {
 		t.Fatalf("wrong old password: %v", err)
 	}
-	_, err = s.ChangePassword(p, "password1", "short", client)
+	_, err = s.ChangePassword(context.Background(), p, "password1", "short", client)
 	if fieldCode(t, err, "newPassword") != "too_short" {
 		t.Fatalf("weak new password: %v", err)
 	}
-	_, err = s.ChangePassword(p, "", "", client)
+	_, err = s.ChangePassword(context.Background(), p, "", "", client)
 	if fieldCode(t, err, "oldPassword") != "required" || fieldCode(t, err, "newPassword") != "required" {
 		t.Fatalf("empty: %v", err)
 	}
-	fresh, err := s.ChangePassword(p, "password1", "password2", client)
+	fresh, err := s.ChangePassword(context.Background(), p, "password1", "password2", client)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -854,7 +855,7 @@ func TestChangePassword(t *testing.T) {
 			t.Errorf("%s access token survived the password change", name)
 		}
 	}
-	if _, err := s.Refresh(b.Tokens.RefreshToken, client); !errors.Is(err, ErrInvalidToken) {
+	if _, err := s.Refresh(context.Background(), b.Tokens.RefreshToken, client); !errors.Is(err, ErrInvalidToken) {
 		t.Error("other session survived the password change")
 	}
 	if _, err := s.Authenticate(fresh.Tokens.AccessToken); err != nil {
@@ -862,67 +863,67 @@ func TestChangePassword(t *testing.T) {
 	}
 	// The caller's own old session ends too: a copy of its refresh token
 	// is worth nothing after the password change.
-	if _, err := s.Refresh(a.Tokens.RefreshToken, client); !errors.Is(err, ErrInvalidToken) {
+	if _, err := s.Refresh(context.Background(), a.Tokens.RefreshToken, client); !errors.Is(err, ErrInvalidToken) {
 		t.Errorf("caller's old session survived the password change: %v", err)
 	}
-	if _, err := s.Refresh(fresh.Tokens.RefreshToken, client); err != nil {
+	if _, err := s.Refresh(context.Background(), fresh.Tokens.RefreshToken, client); err != nil {
 		t.Errorf("caller's new session: %v", err)
 	}
-	if _, err := s.Login("cp@example.com", "password1", client); !errors.Is(err, ErrInvalidCredentials) {
+	if _, err := s.Login(context.Background(), "cp@example.com", "password1", client); !errors.Is(err, ErrInvalidCredentials) {
 		t.Error("old password still works")
 	}
-	if _, err := s.Login("cp@example.com", "password2", client); err != nil {
+	if _, err := s.Login(context.Background(), "cp@example.com", "password2", client); err != nil {
 		t.Errorf("new password: %v", err)
 	}
 }
 
 func TestOwnerOperations(t *testing.T) {
 	s, _ := newTestService(t)
-	u, err := s.CreateUser(NewUser{Email: "Admin@Example.com", Name: "Admin", Password: "password1", Role: RoleAdmin})
+	u, err := s.CreateUser(context.Background(), NewUser{Email: "Admin@Example.com", Name: "Admin", Password: "password1", Role: RoleAdmin})
 	if err != nil || u.Role != RoleAdmin || u.Email != "admin@example.com" || u.ID == 0 {
 		t.Fatalf("create admin: %+v %v", u, err)
 	}
-	if _, err := s.CreateUser(NewUser{Email: "x@example.com", Name: "X", Password: "password1", Role: "root"}); fieldCode(t, err, "role") != "invalid" {
+	if _, err := s.CreateUser(context.Background(), NewUser{Email: "x@example.com", Name: "X", Password: "password1", Role: "root"}); fieldCode(t, err, "role") != "invalid" {
 		t.Fatalf("bad role: %v", err)
 	}
 	if n, _ := s.CountAdmins(); n != 1 {
 		t.Fatalf("admins = %d", n)
 	}
-	res, err := s.Login("admin@example.com", "password1", client)
+	res, err := s.Login(context.Background(), "admin@example.com", "password1", client)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.SetRole("admin@example.com", RoleUser); err != nil {
+	if _, err := s.SetRole(context.Background(), "admin@example.com", RoleUser); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Authenticate(res.Tokens.AccessToken); !errors.Is(err, ErrInvalidToken) {
 		t.Fatal("access token survived a role change")
 	}
-	if _, err := s.SetRole("nobody@example.com", RoleAdmin); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.SetRole(context.Background(), "nobody@example.com", RoleAdmin); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("unknown e-mail: %v", err)
 	}
-	res, _ = s.Login("admin@example.com", "password1", client)
-	if err := s.SetPassword("admin@example.com", "password9"); err != nil {
+	res, _ = s.Login(context.Background(), "admin@example.com", "password1", client)
+	if err := s.SetPassword(context.Background(), "admin@example.com", "password9"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Authenticate(res.Tokens.AccessToken); !errors.Is(err, ErrInvalidToken) {
 		t.Fatal("access token survived passwd")
 	}
-	res, _ = s.Login("admin@example.com", "password9", client)
-	s.Login("admin@example.com", "password9", client)
-	if n, err := s.RevokeSessions("admin@example.com"); err != nil || n != 2 {
+	res, _ = s.Login(context.Background(), "admin@example.com", "password9", client)
+	s.Login(context.Background(), "admin@example.com", "password9", client)
+	if n, err := s.RevokeSessions(context.Background(), "admin@example.com"); err != nil || n != 2 {
 		t.Fatalf("revoke = %d, %v", n, err)
 	}
 	if _, err := s.Authenticate(res.Tokens.AccessToken); !errors.Is(err, ErrInvalidToken) {
 		t.Fatal("access token survived sessions revoke")
 	}
-	if err := s.DeleteUser("admin@example.com"); err != nil {
+	if err := s.DeleteUser(context.Background(), "admin@example.com"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.UserByEmail("admin@example.com"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("deleted user still there: %v", err)
 	}
-	if err := s.DeleteUser("admin@example.com"); !errors.Is(err, store.ErrNotFound) {
+	if err := s.DeleteUser(context.Background(), "admin@example.com"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("double delete: %v", err)
 	}
 }
@@ -932,7 +933,7 @@ func TestSessionsAreBounded(t *testing.T) {
 	register(t, s, "many@example.com", "password1")
 	for range MaxSessionsPerUser + 5 {
 		clk.Add(time.Second)
-		if _, err := s.Login("many@example.com", "password1", client); err != nil {
+		if _, err := s.Login(context.Background(), "many@example.com", "password1", client); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -955,7 +956,7 @@ func TestSecretIsGeneratedOnceAndKept(t *testing.T) {
 	if string(a.secret) != string(b.secret) {
 		t.Fatal("secret changed between restarts")
 	}
-	res, _ := a.Register(RegisterInput{Name: "S", Email: "s@example.com", Password: "password1", ConfirmPassword: "password1"}, client)
+	res, _ := a.Register(context.Background(), RegisterInput{Name: "S", Email: "s@example.com", Password: "password1", ConfirmPassword: "password1"}, client)
 	if _, err := b.Authenticate(res.Tokens.AccessToken); err != nil {
 		t.Fatalf("token from before the restart: %v", err)
 	}
@@ -976,11 +977,11 @@ func TestSecretIsGeneratedOnceAndKept(t *testing.T) {
 func TestLoginRehashesOldParameters(t *testing.T) {
 	st := openStore(t)
 	old, _ := New(st, config.Default().Auth, WithHashParams(cheapParams))
-	old.CreateUser(NewUser{Email: "re@example.com", Name: "R", Password: "password1"})
+	old.CreateUser(context.Background(), NewUser{Email: "re@example.com", Name: "R", Password: "password1"})
 	stronger := cheapParams
 	stronger.Time = 2
 	s, _ := New(st, config.Default().Auth, WithHashParams(stronger))
-	if _, err := s.Login("re@example.com", "password1", client); err != nil {
+	if _, err := s.Login(context.Background(), "re@example.com", "password1", client); err != nil {
 		t.Fatal(err)
 	}
 	var h string
@@ -1008,7 +1009,7 @@ func BenchmarkLogin(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := s.CreateUser(NewUser{Email: "bench@example.com", Name: "B", Password: "password1"}); err != nil {
+	if _, err := s.CreateUser(context.Background(), NewUser{Email: "bench@example.com", Name: "B", Password: "password1"}); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
@@ -1017,7 +1018,7 @@ func BenchmarkLogin(b *testing.B) {
 		// A new client address each time, or the sign-in budget would stop the loop.
 		i++
 		c := Client{IP: netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)})}
-		if _, err := s.Login("bench@example.com", "password1", c); err != nil {
+		if _, err := s.Login(context.Background(), "bench@example.com", "password1", c); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -1029,7 +1030,7 @@ func BenchmarkAuthenticate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	res, err := s.Register(RegisterInput{Name: "B", Email: "b@example.com", Password: "password1", ConfirmPassword: "password1"}, client)
+	res, err := s.Register(context.Background(), RegisterInput{Name: "B", Email: "b@example.com", Password: "password1", ConfirmPassword: "password1"}, client)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -1053,5 +1054,36 @@ func TestAccountDelay(t *testing.T) {
 		if got := accountDelay(tc.failures); got != tc.want {
 			t.Errorf("accountDelay(%d) = %s, want %s", tc.failures, got, tc.want)
 		}
+	}
+}
+
+// The writes honour their context: a request that has gone changes
+// nothing (and no password is hashed for it).
+func TestWritesHonourContext(t *testing.T) {
+	s, _ := newTestService(t)
+	bg := context.Background()
+	if _, err := s.CreateUser(bg, NewUser{Email: "a@example.com", Name: "A", Password: "password1"}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(bg)
+	cancel()
+	if _, err := s.CreateUser(ctx, NewUser{Email: "b@example.com", Name: "B", Password: "password1"}); !errors.Is(err, context.Canceled) {
+		t.Errorf("create user: %v", err)
+	}
+	if _, err := s.Login(ctx, "a@example.com", "password1", client); !errors.Is(err, context.Canceled) {
+		t.Errorf("login: %v", err)
+	}
+	if _, err := s.SetRole(ctx, "a@example.com", RoleAdmin); !errors.Is(err, context.Canceled) {
+		t.Errorf("set role: %v", err)
+	}
+	if err := s.DeleteUser(ctx, "a@example.com"); !errors.Is(err, context.Canceled) {
+		t.Errorf("delete user: %v", err)
+	}
+	users, err := s.Users()
+	if err != nil || len(users) != 1 || users[0].Email != "a@example.com" || users[0].Role != RoleUser {
+		t.Fatalf("after cancelled writes: %+v %v", users, err)
+	}
+	if sessions, _ := s.Sessions("a@example.com"); len(sessions) != 0 {
+		t.Fatalf("a cancelled login made a session: %+v", sessions)
 	}
 }

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -64,7 +65,10 @@ func inviteHash(code string) string {
 }
 
 // CreateInvite makes an invitation that expires after ttl (0: the default).
-func (s *Service) CreateInvite(createdBy string, ttl time.Duration) (*NewInvite, error) {
+func (s *Service) CreateInvite(ctx context.Context, createdBy string, ttl time.Duration) (*NewInvite, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if ttl == 0 {
 		ttl = DefaultInviteTTL
 	}
@@ -98,7 +102,10 @@ func (s *Service) Invites() ([]Invite, error) {
 }
 
 // DeleteInvite withdraws an invitation by its id.
-func (s *Service) DeleteInvite(id string) error {
+func (s *Service) DeleteInvite(ctx context.Context, id string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	return s.st.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte(bucketInvites))
 		if len(id) == 12 {

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"sync"
 	"testing"
 	"time"
@@ -22,16 +23,16 @@ func inviteService(t *testing.T) (*Service, *clock) {
 
 func TestInviteExpiresAndIsSingleUse(t *testing.T) {
 	s, clk := inviteService(t)
-	inv, err := s.CreateInvite("boss", time.Hour)
+	inv, err := s.CreateInvite(context.Background(), "boss", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
 	in := RegisterInput{Name: "N", Email: "a@example.com", Password: "password1", ConfirmPassword: "password1", Invite: inv.Code}
 	clk.Add(time.Hour)
-	if _, err := s.Register(in, client); fieldCode(t, err, "invite") != "invalid" {
+	if _, err := s.Register(context.Background(), in, client); fieldCode(t, err, "invite") != "invalid" {
 		t.Fatalf("an expired code: %v", err)
 	}
-	inv, _ = s.CreateInvite("boss", time.Hour)
+	inv, _ = s.CreateInvite(context.Background(), "boss", time.Hour)
 	in.Invite = inv.Code
 	// Two registrations race with one code: exactly one gets in.
 	var wg sync.WaitGroup
@@ -42,7 +43,7 @@ func TestInviteExpiresAndIsSingleUse(t *testing.T) {
 			defer wg.Done()
 			x := in
 			x.Email = email
-			_, err := s.Register(x, Client{IP: client.IP})
+			_, err := s.Register(context.Background(), x, Client{IP: client.IP})
 			ok <- err == nil
 		}()
 	}
@@ -58,7 +59,7 @@ func TestInviteExpiresAndIsSingleUse(t *testing.T) {
 		t.Fatalf("%d registrations got in with one code", n)
 	}
 	for _, bad := range []time.Duration{time.Second, 400 * 24 * time.Hour} {
-		if _, err := s.CreateInvite("boss", bad); err == nil {
+		if _, err := s.CreateInvite(context.Background(), "boss", bad); err == nil {
 			t.Errorf("an invitation lasting %s was made", bad)
 		}
 	}

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
@@ -138,7 +139,10 @@ type Ceremony struct {
 }
 
 // BeginPasskeyRegistration starts adding a passkey to the caller's account.
-func (s *Service) BeginPasskeyRegistration(p *Principal, rp RelyingParty) (*Ceremony, error) {
+func (s *Service) BeginPasskeyRegistration(ctx context.Context, p *Principal, rp RelyingParty) (*Ceremony, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	wa, err := rp.webauthn()
 	if err != nil {
 		return nil, err
@@ -181,7 +185,10 @@ func (s *Service) BeginPasskeyRegistration(p *Principal, rp RelyingParty) (*Cere
 
 // FinishPasskeyRegistration verifies the browser's answer and keeps the
 // passkey under name.
-func (s *Service) FinishPasskeyRegistration(p *Principal, rp RelyingParty, ceremonyID, name string, response []byte) (*Passkey, error) {
+func (s *Service) FinishPasskeyRegistration(ctx context.Context, p *Principal, rp RelyingParty, ceremonyID, name string, response []byte) (*Passkey, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	name = text.Truncate(strings.TrimSpace(oneLineName(name)), 64)
 	if name == "" {
 		name = "Passkey"
@@ -240,7 +247,10 @@ func (s *Service) Passkeys(userID uint64) ([]Passkey, error) {
 }
 
 // DeletePasskey removes one of the caller's passkeys.
-func (s *Service) DeletePasskey(userID uint64, id string) error {
+func (s *Service) DeletePasskey(ctx context.Context, userID uint64, id string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	return s.st.Update(func(tx *bolt.Tx) error {
 		rec, err := getByID(tx, userID)
 		if err != nil {
@@ -258,7 +268,10 @@ func (s *Service) DeletePasskey(userID uint64, id string) error {
 
 // BeginPasskeyLogin starts a sign-in with a passkey alone: the browser
 // offers the accounts it holds passkeys for on this site.
-func (s *Service) BeginPasskeyLogin(rp RelyingParty) (*Ceremony, error) {
+func (s *Service) BeginPasskeyLogin(ctx context.Context, rp RelyingParty) (*Ceremony, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	wa, err := rp.webauthn()
 	if err != nil {
 		return nil, err
@@ -272,7 +285,10 @@ func (s *Service) BeginPasskeyLogin(rp RelyingParty) (*Ceremony, error) {
 }
 
 // FinishPasskeyLogin verifies a passkey sign-in and starts a session.
-func (s *Service) FinishPasskeyLogin(rp RelyingParty, ceremonyID string, response []byte, c Client) (*AuthResult, error) {
+func (s *Service) FinishPasskeyLogin(ctx context.Context, rp RelyingParty, ceremonyID string, response []byte, c Client) (*AuthResult, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	cer, ok := s.ceremonies.take(s.now(), ceremonyID, "login")
 	if !ok {
 		return nil, ErrCeremonyUnknown
@@ -282,7 +298,10 @@ func (s *Service) FinishPasskeyLogin(rp RelyingParty, ceremonyID string, respons
 
 // BeginPasskeySecondFactor starts the passkey step of a password sign-in
 // (instead of a one-time code): only the account's own passkeys answer.
-func (s *Service) BeginPasskeySecondFactor(rp RelyingParty, mfaToken string) (*Ceremony, error) {
+func (s *Service) BeginPasskeySecondFactor(ctx context.Context, rp RelyingParty, mfaToken string) (*Ceremony, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	id, ver, err := s.parseMFAToken(mfaToken)
 	if err != nil {
 		return nil, ErrInvalidToken
@@ -314,7 +333,10 @@ func (s *Service) BeginPasskeySecondFactor(rp RelyingParty, mfaToken string) (*C
 }
 
 // FinishPasskeySecondFactor verifies the passkey step and starts the session.
-func (s *Service) FinishPasskeySecondFactor(rp RelyingParty, mfaToken, ceremonyID string, response []byte, c Client) (*AuthResult, error) {
+func (s *Service) FinishPasskeySecondFactor(ctx context.Context, rp RelyingParty, mfaToken, ceremonyID string, response []byte, c Client) (*AuthResult, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	id, _, err := s.parseMFAToken(mfaToken)
 	if err != nil {
 		return nil, ErrInvalidToken

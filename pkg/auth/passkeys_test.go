@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -124,12 +125,12 @@ var testRP = RelyingParty{ID: "localhost", Origin: "http://localhost:8080"}
 func registerPasskey(t *testing.T, s *Service, p *Principal) *softKey {
 	t.Helper()
 	k := newSoftKey(t, testRP)
-	c, err := s.BeginPasskeyRegistration(p, testRP)
+	c, err := s.BeginPasskeyRegistration(context.Background(), p, testRP)
 	if err != nil {
 		t.Fatal(err)
 	}
 	k.counter = 1
-	pk, err := s.FinishPasskeyRegistration(p, testRP, c.CeremonyID, "  Laptop\u202e ", k.create(t, c))
+	pk, err := s.FinishPasskeyRegistration(context.Background(), p, testRP, c.CeremonyID, "  Laptop\u202e ", k.create(t, c))
 	if err != nil {
 		t.Fatalf("finish registration: %v", err)
 	}
@@ -148,49 +149,49 @@ func TestPasskeyRegisterAndSignIn(t *testing.T) {
 		t.Fatalf("passkeys %+v", list)
 	}
 	// Sign-in with the passkey alone.
-	c, err := s.BeginPasskeyLogin(testRP)
+	c, err := s.BeginPasskeyLogin(context.Background(), testRP)
 	if err != nil {
 		t.Fatal(err)
 	}
 	answer := k.get(t, c, 1)
-	out, err := s.FinishPasskeyLogin(testRP, c.CeremonyID, answer, client)
+	out, err := s.FinishPasskeyLogin(context.Background(), testRP, c.CeremonyID, answer, client)
 	if err != nil || out.User.Email != "pk@example.com" || out.Tokens.AccessToken == "" {
 		t.Fatalf("passkey sign-in: %+v %v", out, err)
 	}
 	// The same assertion again: its challenge is spent.
-	if _, err := s.FinishPasskeyLogin(testRP, c.CeremonyID, answer, client); !errors.Is(err, ErrCeremonyUnknown) {
+	if _, err := s.FinishPasskeyLogin(context.Background(), testRP, c.CeremonyID, answer, client); !errors.Is(err, ErrCeremonyUnknown) {
 		t.Fatalf("replayed assertion: %v", err)
 	}
 	// A counter that goes backwards: a cloned key.
-	c, _ = s.BeginPasskeyLogin(testRP)
-	if _, err := s.FinishPasskeyLogin(testRP, c.CeremonyID, k.get(t, c, -1), client); !errors.Is(err, ErrPasskeyFailed) {
+	c, _ = s.BeginPasskeyLogin(context.Background(), testRP)
+	if _, err := s.FinishPasskeyLogin(context.Background(), testRP, c.CeremonyID, k.get(t, c, -1), client); !errors.Is(err, ErrPasskeyFailed) {
 		t.Fatalf("counter backwards: %v", err)
 	}
 	// Another site's origin.
-	c, _ = s.BeginPasskeyLogin(testRP)
+	c, _ = s.BeginPasskeyLogin(context.Background(), testRP)
 	evil := *k
 	evil.rp = RelyingParty{ID: "localhost", Origin: "http://evil.example"}
-	if _, err := s.FinishPasskeyLogin(testRP, c.CeremonyID, evil.get(t, c, 5), client); !errors.Is(err, ErrPasskeyFailed) {
+	if _, err := s.FinishPasskeyLogin(context.Background(), testRP, c.CeremonyID, evil.get(t, c, 5), client); !errors.Is(err, ErrPasskeyFailed) {
 		t.Fatalf("foreign origin: %v", err)
 	}
 	// Garbage and an unknown ceremony.
-	c, _ = s.BeginPasskeyLogin(testRP)
-	if _, err := s.FinishPasskeyLogin(testRP, c.CeremonyID, []byte(`{"id":1}`), client); !errors.Is(err, ErrPasskeyFailed) {
+	c, _ = s.BeginPasskeyLogin(context.Background(), testRP)
+	if _, err := s.FinishPasskeyLogin(context.Background(), testRP, c.CeremonyID, []byte(`{"id":1}`), client); !errors.Is(err, ErrPasskeyFailed) {
 		t.Fatalf("garbage: %v", err)
 	}
-	if _, err := s.FinishPasskeyLogin(testRP, "nope", k.get(t, c, 1), client); !errors.Is(err, ErrCeremonyUnknown) {
+	if _, err := s.FinishPasskeyLogin(context.Background(), testRP, "nope", k.get(t, c, 1), client); !errors.Is(err, ErrCeremonyUnknown) {
 		t.Fatalf("unknown ceremony: %v", err)
 	}
 	// Removed, it signs in no more.
 	list, _ := s.Passkeys(p.User.ID)
-	if err := s.DeletePasskey(p.User.ID, list[0].ID); err != nil {
+	if err := s.DeletePasskey(context.Background(), p.User.ID, list[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	c, _ = s.BeginPasskeyLogin(testRP)
-	if _, err := s.FinishPasskeyLogin(testRP, c.CeremonyID, k.get(t, c, 10), client); !errors.Is(err, ErrPasskeyFailed) {
+	c, _ = s.BeginPasskeyLogin(context.Background(), testRP)
+	if _, err := s.FinishPasskeyLogin(context.Background(), testRP, c.CeremonyID, k.get(t, c, 10), client); !errors.Is(err, ErrPasskeyFailed) {
 		t.Fatalf("removed passkey: %v", err)
 	}
-	if err := s.DeletePasskey(p.User.ID, list[0].ID); err == nil {
+	if err := s.DeletePasskey(context.Background(), p.User.ID, list[0].ID); err == nil {
 		t.Fatal("deleted twice")
 	}
 }
@@ -198,19 +199,19 @@ func TestPasskeyRegisterAndSignIn(t *testing.T) {
 func TestPasskeyAsSecondFactor(t *testing.T) {
 	s, clk, p, _, _ := enrolTOTP(t)
 	k := registerPasskey(t, s, p)
-	res, err := s.Login("mfa@example.com", "password1", client)
+	res, err := s.Login(context.Background(), "mfa@example.com", "password1", client)
 	if err != nil || res.Challenge == nil {
 		t.Fatalf("password step: %+v %v", res, err)
 	}
-	c, err := s.BeginPasskeySecondFactor(testRP, res.Challenge.MFAToken)
+	c, err := s.BeginPasskeySecondFactor(context.Background(), testRP, res.Challenge.MFAToken)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.FinishPasskeySecondFactor(testRP, "bad-token", c.CeremonyID, k.get(t, c, 1), client); !errors.Is(err, ErrInvalidToken) {
+	if _, err := s.FinishPasskeySecondFactor(context.Background(), testRP, "bad-token", c.CeremonyID, k.get(t, c, 1), client); !errors.Is(err, ErrInvalidToken) {
 		t.Fatalf("a bad mfa token: %v", err)
 	}
-	c, _ = s.BeginPasskeySecondFactor(testRP, res.Challenge.MFAToken)
-	out, err := s.FinishPasskeySecondFactor(testRP, res.Challenge.MFAToken, c.CeremonyID, k.get(t, c, 1), client)
+	c, _ = s.BeginPasskeySecondFactor(context.Background(), testRP, res.Challenge.MFAToken)
+	out, err := s.FinishPasskeySecondFactor(context.Background(), testRP, res.Challenge.MFAToken, c.CeremonyID, k.get(t, c, 1), client)
 	if err != nil || out.Tokens.AccessToken == "" {
 		t.Fatalf("passkey as the second factor: %v", err)
 	}
@@ -218,8 +219,8 @@ func TestPasskeyAsSecondFactor(t *testing.T) {
 	other := register(t, s, "other@example.com", "password1")
 	op, _ := s.Authenticate(other.Tokens.AccessToken)
 	ok := registerPasskey(t, s, op)
-	c, _ = s.BeginPasskeySecondFactor(testRP, res.Challenge.MFAToken)
-	if _, err := s.FinishPasskeySecondFactor(testRP, res.Challenge.MFAToken, c.CeremonyID, ok.get(t, c, 1), client); !errors.Is(err, ErrPasskeyFailed) {
+	c, _ = s.BeginPasskeySecondFactor(context.Background(), testRP, res.Challenge.MFAToken)
+	if _, err := s.FinishPasskeySecondFactor(context.Background(), testRP, res.Challenge.MFAToken, c.CeremonyID, ok.get(t, c, 1), client); !errors.Is(err, ErrPasskeyFailed) {
 		t.Fatalf("another account's passkey: %v", err)
 	}
 	_ = clk

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -88,7 +89,10 @@ type RegisterInput struct {
 // Register creates an ordinary account (never an admin, whatever the
 // request says) and signs it in. Valid forms are throttled per client
 // network (RegisterMaxPerWindow per RegisterWindow).
-func (s *Service) Register(in RegisterInput, c Client) (*AuthResult, error) {
+func (s *Service) Register(ctx context.Context, in RegisterInput, c Client) (*AuthResult, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	switch s.registration {
 	case RegistrationClosed:
 		return nil, ErrRegistrationClosed
@@ -127,14 +131,14 @@ func (s *Service) Register(in RegisterInput, c Client) (*AuthResult, error) {
 				s.releaseInvite(h)
 			}
 		}()
-		u, err := s.createRegistered(email, name, in.Password)
+		u, err := s.createRegistered(ctx, email, name, in.Password)
 		if err != nil {
 			return nil, err
 		}
 		created = true
 		return s.startSession(u.ID, c)
 	}
-	u, err := s.createRegistered(email, name, in.Password)
+	u, err := s.createRegistered(ctx, email, name, in.Password)
 	if err != nil {
 		return nil, err
 	}
@@ -143,8 +147,8 @@ func (s *Service) Register(in RegisterInput, c Client) (*AuthResult, error) {
 
 // createRegistered creates the account of a registration: an ordinary
 // user, and a conflict that does not echo the address the guest typed.
-func (s *Service) createRegistered(email, name, password string) (*User, error) {
-	u, err := s.CreateUser(NewUser{Email: email, Name: name, Password: password, Role: RoleUser})
+func (s *Service) createRegistered(ctx context.Context, email, name, password string) (*User, error) {
+	u, err := s.CreateUser(ctx, NewUser{Email: email, Name: name, Password: password, Role: RoleUser})
 	if errors.Is(err, store.ErrConflict) {
 		// The guest typed the address; the answer need not echo it back
 		// (the owner's CLI, which calls CreateUser, does name it).
@@ -156,7 +160,10 @@ func (s *Service) createRegistered(email, name, password string) (*User, error) 
 // Login checks credentials and starts a session. Unknown e-mail and wrong
 // password return the same error after the same amount of hashing work.
 // Failures are throttled per account and per client network.
-func (s *Service) Login(email, password string, c Client) (*AuthResult, error) {
+func (s *Service) Login(ctx context.Context, email, password string, c Client) (*AuthResult, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	email = NormalizeEmail(email)
 	var v store.Validator
 	if email == "" {
@@ -275,7 +282,10 @@ const RefreshGrace = 15 * time.Second
 // Refresh exchanges a refresh token for new tokens. The presented token
 // stops working (after RefreshGrace); presenting it again later ends every
 // session of the account.
-func (s *Service) Refresh(token string, c Client) (*AuthResult, error) {
+func (s *Service) Refresh(ctx context.Context, token string, c Client) (*AuthResult, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	sid, gen, ok := s.parseRefresh(token)
 	if !ok {
 		return nil, ErrInvalidToken
@@ -365,18 +375,24 @@ func (s *Service) Authenticate(token string) (*Principal, error) {
 }
 
 // Logout ends one session; its access tokens stop working at once.
-func (s *Service) Logout(sessionID string) error {
+func (s *Service) Logout(ctx context.Context, sessionID string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	return s.st.Update(func(tx *bolt.Tx) error { return revokeSession(tx, sessionID) })
 }
 
 // LogoutRefresh ends the session a refresh token belongs to (a client whose
 // access token already expired can still sign out).
-func (s *Service) LogoutRefresh(token string) error {
+func (s *Service) LogoutRefresh(ctx context.Context, token string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	sid, _, ok := s.parseRefresh(token)
 	if !ok {
 		return ErrInvalidToken
 	}
-	return s.Logout(sid)
+	return s.Logout(ctx, sid)
 }
 
 // ChangePassword replaces the caller's password after checking the old one.
@@ -385,7 +401,10 @@ func (s *Service) LogoutRefresh(token string) error {
 // caller continues in a new session, whose tokens the answer carries. Wrong
 // old passwords count towards the login throttle, and every attempt towards
 // the network's sign-in budget.
-func (s *Service) ChangePassword(p *Principal, oldPassword, newPassword string, c Client) (*AuthResult, error) {
+func (s *Service) ChangePassword(ctx context.Context, p *Principal, oldPassword, newPassword string, c Client) (*AuthResult, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	var v store.Validator
 	if oldPassword == "" {
 		v.Add("oldPassword", "required", "current password is required")
@@ -440,7 +459,10 @@ func (s *Service) ChangePassword(p *Principal, oldPassword, newPassword string, 
 
 // RevokeSessions ends every session of the account and invalidates its
 // access tokens ("log out everywhere"). It returns how many were ended.
-func (s *Service) RevokeSessions(email string) (int, error) {
+func (s *Service) RevokeSessions(ctx context.Context, email string) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
 	n := 0
 	err := s.st.Update(func(tx *bolt.Tx) error {
 		rec, err := getByEmail(tx, email)
@@ -463,7 +485,10 @@ func (s *Service) RevokeSessions(email string) (int, error) {
 
 // RevokeSession ends one session of user id (the profile's "sign out
 // there"); a session of anyone else is store.ErrNotFound.
-func (s *Service) RevokeSession(userID uint64, sid string) error {
+func (s *Service) RevokeSession(ctx context.Context, userID uint64, sid string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	return s.st.Update(func(tx *bolt.Tx) error {
 		var sess Session
 		if err := store.GetJSON(tx.Bucket([]byte(bucketSessions)), []byte(sid), &sess); err != nil || sess.UserID != userID {
@@ -475,7 +500,10 @@ func (s *Service) RevokeSession(userID uint64, sid string) error {
 
 // RevokeOtherSessions ends every session of user id but keep (the
 // profile's "sign out everywhere else") and returns how many ended.
-func (s *Service) RevokeOtherSessions(userID uint64, keep string) (int, error) {
+func (s *Service) RevokeOtherSessions(ctx context.Context, userID uint64, keep string) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
 	n := 0
 	err := s.st.Update(func(tx *bolt.Tx) error {
 		all, err := userSessions(tx, userID)
@@ -524,12 +552,15 @@ func (s *Service) maybeSweep() {
 	if now-last < int64(sweepEvery) || !s.lastSweep.CompareAndSwap(last, now) {
 		return
 	}
-	go func() { _ = s.Sweep() }()
+	go func() { _ = s.Sweep(context.Background()) }() // not tied to the sign-in that started it
 }
 
 // Sweep deletes expired sessions; serve runs it at start and sign-ins run it
 // now and then.
-func (s *Service) Sweep() error {
+func (s *Service) Sweep(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	now := s.now()
 	return s.st.Update(func(tx *bolt.Tx) error {
 		var dead [][]byte

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -85,7 +86,10 @@ type Challenge struct {
 
 // BeginTOTP starts (or restarts) an enrolment for the caller: a new secret
 // that counts only once ConfirmTOTP has seen a code from it.
-func (s *Service) BeginTOTP(p *Principal) (*Enrolment, error) {
+func (s *Service) BeginTOTP(ctx context.Context, p *Principal) (*Enrolment, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	key, err := totp.Generate(totp.GenerateOpts{Issuer: totpIssuer, AccountName: p.User.Email, Period: totpPeriod})
 	if err != nil {
 		return nil, err
@@ -109,7 +113,10 @@ func (s *Service) BeginTOTP(p *Principal) (*Enrolment, error) {
 
 // ConfirmTOTP turns two-factor sign-in on with a code from the pending
 // secret and returns the recovery codes, shown this once.
-func (s *Service) ConfirmTOTP(p *Principal, code string, c Client) ([]string, error) {
+func (s *Service) ConfirmTOTP(ctx context.Context, p *Principal, code string, c Client) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	acct, network := accountKey(p.User.Email), networkKey(c.IP)
 	if err := s.startSignIn(acct, network); err != nil {
 		return nil, err
@@ -150,7 +157,10 @@ func (s *Service) ConfirmTOTP(p *Principal, code string, c Client) ([]string, er
 
 // DisableTOTP turns two-factor sign-in off for the caller, who proves it
 // with a current code or a recovery code.
-func (s *Service) DisableTOTP(p *Principal, code string, c Client) (err error) {
+func (s *Service) DisableTOTP(ctx context.Context, p *Principal, code string, c Client) (err error) {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	acct, network := accountKey(p.User.Email), networkKey(c.IP)
 	if err := s.startSignIn(acct, network); err != nil {
 		return err
@@ -175,7 +185,10 @@ func (s *Service) DisableTOTP(p *Principal, code string, c Client) (err error) {
 // ResetTOTP turns two-factor sign-in off for an account without a code:
 // the owner's `devhub user 2fa disable` and the admin panel, for a user who
 // lost their authenticator and their recovery codes.
-func (s *Service) ResetTOTP(email string) error {
+func (s *Service) ResetTOTP(ctx context.Context, email string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	return s.st.Update(func(tx *bolt.Tx) error {
 		rec, err := getByEmail(tx, NormalizeEmail(email))
 		if err != nil {
@@ -211,7 +224,10 @@ func (s *Service) TwoFactor(email string) (*TwoFactorStatus, error) {
 // LoginMFA finishes a sign-in that Login answered with a Challenge: the
 // token from it and a current code (or a recovery code) start the session.
 // Wrong codes count against the password throttle of the account.
-func (s *Service) LoginMFA(mfaToken, code string, c Client) (_ *AuthResult, err error) {
+func (s *Service) LoginMFA(ctx context.Context, mfaToken, code string, c Client) (_ *AuthResult, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	id, ver, err := s.parseMFAToken(mfaToken)
 	if err != nil {
 		return nil, ErrInvalidToken

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"errors"
 	"net/netip"
 	"strings"
@@ -29,14 +30,14 @@ func enrolTOTP(t *testing.T) (*Service, *clock, *Principal, string, []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	en, err := s.BeginTOTP(p)
+	en, err := s.BeginTOTP(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(en.OTPAuthURL, "otpauth://totp/devhub:mfa@example.com?") || !strings.Contains(en.OTPAuthURL, "secret="+en.Secret) {
 		t.Fatalf("otpauth URL %q", en.OTPAuthURL)
 	}
-	codes, err := s.ConfirmTOTP(p, codeAt(t, en.Secret, clk.Now()), client)
+	codes, err := s.ConfirmTOTP(context.Background(), p, codeAt(t, en.Secret, clk.Now()), client)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,19 +49,19 @@ func TestTOTPEnrolment(t *testing.T) {
 	s, clk := newTestService(t)
 	res := register(t, s, "e@example.com", "password1")
 	p, _ := s.Authenticate(res.Tokens.AccessToken)
-	if _, err := s.ConfirmTOTP(p, "123456", client); !errors.Is(err, ErrTOTPNotPending) {
+	if _, err := s.ConfirmTOTP(context.Background(), p, "123456", client); !errors.Is(err, ErrTOTPNotPending) {
 		t.Fatalf("confirm before enrolment: %v", err)
 	}
-	en, _ := s.BeginTOTP(p)
+	en, _ := s.BeginTOTP(context.Background(), p)
 	for _, bad := range []string{"12345", "1234567", "abcdef", wrongCode(t, en.Secret, clk.Now())} {
-		if _, err := s.ConfirmTOTP(p, bad, client); !errors.Is(err, ErrInvalidCode) {
+		if _, err := s.ConfirmTOTP(context.Background(), p, bad, client); !errors.Is(err, ErrInvalidCode) {
 			t.Fatalf("confirm with %q: %v", bad, err)
 		}
 	}
 	if st, _ := s.TwoFactor("e@example.com"); st.TOTP {
 		t.Fatal("a pending enrolment counts as on")
 	}
-	codes, err := s.ConfirmTOTP(p, codeAt(t, en.Secret, clk.Now()), client)
+	codes, err := s.ConfirmTOTP(context.Background(), p, codeAt(t, en.Secret, clk.Now()), client)
 	if err != nil || len(codes) != RecoveryCodeCount {
 		t.Fatalf("confirm: %v %v", codes, err)
 	}
@@ -74,7 +75,7 @@ func TestTOTPEnrolment(t *testing.T) {
 	if st, _ := s.TwoFactor("e@example.com"); !st.TOTP || st.RecoveryCodesLeft != RecoveryCodeCount {
 		t.Fatalf("status %+v", st)
 	}
-	if _, err := s.BeginTOTP(p); !errors.Is(err, ErrTOTPAlreadyOn) {
+	if _, err := s.BeginTOTP(context.Background(), p); !errors.Is(err, ErrTOTPAlreadyOn) {
 		t.Fatalf("enrol again while on: %v", err)
 	}
 }
@@ -99,7 +100,7 @@ func TestTOTPSignIn(t *testing.T) {
 	s, clk, _, secret, recovery := enrolTOTP(t)
 	login := func() string {
 		t.Helper()
-		res, err := s.Login("mfa@example.com", "password1", client)
+		res, err := s.Login(context.Background(), "mfa@example.com", "password1", client)
 		if err != nil || res.Challenge == nil || !res.Challenge.MFARequired || res.Tokens.AccessToken != "" {
 			t.Fatalf("password step: %+v %v", res, err)
 		}
@@ -110,14 +111,14 @@ func TestTOTPSignIn(t *testing.T) {
 	if _, err := s.Authenticate(tok); !errors.Is(err, ErrInvalidToken) {
 		t.Fatalf("mfa token as an access token: %v", err)
 	}
-	if _, err := s.Refresh(tok, client); !errors.Is(err, ErrInvalidToken) {
+	if _, err := s.Refresh(context.Background(), tok, client); !errors.Is(err, ErrInvalidToken) {
 		t.Fatalf("mfa token as a refresh token: %v", err)
 	}
-	if _, err := s.LoginMFA(tok, wrongCode(t, secret, clk.Now()), client); !errors.Is(err, ErrInvalidCode) {
+	if _, err := s.LoginMFA(context.Background(), tok, wrongCode(t, secret, clk.Now()), client); !errors.Is(err, ErrInvalidCode) {
 		t.Fatalf("wrong code: %v", err)
 	}
 	code := codeAt(t, secret, clk.Now())
-	res, err := s.LoginMFA(tok, code, client)
+	res, err := s.LoginMFA(context.Background(), tok, code, client)
 	if err != nil || res.Tokens.AccessToken == "" {
 		t.Fatalf("right code: %v", err)
 	}
@@ -125,18 +126,18 @@ func TestTOTPSignIn(t *testing.T) {
 		t.Fatalf("session after the code: %v", err)
 	}
 	// The same code again, even with a fresh password step: a replay.
-	if _, err := s.LoginMFA(login(), code, client); !errors.Is(err, ErrInvalidCode) {
+	if _, err := s.LoginMFA(context.Background(), login(), code, client); !errors.Is(err, ErrInvalidCode) {
 		t.Fatalf("replayed code: %v", err)
 	}
 	// An older code within the skew is a replay too.
-	if _, err := s.LoginMFA(login(), codeAt(t, secret, clk.Now().Add(-30*time.Second)), client); !errors.Is(err, ErrInvalidCode) {
+	if _, err := s.LoginMFA(context.Background(), login(), codeAt(t, secret, clk.Now().Add(-30*time.Second)), client); !errors.Is(err, ErrInvalidCode) {
 		t.Fatalf("an earlier step's code: %v", err)
 	}
 	// Recovery codes work once each, typed in any case and spacing.
-	if _, err := s.LoginMFA(login(), strings.ToUpper(strings.ReplaceAll(recovery[0], "-", " ")), client); err != nil {
+	if _, err := s.LoginMFA(context.Background(), login(), strings.ToUpper(strings.ReplaceAll(recovery[0], "-", " ")), client); err != nil {
 		t.Fatalf("recovery code: %v", err)
 	}
-	if _, err := s.LoginMFA(login(), recovery[0], client); !errors.Is(err, ErrInvalidCode) {
+	if _, err := s.LoginMFA(context.Background(), login(), recovery[0], client); !errors.Is(err, ErrInvalidCode) {
 		t.Fatalf("recovery code reused: %v", err)
 	}
 	if st, _ := s.TwoFactor("mfa@example.com"); st.RecoveryCodesLeft != RecoveryCodeCount-1 {
@@ -145,11 +146,11 @@ func TestTOTPSignIn(t *testing.T) {
 	// An expired token.
 	old := login()
 	clk.Add(MFATokenTTL + time.Second)
-	if _, err := s.LoginMFA(old, codeAt(t, secret, clk.Now()), client); !errors.Is(err, ErrInvalidToken) {
+	if _, err := s.LoginMFA(context.Background(), old, codeAt(t, secret, clk.Now()), client); !errors.Is(err, ErrInvalidToken) {
 		t.Fatalf("expired mfa token: %v", err)
 	}
 	for _, bad := range []string{"", "garbage", "a.b.c", res.Tokens.AccessToken} {
-		if _, err := s.LoginMFA(bad, codeAt(t, secret, clk.Now()), client); !errors.Is(err, ErrInvalidToken) {
+		if _, err := s.LoginMFA(context.Background(), bad, codeAt(t, secret, clk.Now()), client); !errors.Is(err, ErrInvalidToken) {
 			t.Fatalf("mfa token %q: %v", bad, err)
 		}
 	}
@@ -160,50 +161,50 @@ func TestTOTPSignIn(t *testing.T) {
 func TestTOTPWrongCodesAreThrottled(t *testing.T) {
 	s, clk, _, secret, _ := enrolTOTP(t)
 	attacker := Client{IP: netip.MustParseAddr("198.51.100.7")}
-	res, err := s.Login("mfa@example.com", "password1", attacker)
+	res, err := s.Login(context.Background(), "mfa@example.com", "password1", attacker)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < LoginMaxFailures; i++ {
-		if _, err := s.LoginMFA(res.Challenge.MFAToken, wrongCode(t, secret, clk.Now()), attacker); !errors.Is(err, ErrInvalidCode) {
+		if _, err := s.LoginMFA(context.Background(), res.Challenge.MFAToken, wrongCode(t, secret, clk.Now()), attacker); !errors.Is(err, ErrInvalidCode) {
 			t.Fatalf("guess %d: %v", i+1, err)
 		}
 	}
 	var te *ThrottledError
-	if _, err := s.LoginMFA(res.Challenge.MFAToken, codeAt(t, secret, clk.Now()), attacker); !errors.As(err, &te) {
+	if _, err := s.LoginMFA(context.Background(), res.Challenge.MFAToken, codeAt(t, secret, clk.Now()), attacker); !errors.As(err, &te) {
 		t.Fatalf("sixth code from the guessing network: %v", err)
 	}
 }
 
 func TestTOTPDisableAndReset(t *testing.T) {
 	s, clk, p, secret, recovery := enrolTOTP(t)
-	if err := s.DisableTOTP(p, wrongCode(t, secret, clk.Now()), client); !errors.Is(err, ErrInvalidCode) {
+	if err := s.DisableTOTP(context.Background(), p, wrongCode(t, secret, clk.Now()), client); !errors.Is(err, ErrInvalidCode) {
 		t.Fatalf("disable with a wrong code: %v", err)
 	}
-	if err := s.DisableTOTP(p, recovery[3], client); err != nil {
+	if err := s.DisableTOTP(context.Background(), p, recovery[3], client); err != nil {
 		t.Fatalf("disable with a recovery code: %v", err)
 	}
-	if err := s.DisableTOTP(p, recovery[4], client); !errors.Is(err, ErrTOTPOff) {
+	if err := s.DisableTOTP(context.Background(), p, recovery[4], client); !errors.Is(err, ErrTOTPOff) {
 		t.Fatalf("disable when off: %v", err)
 	}
-	if res, err := s.Login("mfa@example.com", "password1", client); err != nil || res.Challenge != nil {
+	if res, err := s.Login(context.Background(), "mfa@example.com", "password1", client); err != nil || res.Challenge != nil {
 		t.Fatalf("sign-in after disabling asks for a code: %+v %v", res, err)
 	}
 	// The owner's reset, for a user who lost everything.
-	en, _ := s.BeginTOTP(p)
-	if _, err := s.ConfirmTOTP(p, codeAt(t, en.Secret, clk.Now()), client); err != nil {
+	en, _ := s.BeginTOTP(context.Background(), p)
+	if _, err := s.ConfirmTOTP(context.Background(), p, codeAt(t, en.Secret, clk.Now()), client); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.ResetTOTP("MFA@example.com"); err != nil {
+	if err := s.ResetTOTP(context.Background(), "MFA@example.com"); err != nil {
 		t.Fatalf("reset: %v", err)
 	}
 	if st, _ := s.TwoFactor("mfa@example.com"); st.TOTP {
 		t.Fatal("still on after a reset")
 	}
-	if err := s.ResetTOTP("mfa@example.com"); !errors.Is(err, ErrTOTPOff) {
+	if err := s.ResetTOTP(context.Background(), "mfa@example.com"); !errors.Is(err, ErrTOTPOff) {
 		t.Fatalf("reset when off: %v", err)
 	}
-	if err := s.ResetTOTP("nobody@example.com"); err == nil {
+	if err := s.ResetTOTP(context.Background(), "nobody@example.com"); err == nil {
 		t.Fatal("reset of an unknown account")
 	}
 }

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"fmt"
 	"net/mail"
 	"sort"
@@ -112,7 +113,10 @@ type NewUser struct {
 
 // CreateUser validates and stores a new account. A taken e-mail is an error
 // wrapping store.ErrConflict that names the address.
-func (s *Service) CreateUser(in NewUser) (*User, error) {
+func (s *Service) CreateUser(ctx context.Context, in NewUser) (*User, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	in.Email = NormalizeEmail(in.Email)
 	in.Name = strings.TrimSpace(in.Name)
 	if in.Role == "" {
@@ -249,7 +253,10 @@ func (s *Service) CountAdmins() (int, error) {
 // SetRole changes a user's role. Because a role is baked into nothing but
 // checked on every request, the old access tokens are invalidated and the
 // user's sessions ended, so a demoted admin loses the rights at once.
-func (s *Service) SetRole(email, role string) (*User, error) {
+func (s *Service) SetRole(ctx context.Context, email, role string) (*User, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if role != RoleAdmin && role != RoleUser {
 		return nil, store.Invalid("role", "invalid", "role must be admin or user")
 	}
@@ -279,7 +286,10 @@ func (s *Service) SetRole(email, role string) (*User, error) {
 
 // SetPassword replaces a user's password (the owner's `user passwd`) and
 // ends all of the user's sessions.
-func (s *Service) SetPassword(email, password string) error {
+func (s *Service) SetPassword(ctx context.Context, email, password string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	var v store.Validator
 	checkPassword(&v, "password", password)
 	if err := v.Err(); err != nil {
@@ -307,7 +317,10 @@ func (s *Service) SetPassword(email, password string) error {
 }
 
 // DeleteUser removes an account and all of its sessions.
-func (s *Service) DeleteUser(email string) error {
+func (s *Service) DeleteUser(ctx context.Context, email string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	return s.st.Update(func(tx *bolt.Tx) error {
 		rec, err := getByEmail(tx, email)
 		if err != nil {

@@ -255,7 +255,7 @@ func (s *services) startup(ctx context.Context) error {
 	if err := s.romsStartup(ctx); err != nil {
 		return err
 	}
-	s.authStartup()
+	s.authStartup(ctx)
 	if n, err := s.files.SweepTemps(); err != nil {
 		return err
 	} else if n > 0 {

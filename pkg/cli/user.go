@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -267,7 +268,7 @@ code is 0, for idempotent seeding).`,
 			if admin {
 				role = auth.RoleAdmin
 			}
-			u, err := svc.auth.CreateUser(auth.NewUser{Email: email, Name: name, Password: pw, Role: role})
+			u, err := svc.auth.CreateUser(cmd.Context(), auth.NewUser{Email: email, Name: name, Password: pw, Role: role})
 			if err != nil {
 				if ifMissing && errors.Is(err, store.ErrConflict) {
 					env.Printf("account %s already exists; nothing changed\n", auth.NormalizeEmail(email))
@@ -350,7 +351,7 @@ effect immediately; the user signs in again.`,
 			if err != nil {
 				return err
 			}
-			u, err := svc.auth.SetRole(args[0], args[1])
+			u, err := svc.auth.SetRole(cmd.Context(), args[0], args[1])
 			if err != nil {
 				return err
 			}
@@ -384,7 +385,7 @@ its sessions.`,
 			if err != nil {
 				return err
 			}
-			if err := svc.auth.SetPassword(args[0], pw); err != nil {
+			if err := svc.auth.SetPassword(cmd.Context(), args[0], pw); err != nil {
 				return err
 			}
 			svc.record(audit.Event{Type: audit.PasswordChanged, Target: auth.NormalizeEmail(args[0])})
@@ -413,7 +414,7 @@ func newUserRmCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := svc.auth.DeleteUser(u.Email); err != nil {
+			if err := svc.auth.DeleteUser(cmd.Context(), u.Email); err != nil {
 				return err
 			}
 			mode, removed := "keep", 0
@@ -492,7 +493,7 @@ at once; every device has to sign in again.`,
 			if err != nil {
 				return err
 			}
-			n, err := svc.auth.RevokeSessions(args[0])
+			n, err := svc.auth.RevokeSessions(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}
@@ -508,8 +509,8 @@ at once; every device has to sign in again.`,
 
 // authStartup is the accounts' once-per-serve work: drop expired sessions,
 // and tell an owner whose store has no admin yet how to make one.
-func (s *services) authStartup() {
-	if err := s.auth.Sweep(); err != nil {
+func (s *services) authStartup(ctx context.Context) {
+	if err := s.auth.Sweep(ctx); err != nil {
 		s.log.Warn("could not sweep expired sessions", slog.Any("err", err))
 	}
 	if n, err := s.auth.CountAdmins(); err == nil && n == 0 {
@@ -564,7 +565,7 @@ code; the password alone signs in again until the user enrols anew from the prof
 			if err != nil {
 				return err
 			}
-			if err := svc.auth.ResetTOTP(args[0]); err != nil {
+			if err := svc.auth.ResetTOTP(cmd.Context(), args[0]); err != nil {
 				return err
 			}
 			svc.record(audit.Event{Type: audit.TwoFactorReset, Target: auth.NormalizeEmail(args[0])})
@@ -599,7 +600,7 @@ expires. The code is shown this once: the store keeps only its hash.`,
 			if err != nil {
 				return err
 			}
-			inv, err := svc.auth.CreateInvite(ownerActor, ttl)
+			inv, err := svc.auth.CreateInvite(cmd.Context(), ownerActor, ttl)
 			if err != nil {
 				return err
 			}

@@ -115,10 +115,10 @@ func TestUserCreateAndList(t *testing.T) {
 
 	svc, done := openAccounts(t)
 	defer done()
-	if _, err := svc.Login("boss@example.com", "s3cret-pass", testClient); err != nil {
+	if _, err := svc.Login(context.Background(), "boss@example.com", "s3cret-pass", testClient); err != nil {
 		t.Fatalf("password from stdin does not log in: %v", err)
 	}
-	if _, err := svc.Login("dev@example.com", "another-pass", testClient); err != nil {
+	if _, err := svc.Login(context.Background(), "dev@example.com", "another-pass", testClient); err != nil {
 		t.Fatalf("second user: %v", err)
 	}
 }
@@ -180,7 +180,7 @@ func TestUserSetRolePasswdRmSessions(t *testing.T) {
 
 	// A live session, then passwd ends it.
 	svc, done := openAccounts(t)
-	res, err := svc.Login("u@example.com", "password1", testClient)
+	res, err := svc.Login(context.Background(), "u@example.com", "password1", testClient)
 	done()
 	if err != nil {
 		t.Fatal(err)
@@ -192,10 +192,10 @@ func TestUserSetRolePasswdRmSessions(t *testing.T) {
 	if _, err := svc.Authenticate(res.Tokens.AccessToken); err == nil {
 		t.Fatal("access token survived passwd")
 	}
-	if _, err := svc.Login("u@example.com", "password1", testClient); err == nil {
+	if _, err := svc.Login(context.Background(), "u@example.com", "password1", testClient); err == nil {
 		t.Fatal("old password still works")
 	}
-	res, err = svc.Login("u@example.com", "password2", testClient)
+	res, err = svc.Login(context.Background(), "u@example.com", "password2", testClient)
 	done()
 	if err != nil {
 		t.Fatalf("new password: %v", err)
@@ -273,7 +273,7 @@ func TestUserPromptsOnTerminal(t *testing.T) {
 		t.Fatalf("list prompted: %v", err)
 	}
 	svc, done := openAccounts(t)
-	if _, err := svc.Login("t@example.com", "password3", testClient); err != nil {
+	if _, err := svc.Login(context.Background(), "t@example.com", "password3", testClient); err != nil {
 		t.Fatal(err)
 	}
 	done()
@@ -312,7 +312,7 @@ func TestUserPromptsOnTerminal(t *testing.T) {
 	}
 	svc, done = openAccounts(t)
 	defer done()
-	if _, err := svc.Login("n@example.com", "password4", testClient); err != nil {
+	if _, err := svc.Login(context.Background(), "n@example.com", "password4", testClient); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -338,7 +338,7 @@ func TestUserThroughRunningServer(t *testing.T) {
 	}
 	defer svc.Close()
 
-	svc.authStartup()
+	svc.authStartup(context.Background())
 	if !strings.Contains(logs.String(), "no admin account yet") || !strings.Contains(logs.String(), "devhub user create") {
 		t.Fatalf("serve on a store without admin should say how to create one:\n%s", logs.String())
 	}
@@ -365,7 +365,7 @@ func TestUserThroughRunningServer(t *testing.T) {
 		t.Fatalf("create --if-not-exists through the socket: %v %q %s", err, out, stderr)
 	}
 	// The running server's own service sees them at once.
-	res, err := svc.auth.Login("tty@example.com", "password2", testClient)
+	res, err := svc.auth.Login(context.Background(), "tty@example.com", "password2", testClient)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +380,7 @@ func TestUserThroughRunningServer(t *testing.T) {
 	}
 
 	logs.Reset()
-	svc.authStartup()
+	svc.authStartup(context.Background())
 	if strings.Contains(logs.String(), "no admin account") {
 		t.Fatal("warned although an admin exists")
 	}
@@ -398,17 +398,17 @@ func TestUser2FA(t *testing.T) {
 	}
 	// Turn it on through the service, as the profile page does.
 	svc, done := openAccounts(t)
-	res, err := svc.Login("z@example.com", "password1", testClient)
+	res, err := svc.Login(context.Background(), "z@example.com", "password1", testClient)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p, _ := svc.Authenticate(res.Tokens.AccessToken)
-	en, err := svc.BeginTOTP(p)
+	en, err := svc.BeginTOTP(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	code, _ := totp.GenerateCode(en.Secret, time.Now())
-	if _, err := svc.ConfirmTOTP(p, code, testClient); err != nil {
+	if _, err := svc.ConfirmTOTP(context.Background(), p, code, testClient); err != nil {
 		t.Fatal(err)
 	}
 	done()

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"sync/atomic"
 	"testing"
@@ -12,7 +13,7 @@ import (
 // requireUser, requireAdmin and requireSession only look at it.
 func TestAuthMiddlewareChecks(t *testing.T) {
 	a := newAuthApp(t, nil)
-	if _, err := a.svc.CreateUser(auth.NewUser{Email: "boss@example.com", Name: "B", Password: "password1", Role: auth.RoleAdmin}); err != nil {
+	if _, err := a.svc.CreateUser(context.Background(), auth.NewUser{Email: "boss@example.com", Name: "B", Password: "password1", Role: auth.RoleAdmin}); err != nil {
 		t.Fatal(err)
 	}
 	session := a.register(t, "user@example.com", "password1").Tokens.AccessToken

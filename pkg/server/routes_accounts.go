@@ -68,7 +68,7 @@ func (s *Server) adminCreateInvite(c fiber.Ctx) error {
 		}
 		ttl = d
 	}
-	inv, err := s.svc.Auth.CreateInvite(currentUser(c).Email, ttl)
+	inv, err := s.svc.Auth.CreateInvite(c.Context(), currentUser(c).Email, ttl)
 	if err != nil {
 		return err
 	}
@@ -79,7 +79,7 @@ func (s *Server) adminCreateInvite(c fiber.Ctx) error {
 }
 
 func (s *Server) adminDeleteInvite(c fiber.Ctx) error {
-	if err := s.svc.Auth.DeleteInvite(c.Params("id")); err != nil {
+	if err := s.svc.Auth.DeleteInvite(c.Context(), c.Params("id")); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -113,7 +113,7 @@ func (s *Server) ownSessions(c fiber.Ctx) error {
 
 func (s *Server) revokeOwnSession(c fiber.Ctx) error {
 	p := currentUser(c)
-	if err := s.svc.Auth.RevokeSession(p.User.ID, c.Params("id")); err != nil {
+	if err := s.svc.Auth.RevokeSession(c.Context(), p.User.ID, c.Params("id")); err != nil {
 		return err
 	}
 	s.record(c, audit.Event{Type: audit.SessionsRevoked, Actor: p.User.Email, Target: p.User.Email, Details: map[string]string{"sessions": "one"}})
@@ -122,7 +122,7 @@ func (s *Server) revokeOwnSession(c fiber.Ctx) error {
 
 func (s *Server) revokeOtherSessions(c fiber.Ctx) error {
 	p := currentUser(c)
-	n, err := s.svc.Auth.RevokeOtherSessions(p.User.ID, p.SessionID)
+	n, err := s.svc.Auth.RevokeOtherSessions(c.Context(), p.User.ID, p.SessionID)
 	if err != nil {
 		return err
 	}
@@ -160,7 +160,7 @@ func (s *Server) adminSetRole(c fiber.Ctx) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	updated, err := s.svc.Auth.SetRole(u.Email, in.Role)
+	updated, err := s.svc.Auth.SetRole(c.Context(), u.Email, in.Role)
 	if err != nil {
 		return err
 	}
@@ -181,7 +181,7 @@ func (s *Server) adminDeleteUser(c fiber.Ctx) error {
 	if mode != "keep" && mode != "delete" {
 		return NewError(fiber.StatusBadRequest, "files must be keep or delete")
 	}
-	if err := s.svc.Auth.DeleteUser(u.Email); err != nil {
+	if err := s.svc.Auth.DeleteUser(c.Context(), u.Email); err != nil {
 		return err
 	}
 	removed := 0
@@ -202,7 +202,7 @@ func (s *Server) adminRevokeSessions(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	n, err := s.svc.Auth.RevokeSessions(u.Email)
+	n, err := s.svc.Auth.RevokeSessions(c.Context(), u.Email)
 	if err != nil {
 		return err
 	}
@@ -216,7 +216,7 @@ func (s *Server) adminResetTwoFactor(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := s.svc.Auth.ResetTOTP(u.Email); err != nil {
+	if err := s.svc.Auth.ResetTOTP(c.Context(), u.Email); err != nil {
 		return authError(c, err)
 	}
 	s.record(c, audit.Event{Type: audit.TwoFactorReset, Actor: currentUser(c).Email, Target: u.Email})

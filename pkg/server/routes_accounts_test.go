@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"testing"
@@ -70,13 +71,13 @@ func TestOwnSessions(t *testing.T) {
 
 func TestAdminManagesUsers(t *testing.T) {
 	a := newAuthApp(t, nil)
-	if _, err := a.svc.CreateUser(auth.NewUser{Email: "boss@example.com", Name: "Boss", Password: "password1", Role: auth.RoleAdmin}); err != nil {
+	if _, err := a.svc.CreateUser(context.Background(), auth.NewUser{Email: "boss@example.com", Name: "Boss", Password: "password1", Role: auth.RoleAdmin}); err != nil {
 		t.Fatal(err)
 	}
 	_, admin := a.login(t, "boss@example.com", "password1")
 	boss := bearer(admin.Tokens.AccessToken)
 	for i := 0; i < 5; i++ {
-		if _, err := a.svc.CreateUser(auth.NewUser{Email: fmt.Sprintf("user%d@example.com", i), Name: "U", Password: "password1", Role: auth.RoleUser}); err != nil {
+		if _, err := a.svc.CreateUser(context.Background(), auth.NewUser{Email: fmt.Sprintf("user%d@example.com", i), Name: "U", Password: "password1", Role: auth.RoleUser}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -171,7 +172,7 @@ func TestRegistrationPolicies(t *testing.T) {
 	})
 	t.Run("invite", func(t *testing.T) {
 		a := newAuthApp(t, func(c *config.Config) { c.Auth.Registration = "invite" })
-		if _, err := a.svc.CreateUser(auth.NewUser{Email: "boss@example.com", Name: "Boss", Password: "password1", Role: auth.RoleAdmin}); err != nil {
+		if _, err := a.svc.CreateUser(context.Background(), auth.NewUser{Email: "boss@example.com", Name: "Boss", Password: "password1", Role: auth.RoleAdmin}); err != nil {
 			t.Fatal(err)
 		}
 		_, admin := a.login(t, "boss@example.com", "password1")
@@ -231,7 +232,7 @@ func TestRegistrationPolicies(t *testing.T) {
 
 func TestAuditLog(t *testing.T) {
 	a := newAuthApp(t, nil)
-	if _, err := a.svc.CreateUser(auth.NewUser{Email: "boss@example.com", Name: "Boss", Password: "password1", Role: auth.RoleAdmin}); err != nil {
+	if _, err := a.svc.CreateUser(context.Background(), auth.NewUser{Email: "boss@example.com", Name: "Boss", Password: "password1", Role: auth.RoleAdmin}); err != nil {
 		t.Fatal(err)
 	}
 	_, admin := a.login(t, "boss@example.com", "password1")

@@ -143,7 +143,7 @@ func (s *Server) authRegister(c fiber.Ctx) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	res, err := s.svc.Auth.Register(auth.RegisterInput{Name: in.Name, Email: in.Email, Password: in.Password,
+	res, err := s.svc.Auth.Register(c.Context(), auth.RegisterInput{Name: in.Name, Email: in.Email, Password: in.Password,
 		ConfirmPassword: in.ConfirmPassword, Invite: in.Invite}, s.authClient(c))
 	if err != nil {
 		return authError(c, err)
@@ -161,7 +161,7 @@ func (s *Server) authLogin(c fiber.Ctx) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	res, err := s.svc.Auth.Login(in.Email, in.Password, s.authClient(c))
+	res, err := s.svc.Auth.Login(c.Context(), in.Email, in.Password, s.authClient(c))
 	if errors.Is(err, auth.ErrInvalidCredentials) {
 		// Throttled attempts are not recorded: they were never checked.
 		email := auth.NormalizeEmail(in.Email)
@@ -188,7 +188,7 @@ func (s *Server) authLoginMFA(c fiber.Ctx) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	res, err := s.svc.Auth.LoginMFA(in.MFAToken, in.Code, s.authClient(c))
+	res, err := s.svc.Auth.LoginMFA(c.Context(), in.MFAToken, in.Code, s.authClient(c))
 	if errors.Is(err, auth.ErrInvalidCode) {
 		s.record(c, audit.Event{Type: audit.SignInFailed, Details: map[string]string{"reason": "one-time code"}})
 		return NewError(fiber.StatusUnauthorized, err.Error())
@@ -209,7 +209,7 @@ func (s *Server) authTwoFactor(c fiber.Ctx) error {
 }
 
 func (s *Server) authTOTPBegin(c fiber.Ctx) error {
-	en, err := s.svc.Auth.BeginTOTP(currentUser(c))
+	en, err := s.svc.Auth.BeginTOTP(c.Context(), currentUser(c))
 	if err != nil {
 		return authError(c, err)
 	}
@@ -227,7 +227,7 @@ func (s *Server) authTOTPConfirm(c fiber.Ctx) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	codes, err := s.svc.Auth.ConfirmTOTP(currentUser(c), in.Code, s.authClient(c))
+	codes, err := s.svc.Auth.ConfirmTOTP(c.Context(), currentUser(c), in.Code, s.authClient(c))
 	if err != nil {
 		return authError(c, err)
 	}
@@ -242,7 +242,7 @@ func (s *Server) authTOTPDisable(c fiber.Ctx) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	if err := s.svc.Auth.DisableTOTP(currentUser(c), in.Code, s.authClient(c)); err != nil {
+	if err := s.svc.Auth.DisableTOTP(c.Context(), currentUser(c), in.Code, s.authClient(c)); err != nil {
 		return authError(c, err)
 	}
 	me := currentUser(c).User.Email
@@ -266,7 +266,7 @@ func (s *Server) authRefresh(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.svc.Auth.Refresh(tok, s.authClient(c))
+	res, err := s.svc.Auth.Refresh(c.Context(), tok, s.authClient(c))
 	if err != nil {
 		s.clearRefreshCookie(c)
 		return authError(c, err)
@@ -284,7 +284,7 @@ func (s *Server) authLogout(c fiber.Ctx) error {
 	s.clearRefreshCookie(c)
 	ended := false
 	if p, err := s.svc.Auth.Authenticate(bearerToken(c)); err == nil {
-		if err := s.svc.Auth.Logout(p.SessionID); err != nil {
+		if err := s.svc.Auth.Logout(c.Context(), p.SessionID); err != nil {
 			return err
 		}
 		ended = true
@@ -293,7 +293,7 @@ func (s *Server) authLogout(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if tok != "" && s.svc.Auth.LogoutRefresh(tok) == nil {
+	if tok != "" && s.svc.Auth.LogoutRefresh(c.Context(), tok) == nil {
 		ended = true
 	}
 	if !ended {
@@ -315,7 +315,7 @@ func (s *Server) authChangePassword(c fiber.Ctx) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	res, err := s.svc.Auth.ChangePassword(currentUser(c), in.OldPassword, in.NewPassword, s.authClient(c))
+	res, err := s.svc.Auth.ChangePassword(c.Context(), currentUser(c), in.OldPassword, in.NewPassword, s.authClient(c))
 	if err != nil {
 		return authError(c, err)
 	}

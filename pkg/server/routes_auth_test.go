@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -644,7 +645,7 @@ func TestAuthChangePassword(t *testing.T) {
 
 func TestAuthAdminUsers(t *testing.T) {
 	a := newAuthApp(t, nil)
-	if _, err := a.svc.CreateUser(auth.NewUser{Email: "boss@example.com", Name: "Boss", Password: "password1", Role: auth.RoleAdmin}); err != nil {
+	if _, err := a.svc.CreateUser(context.Background(), auth.NewUser{Email: "boss@example.com", Name: "Boss", Password: "password1", Role: auth.RoleAdmin}); err != nil {
 		t.Fatal(err)
 	}
 	user := a.register(t, "plain@example.com", "password1")
@@ -675,7 +676,7 @@ func TestAuthAdminUsers(t *testing.T) {
 		}
 	}
 	// Demoting the admin ends its access at once.
-	if _, err := a.svc.SetRole("boss@example.com", auth.RoleUser); err != nil {
+	if _, err := a.svc.SetRole(context.Background(), "boss@example.com", auth.RoleUser); err != nil {
 		t.Fatal(err)
 	}
 	if st := a.status(t, "GET", "/api/auth/admin/users", nil, bearer(admin.Tokens.AccessToken)); st != 401 {
@@ -700,7 +701,7 @@ func TestAuthRefreshCookieSecureOverHTTPS(t *testing.T) {
 // not at 1 MiB is explained at MaxHeaderBytes.
 func TestAuthHugeBearerHeader(t *testing.T) {
 	a := newAuthApp(t, nil)
-	if _, err := a.svc.CreateUser(auth.NewUser{Email: "boss@example.com", Name: "B", Password: "password1", Role: auth.RoleAdmin}); err != nil {
+	if _, err := a.svc.CreateUser(context.Background(), auth.NewUser{Email: "boss@example.com", Name: "B", Password: "password1", Role: auth.RoleAdmin}); err != nil {
 		t.Fatal(err)
 	}
 	var tokenChecks atomic.Int64

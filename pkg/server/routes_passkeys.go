@@ -75,7 +75,7 @@ func (s *Server) passkeyList(c fiber.Ctx) error {
 
 func (s *Server) passkeyDelete(c fiber.Ctx) error {
 	p := currentUser(c)
-	if err := s.svc.Auth.DeletePasskey(p.User.ID, c.Params("id")); err != nil {
+	if err := s.svc.Auth.DeletePasskey(c.Context(), p.User.ID, c.Params("id")); err != nil {
 		return err
 	}
 	s.record(c, audit.Event{Type: audit.PasskeyRemoved, Actor: p.User.Email, Target: p.User.Email})
@@ -83,7 +83,7 @@ func (s *Server) passkeyDelete(c fiber.Ctx) error {
 }
 
 func (s *Server) passkeyRegisterBegin(c fiber.Ctx) error {
-	cer, err := s.svc.Auth.BeginPasskeyRegistration(currentUser(c), s.relyingParty(c))
+	cer, err := s.svc.Auth.BeginPasskeyRegistration(c.Context(), currentUser(c), s.relyingParty(c))
 	if err != nil {
 		return s.passkeyError(c, err, false)
 	}
@@ -96,7 +96,7 @@ func (s *Server) passkeyRegisterFinish(c fiber.Ctx) error {
 		return err
 	}
 	p := currentUser(c)
-	pk, err := s.svc.Auth.FinishPasskeyRegistration(p, s.relyingParty(c), in.CeremonyID, in.Name, in.Credential)
+	pk, err := s.svc.Auth.FinishPasskeyRegistration(c.Context(), p, s.relyingParty(c), in.CeremonyID, in.Name, in.Credential)
 	if err != nil {
 		return s.passkeyError(c, err, false)
 	}
@@ -105,7 +105,7 @@ func (s *Server) passkeyRegisterFinish(c fiber.Ctx) error {
 }
 
 func (s *Server) passkeyLoginBegin(c fiber.Ctx) error {
-	cer, err := s.svc.Auth.BeginPasskeyLogin(s.relyingParty(c))
+	cer, err := s.svc.Auth.BeginPasskeyLogin(c.Context(), s.relyingParty(c))
 	if err != nil {
 		return s.passkeyError(c, err, true)
 	}
@@ -117,7 +117,7 @@ func (s *Server) passkeyLoginFinish(c fiber.Ctx) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	res, err := s.svc.Auth.FinishPasskeyLogin(s.relyingParty(c), in.CeremonyID, in.Credential, s.authClient(c))
+	res, err := s.svc.Auth.FinishPasskeyLogin(c.Context(), s.relyingParty(c), in.CeremonyID, in.Credential, s.authClient(c))
 	if err != nil {
 		if errors.Is(err, auth.ErrPasskeyFailed) {
 			s.record(c, audit.Event{Type: audit.SignInFailed, Details: map[string]string{"reason": "passkey"}})
@@ -133,7 +133,7 @@ func (s *Server) passkeySecondBegin(c fiber.Ctx) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	cer, err := s.svc.Auth.BeginPasskeySecondFactor(s.relyingParty(c), in.MFAToken)
+	cer, err := s.svc.Auth.BeginPasskeySecondFactor(c.Context(), s.relyingParty(c), in.MFAToken)
 	if err != nil {
 		return s.passkeyError(c, err, true)
 	}
@@ -145,7 +145,7 @@ func (s *Server) passkeySecondFinish(c fiber.Ctx) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	res, err := s.svc.Auth.FinishPasskeySecondFactor(s.relyingParty(c), in.MFAToken, in.CeremonyID, in.Credential, s.authClient(c))
+	res, err := s.svc.Auth.FinishPasskeySecondFactor(c.Context(), s.relyingParty(c), in.MFAToken, in.CeremonyID, in.Credential, s.authClient(c))
 	if err != nil {
 		if errors.Is(err, auth.ErrPasskeyFailed) {
 			s.record(c, audit.Event{Type: audit.SignInFailed, Details: map[string]string{"reason": "passkey"}})
