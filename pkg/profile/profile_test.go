@@ -100,7 +100,9 @@ func TestLoadRefuses(t *testing.T) {
 		{"missing english headline", func(s string) string {
 			return strings.Replace(s, "headline: { en: Developer }", "headline: { uk: Розробниця }", 1)
 		}, png, 2, "headline", "the en text is required"},
-		{"unknown language", func(s string) string { return strings.Replace(s, "bio: { en: Hello }", "bio: { en: Hello, de: Hallo }", 1) }, png, 3, "bio.de", "unknown language"},
+		{"unknown language", func(s string) string {
+			return strings.Replace(s, "bio: { en: Hello }", "bio: { en: Hello, de: Hallo }", 1)
+		}, png, 3, "bio.de", "unknown language"},
 		{"icon that does not exist", func(s string) string {
 			return strings.Replace(s, "{ name: { en: Go }, icon: go }", "{ name: { en: Go }, icon: nosuchlogo }", 1)
 		}, png, 12, "technologies.0.icon", `no icon named "nosuchlogo"`},
