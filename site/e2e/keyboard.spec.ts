@@ -1,5 +1,5 @@
-import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import type { Locator, Page } from '@playwright/test';
+import { cli, expect, test } from './fixtures';
 
 // The main flows by keyboard only (issue 16, "Keyboard and screen readers"): no mouse click in
 // this file — Tab, arrows, Enter, Space and Escape. Where the OS file picker would open,
@@ -11,12 +11,46 @@ test.beforeEach(async ({ page }) => {
   });
 });
 
+const uid = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+
+/** Creates an account with the CLI and signs the page in as it through the API (not a flow under test). */
+async function signIn(page: Page, role: 'user' | 'admin') {
+  const email = `keys-${role}-${uid()}@example.com`;
+  const password = `pw-${uid()}-long-enough`;
+  const args = ['user', 'create', '--email', email, '--name', `Keys ${role}`, '--password-stdin'];
+  if (role === 'admin') args.push('--admin');
+  cli(args, { input: `${password}\n` });
+  await page.goto('/');
+  const token = await page.evaluate(
+    async ([e, p]) => {
+      const res = await fetch('/api/auth/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: e, password: p }),
+      });
+      if (!res.ok) throw new Error(`login: ${res.status}`);
+      return ((await res.json()) as { tokens: { accessToken: string } }).tokens.accessToken;
+    },
+    [email, password],
+  );
+  await page.evaluate((t) => localStorage.setItem('token', t), token);
+}
+
 /** Presses Tab until the focused element matches, at most `max` times (a keyboard user's path). */
-async function tabTo(page: Page, matches: (el: Element) => boolean, max = 40, back = false) {
+async function tabTo(page: Page, matches: (el: Element) => boolean, max = 60, back = false) {
   for (let i = 0; i < max; i++) {
     await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
     const hit = await page.evaluateHandle(() => document.activeElement);
     if (await hit.evaluate(matches)) return;
+  }
+  throw new Error('the element was not reached by Tab');
+}
+
+/** Presses Tab until `target` has the focus, at most `max` times. */
+async function tabToLocator(page: Page, target: Locator, max = 80) {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    if (await target.evaluate((el) => el === document.activeElement)) return;
   }
   throw new Error('the element was not reached by Tab');
 }
@@ -135,4 +169,147 @@ test('at 375 px the drawer takes the focus, traps it, leaves the page inert and 
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/blog$/);
   await expect(drawer).toBeHidden();
+});
+
+test('an admin creates and deletes a blog article by keyboard; the form fits an 800 px window', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, 'admin');
+  const name = `Keyboard article ${uid()}`;
+  await page.goto('/blog');
+  await expect(page.getByRole('heading', { level: 1, name: 'Blog' })).toBeVisible();
+  await tabTo(page, (el) => el.textContent?.trim() === 'New article');
+  await page.keyboard.press('Enter');
+
+  const form = page.getByRole('dialog', { name: 'New article' });
+  await expect(form).toBeVisible();
+  // the whole dialog and its buttons are in the window; the fields scroll inside it
+  const box = (await form.boundingBox())!;
+  expect(box.y).toBeGreaterThanOrEqual(0);
+  expect(box.y + box.height).toBeLessThanOrEqual(800);
+  await expect(form.getByRole('button', { name: 'Create' })).toBeInViewport();
+  await expect(form.getByRole('button', { name: 'Cancel' })).toBeInViewport();
+
+  await expect(form.getByLabel('Title')).toBeFocused();
+  await page.keyboard.type(name);
+  await page.keyboard.press('Tab');
+  await expect(form.getByLabel('Summary')).toBeFocused();
+  await page.keyboard.type('Written without a mouse');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('# Keys\n\nTab, Enter, Escape.');
+  await page.keyboard.press('Tab');
+  await expect(form.getByLabel('Category')).toBeFocused();
+  await page.keyboard.type('A11y');
+  // the article's language: the select by keyboard (English → Українська)
+  await tabTo(page, (el) => el.id === 'blog-form-lang', 3);
+  await page.keyboard.press('ArrowDown');
+  await expect(form.getByLabel('Language')).toHaveValue('uk');
+  // the focus stays in the dialog: Tab past the last button comes back to the first control
+  await tabTo(page, (el) => el.textContent?.trim() === 'Create', 6);
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true);
+  await tabTo(page, (el) => el.textContent?.trim() === 'Create', 12);
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Article created successfully')).toBeVisible();
+  await expect(form).toBeHidden();
+
+  // the new article is Ukrainian: in the English interface it comes after the English ones (maybe
+  // on a later page), so find it with the search box, by keyboard, marked with its language
+  await tabToLocator(page, page.getByLabel('Search articles'));
+  await page.keyboard.type(name);
+  const card = page.getByRole('article').filter({ has: page.getByRole('link', { name }) });
+  await expect(card).toBeVisible();
+  await expect(card.getByText('In Ukrainian')).toBeVisible();
+
+  // delete it: Tab to its delete button, Enter; the confirmation opens on Cancel
+  const del = page.getByRole('button', { name: `Delete article “${name}”` });
+  await tabToLocator(page, del);
+  await page.keyboard.press('Enter');
+  const confirm = page.getByRole('alertdialog', { name: /Delete this article/ });
+  await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(confirm).toBeHidden();
+  await expect(del).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(confirm.getByRole('button', { name: 'Delete' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Article deleted successfully')).toBeVisible();
+  await expect(page.getByRole('link', { name })).toHaveCount(0);
+});
+
+test('a file is uploaded and its preview opened and closed by keyboard', async ({ page }) => {
+  await signIn(page, 'user');
+  const name = `keys-${uid()}.png`;
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEUlEQVR4nGP4z8DA8B+MgBgAHfAD/dPQfSYAAAAASUVORK5CYII=',
+    'base64',
+  );
+  await page.goto('/filecloud');
+  await expect(page.getByRole('heading', { level: 1, name: 'File cloud' })).toBeVisible();
+  // the OS file picker is the one thing a test cannot drive: setInputFiles stands in for it
+  await page.getByLabel('Choose files').setInputFiles({ name, mimeType: 'image/png', buffer: png });
+  await tabTo(page, (el) => el.tagName === 'BUTTON' && el.textContent?.trim() === 'Upload');
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Files uploaded successfully!')).toBeVisible();
+
+  const row = page.getByRole('listitem').filter({ has: page.getByRole('link', { name, exact: true }) });
+  await expect(row).toBeVisible();
+  const preview = row.getByRole('button', { name: 'Preview', exact: true });
+  await page.getByRole('link', { name, exact: true }).focus();
+  await tabTo(page, (el) => el.textContent?.trim() === 'Preview', 8);
+  await expect(preview).toBeFocused();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: `Preview: ${name}` });
+  await expect(dialog.getByRole('img', { name })).toBeVisible();
+  expect(await page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true);
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(preview).toBeFocused();
+});
+
+test('a game is chosen and started by keyboard', async ({ page }) => {
+  await page.goto('/games');
+  const consoles = page.getByRole('navigation', { name: 'Consoles' });
+  const snes = consoles.getByRole('button', { name: /SNES/ });
+  await expect(snes).toBeVisible();
+  await tabTo(page, (el) => el.tagName === 'BUTTON' && /SNES/.test(el.textContent ?? ''), 80);
+  await page.keyboard.press('Enter');
+  await expect(snes).toHaveAttribute('aria-pressed', 'true');
+  const game = page.getByRole('button', { name: 'Play Colour Test SNES' });
+  await expect(game).toBeVisible();
+  await tabTo(page, (el) => el.getAttribute('aria-label') === 'Play Colour Test SNES' || el.textContent?.trim() === 'Play Colour Test SNES', 80);
+  await expect(game).toBeFocused();
+  await page.keyboard.press('Enter');
+  const frame = page.locator('iframe[title="Game: Colour Test SNES"]');
+  await expect(frame).toBeVisible();
+  await expect(frame).toHaveAttribute('src', /core=snes9x/);
+});
+
+test('the tone generator plays and changes frequency by keyboard', async ({ page }) => {
+  await page.goto('/tools/tone_generator');
+  await expect(page.getByRole('heading', { level: 1, name: 'Tone generator' })).toBeVisible();
+  const play = page.locator('button.tone-play');
+  await tabTo(page, (el) => el.classList.contains('tone-play'), 80);
+  await page.keyboard.press('Enter');
+  await expect(play).toHaveAttribute('aria-pressed', 'true');
+
+  const exact = page.getByRole('button', { name: /Exact frequency/ });
+  await tabTo(page, (el) => el.getAttribute('aria-controls') === 'tone-exact', 80);
+  await expect(exact).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(exact).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('Tab');
+  const field = page.getByRole('spinbutton', { name: 'Frequency, Hz' });
+  await expect(field).toBeFocused();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type('1000');
+  await page.keyboard.press('Enter');
+  await expect(play).toContainText('1.0 kHz');
+
+  await play.focus();
+  await page.keyboard.press('Space');
+  await expect(play).toHaveAttribute('aria-pressed', 'false');
 });

@@ -8,25 +8,37 @@ export function focusableIn(el: HTMLElement): HTMLElement[] {
   return [...el.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((x) => !x.closest('[hidden], [inert]'));
 }
 
+/** Live regions (the toaster's among them): they stay outside inert so their messages are still read. */
+const LIVE = '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"], [data-live-region]';
+
 /**
- * Makes everything outside `el` inert — each sibling of el and of each of its ancestors up to
- * <body> — so neither Tab, nor a pointer, nor a screen reader's virtual cursor reaches the page
- * behind a dialog or the drawer. Elements that are already inert are left alone, and live regions
- * ([aria-live], role=status/alert: the toasts' announcer) stay outside so messages are still read.
- * Returns the undo.
+ * Makes everything outside `el` inert — so neither Tab, nor a pointer, nor a screen reader's
+ * virtual cursor reaches the page behind a dialog or the drawer — except the live regions
+ * (toasts stay announced while a dialog is open). Walks down from <body>: a child on the way to
+ * `el` or to a live region is entered, every other child is made inert. Elements already inert
+ * are left alone. Returns the undo.
  */
 export function makeOthersInert(el: HTMLElement): () => void {
-  const changed: HTMLElement[] = [];
-  for (let node: HTMLElement | null = el; node && node !== document.body; node = node.parentElement) {
-    const parent: HTMLElement | null = node.parentElement;
-    if (!parent) break;
-    for (const sib of parent.children) {
-      if (sib === node || !(sib instanceof HTMLElement) || sib.inert || sib.hasAttribute('inert')) continue;
-      if (sib.tagName === 'SCRIPT' || sib.tagName === 'STYLE' || sib.matches('[data-live-region]')) continue;
-      sib.setAttribute('inert', '');
-      changed.push(sib);
-    }
+  const keep = new Set<Element>();
+  for (const target of [el, ...document.querySelectorAll(LIVE)]) {
+    if (target !== el && el.contains(target)) continue;
+    for (let n: Element | null = target; n && n !== document.body; n = n.parentElement) keep.add(n);
   }
+  const stops = new Set<Element>([el, ...[...document.querySelectorAll(LIVE)].filter((x) => keep.has(x))]);
+  const changed: HTMLElement[] = [];
+  const walk = (parent: Element) => {
+    for (const child of parent.children) {
+      if (keep.has(child)) {
+        if (!stops.has(child)) walk(child);
+        continue;
+      }
+      if (!(child instanceof HTMLElement) || child.inert || child.hasAttribute('inert')) continue;
+      if (child.tagName === 'SCRIPT' || child.tagName === 'STYLE') continue;
+      child.setAttribute('inert', '');
+      changed.push(child);
+    }
+  };
+  walk(document.body);
   return () => changed.forEach((x) => x.removeAttribute('inert'));
 }
 

@@ -176,3 +176,22 @@ describe('Modal', () => {
     expect(second).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('Modal and live regions', () => {
+  it('leaves a live region outside inert, so a toast is still announced while the dialog is open', () => {
+    render(
+      <>
+        <div>
+          <p data-testid="page">Page</p>
+          <section aria-live="polite" data-testid="toasts" />
+        </div>
+        <Modal title="T" onClose={() => {}}>
+          <button type="button">In</button>
+        </Modal>
+      </>,
+    );
+    expect(screen.getByTestId('page').closest('[inert]')).toBeTruthy();
+    expect(screen.getByTestId('toasts').closest('[inert]')).toBeNull();
+    expect(screen.getByRole('dialog').closest('[inert]')).toBeNull();
+  });
+});

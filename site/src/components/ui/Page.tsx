@@ -9,15 +9,17 @@ interface PageProps {
   lead?: ReactNode;
   children?: ReactNode;
   className?: string;
+  /** The title's language when it is not the interface's (an article's name). */
+  titleLang?: string;
 }
 
 /** The frame of a page: its heading, an optional lead line and its content. */
-export function Page({ title, documentTitle, lead, children, className }: PageProps) {
+export function Page({ title, documentTitle, lead, children, className, titleLang }: PageProps) {
   usePageTitle(documentTitle ?? title);
   return (
     <section className={['page', className].filter(Boolean).join(' ')} aria-labelledby="page-title">
       <header className="page__header">
-        <h1 id="page-title" className="page__title">
+        <h1 id="page-title" className="page__title" lang={titleLang}>
           {title}
         </h1>
         {lead ? <p className="page__lead">{lead}</p> : null}

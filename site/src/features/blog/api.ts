@@ -17,8 +17,20 @@ export interface ArticleSummary {
   excerpt: string;
   category: string;
   image_url: string;
+  /** The article's language (BCP 47, e.g. "uk"); older answers may lack it. */
+  lang?: string;
+  /** Shared by the articles that are translations of each other; "" when none. */
+  translationKey?: string;
   createdAt: string;
   updatedAt: string;
+}
+
+/** Another language version of an article. */
+export interface ArticleTranslation {
+  id: number;
+  slug: string;
+  name: string;
+  lang: string;
 }
 
 export interface Article extends ArticleSummary {
@@ -26,6 +38,8 @@ export interface Article extends ArticleSummary {
   content: string;
   /** The server's rendering of `content`: no raw HTML, no script-bearing URLs. */
   content_html: string;
+  /** The article's other language versions. */
+  translations?: ArticleTranslation[];
 }
 
 export interface ArticleList {
@@ -43,6 +57,8 @@ export interface ListQuery {
   limit?: number;
   category?: string;
   search?: string;
+  /** The reader's language: the server lists its articles first. */
+  lang?: string;
 }
 
 export interface NewArticle {
@@ -51,11 +67,13 @@ export interface NewArticle {
   content: string;
   category: string;
   image_url?: string;
+  lang?: string;
+  translationKey?: string;
 }
 
 export async function listArticles(q: ListQuery, signal?: AbortSignal): Promise<ArticleList> {
   const res = await api.get<Partial<ArticleList> | null>('/api/blog', {
-    query: { limit: q.limit ?? PAGE_SIZE, page: q.page, category: q.category || 'all', search: q.search ?? '' },
+    query: { limit: q.limit ?? PAGE_SIZE, page: q.page, category: q.category || 'all', search: q.search ?? '', lang: q.lang ?? '' },
     signal,
   });
   return {
@@ -82,13 +100,16 @@ export function deleteArticle(id: number): Promise<void> {
 
 export const blogKeys = {
   all: ['blog'] as const,
-  list: (q: Required<Pick<ListQuery, 'page' | 'category' | 'search'>>) => ['blog', 'list', q] as const,
+  list: (q: Required<Pick<ListQuery, 'page' | 'category' | 'search' | 'lang'>>) => ['blog', 'list', q] as const,
   article: (id: string) => ['blog', 'article', id] as const,
   categories: ['blog', 'categories'] as const,
 };
 
-/** A page of the list; the previous page stays on screen while the next one loads. */
-export function useArticles(q: { page: number; category: string; search: string }) {
+/**
+ * A page of the list in the reader's language first (lang); the previous page stays on screen
+ * while the next one loads.
+ */
+export function useArticles(q: { page: number; category: string; search: string; lang: string }) {
   return useQuery({
     queryKey: blogKeys.list(q),
     queryFn: ({ signal }) => listArticles(q, signal),

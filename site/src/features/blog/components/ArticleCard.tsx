@@ -4,6 +4,7 @@ import type { ArticleSummary } from '../api';
 import { BLOG_NS } from '../i18n';
 import { ArticleImage } from './ArticleImage';
 import { formatDate } from '../formatDate';
+import { articleLang, inLanguage, languageName } from '../language';
 
 interface Props {
   article: ArticleSummary;
@@ -17,6 +18,10 @@ export function ArticleCard({ article, listUrl, onDelete }: Props) {
   const { t, i18n } = useTranslation(BLOG_NS);
   const href = `/blog/${article.id}`;
   const state = listUrl ? { backTo: listUrl } : undefined;
+  // The title and excerpt are in the article's language (lang, for screen readers and
+  // hyphenation); an article in another language than the interface's says which.
+  const lang = articleLang(article);
+  const foreign = !inLanguage(article, i18n.language);
   return (
     <article className="blog-card" aria-labelledby={`blog-card-${article.id}`}>
       <Link to={href} state={state} className="blog-card__media" tabIndex={-1} aria-hidden="true">
@@ -25,14 +30,21 @@ export function ArticleCard({ article, listUrl, onDelete }: Props) {
       <div className="blog-card__body">
         <p className="blog-card__meta">
           <span className="blog-card__category">{article.category}</span>
+          {foreign ? (
+            <span className="blog-card__lang" data-lang={lang}>
+              {t('otherLanguage', { name: languageName(t, lang) })}
+            </span>
+          ) : null}
           <time dateTime={article.createdAt}>{formatDate(article.createdAt, i18n.language)}</time>
         </p>
-        <h2 className="blog-card__title" id={`blog-card-${article.id}`}>
+        <h2 className="blog-card__title" id={`blog-card-${article.id}`} lang={lang}>
           <Link to={href} state={state}>
             {article.name}
           </Link>
         </h2>
-        <p className="blog-card__excerpt">{article.excerpt}</p>
+        <p className="blog-card__excerpt" lang={lang}>
+          {article.excerpt}
+        </p>
         <div className="blog-card__actions">
           <Link to={href} state={state} className="blog-card__more">
             {t('readMore')}

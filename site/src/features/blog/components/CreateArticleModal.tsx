@@ -4,27 +4,43 @@ import { ApiError } from '../../../lib/api';
 import { toast } from '../../../lib/toast';
 import { useCreateArticle, type Article, type NewArticle } from '../api';
 import { BLOG_NS } from '../i18n';
+import { autonym } from '../language';
 import { Modal } from '../../../components/ui/Modal';
 
-type Field = 'name' | 'excerpt' | 'content' | 'category' | 'image_url';
-const FIELDS: Field[] = ['name', 'excerpt', 'content', 'category', 'image_url'];
+type Field = 'name' | 'excerpt' | 'content' | 'category' | 'image_url' | 'lang' | 'translationKey';
+const FIELDS: Field[] = ['name', 'excerpt', 'content', 'category', 'image_url', 'lang', 'translationKey'];
 const REQUIRED: Field[] = ['name', 'excerpt', 'content', 'category'];
+/** The form's language choices; the default is the site's default language, as on the server. */
+const ARTICLE_LANGUAGES = ['en', 'uk', 'ru'] as const;
+const DEFAULT_ARTICLE_LANG = 'en';
 
 interface Props {
   onClose: () => void;
   onCreated: (article: Article) => void;
 }
 
-/** The admin's "new article" form (spec §5: name, excerpt, content, category required; image optional). */
+/**
+ * The admin's "new article" form (spec §5: name, excerpt, content, category required; image
+ * optional), plus the article's language and an optional translation key that links it with its
+ * translations.
+ */
 export function CreateArticleModal({ onClose, onCreated }: Props) {
   const { t } = useTranslation(BLOG_NS);
-  const [values, setValues] = useState<Record<Field, string>>({ name: '', excerpt: '', content: '', category: '', image_url: '' });
+  const [values, setValues] = useState<Record<Field, string>>({
+    name: '',
+    excerpt: '',
+    content: '',
+    category: '',
+    image_url: '',
+    lang: DEFAULT_ARTICLE_LANG,
+    translationKey: '',
+  });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const create = useCreateArticle();
   const busy = create.isPending;
   const formRef = useRef<HTMLFormElement>(null);
   // Typed text is not thrown away by a stray click beside the dialog.
-  const dirty = FIELDS.some((f) => values[f].trim() !== '');
+  const dirty = FIELDS.some((f) => f !== 'lang' && values[f].trim() !== '');
 
   /** Moves the focus to the first field with an error, so keyboard and screen-reader users land on it. */
   const focusFirstError = (errs: Partial<Record<Field, string>>) => {
@@ -37,6 +53,7 @@ export function CreateArticleModal({ onClose, onCreated }: Props) {
     if (code === 'required') return t('form.required');
     if (code === 'too_long') return t('form.tooLong');
     if (code === 'invalid' && f === 'image_url') return t('form.imageInvalid');
+    if (code === 'invalid' && f === 'lang') return t('form.langInvalid');
     return message;
   };
 
@@ -60,6 +77,8 @@ export function CreateArticleModal({ onClose, onCreated }: Props) {
       content: values.content,
       category: values.category.trim(),
       image_url: values.image_url.trim(),
+      lang: values.lang,
+      translationKey: values.translationKey.trim(),
     };
     try {
       const created = await create.mutateAsync(input);
@@ -128,6 +147,32 @@ export function CreateArticleModal({ onClose, onCreated }: Props) {
           {field('content', t('form.content'), 'long')}
           {field('category', t('form.category'))}
           {field('image_url', t('form.image'), undefined, t('form.imageHint'))}
+          <div className="blog-form__field">
+            <label htmlFor="blog-form-lang" className="blog-form__label">
+              {t('form.lang')}
+            </label>
+            <select
+              id="blog-form-lang"
+              name="lang"
+              className="blog-form__input"
+              value={values.lang}
+              onChange={set('lang')}
+              aria-invalid={errors.lang ? true : undefined}
+              aria-describedby={errors.lang ? 'blog-form-lang-error' : undefined}
+            >
+              {ARTICLE_LANGUAGES.map((code) => (
+                <option key={code} value={code} lang={code}>
+                  {autonym(code)}
+                </option>
+              ))}
+            </select>
+            {errors.lang ? (
+              <small id="blog-form-lang-error" className="blog-form__error" role="alert">
+                {errors.lang}
+              </small>
+            ) : null}
+          </div>
+          {field('translationKey', t('form.translationKey'), undefined, t('form.translationKeyHint'))}
         </div>
         <div className="modal__actions">
           <button type="button" className="btn" onClick={onClose}>

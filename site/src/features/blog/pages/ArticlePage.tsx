@@ -8,6 +8,7 @@ import { ArticleImage } from '../components/ArticleImage';
 import { formatDate } from '../formatDate';
 import { BLOG_NS } from '../i18n';
 import { articleImageSrc } from '../image';
+import { articleLang, autonym } from '../language';
 import { useFeedLink } from '../useFeedLink';
 import '../blog.css';
 import '../chroma.css';
@@ -62,9 +63,26 @@ export default function ArticlePage() {
   }
 
   const a = query.data!;
+  // The article's own language on its text (the interface's stays on the page around it).
+  const lang = articleLang(a);
+  const translations = a.translations ?? [];
   return (
-    <Page title={a.name} className="blog-article">
+    <Page title={a.name} className="blog-article" titleLang={lang}>
       {back}
+      {translations.length > 0 ? (
+        <nav className="blog-article__translations" aria-label={t('article.translations')}>
+          <span>{t('article.translations')}:</span>
+          <ul>
+            {translations.map((tr) => (
+              <li key={tr.id}>
+                <Link to={`/blog/${tr.id}`} state={{ backTo: listUrl }} lang={tr.lang} hrefLang={tr.lang} title={tr.name}>
+                  {autonym(tr.lang)}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
       <p className="blog-article__meta">
         <span>
           {t('article.published')}: <time dateTime={a.createdAt}>{formatDate(a.createdAt, i18n.language)}</time>
@@ -76,9 +94,13 @@ export default function ArticlePage() {
           </Link>
         </span>
       </p>
-      {a.excerpt ? <p className="blog-article__excerpt">{a.excerpt}</p> : null}
+      {a.excerpt ? (
+        <p className="blog-article__excerpt" lang={lang}>
+          {a.excerpt}
+        </p>
+      ) : null}
       {articleImageSrc(a.image_url) ? <ArticleImage value={a.image_url} className="blog-article__image" alt={a.name} /> : null}
-      <ArticleContent html={a.content_html ?? ''} />
+      <ArticleContent html={a.content_html ?? ''} lang={lang} />
     </Page>
   );
 }

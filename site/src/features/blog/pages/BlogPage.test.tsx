@@ -102,7 +102,7 @@ describe('BlogPage', () => {
     renderWithShell(<BlogPage />, { route: '/blog' });
     await flush();
     const q = listCalls(fetch)[0];
-    expect(Object.fromEntries(q)).toEqual({ limit: '5', page: '1', category: 'all', search: '' });
+    expect(Object.fromEntries(q)).toEqual({ limit: '5', page: '1', category: 'all', search: '', lang: 'ru' });
     expect(screen.getAllByRole('article')).toHaveLength(5);
     expect(screen.getByRole('link', { name: 'Статья 23' }).getAttribute('href')).toBe('/blog/23');
     const pager = screen.getByRole('navigation', { name: 'Страницы блога' });
@@ -227,6 +227,8 @@ describe('BlogPage', () => {
       content: '# Заголовок',
       category: 'Go',
       image_url: '/img.png',
+      lang: 'en',
+      translationKey: '',
     });
     expect(toast.success).toHaveBeenCalledWith('Статья успешно создана');
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -288,7 +290,7 @@ describe('BlogPage', () => {
     const fetch = fakeBlog();
     renderWithShell(<BlogPage />, { route: '/blog?search=%D1%81%D1%82%D0%B0%D1%82%D1%8C%D1%8F+1&page=2' });
     await flush();
-    expect(Object.fromEntries(listCalls(fetch)[0])).toEqual({ limit: '5', page: '2', category: 'all', search: 'статья 1' });
+    expect(Object.fromEntries(listCalls(fetch)[0])).toEqual({ limit: '5', page: '2', category: 'all', search: 'статья 1', lang: 'ru' });
     expect((screen.getByLabelText('Поиск статей') as HTMLInputElement).value).toBe('статья 1');
     const location = () => new URL(screen.getByTestId('location').textContent!, 'http://x');
 
@@ -305,7 +307,7 @@ describe('BlogPage', () => {
     fireEvent.change(screen.getByLabelText('Поиск статей'), { target: { value: '' } });
     await flush(500);
     expect(location().search).toBe('?category=Go');
-    expect(Object.fromEntries(listCalls(fetch).at(-1)!)).toEqual({ limit: '5', page: '1', category: 'Go', search: '' });
+    expect(Object.fromEntries(listCalls(fetch).at(-1)!)).toEqual({ limit: '5', page: '1', category: 'Go', search: '', lang: 'ru' });
   });
 
   it('brings the reader back to the same page of the list from an article', async () => {

@@ -28,7 +28,7 @@ function pageParam(v: string | null): number {
  * back button and the article's back link return to the same list, and a list can be shared.
  */
 export default function BlogPage() {
-  const { t } = useTranslation(BLOG_NS);
+  const { t, i18n } = useTranslation(BLOG_NS);
   const { isAdmin } = useAuth();
   const [params, setParams] = useSearchParams();
   const urlSearch = params.get('search') ?? '';
@@ -73,7 +73,8 @@ export default function BlogPage() {
   const setCategory = (c: string) => updateParams({ category: c });
   useFeedLink(t('feedTitle'));
 
-  const list = useArticles({ page, category, search: urlSearch.trim() });
+  // The interface language's articles come first; the others follow, marked with their language.
+  const list = useArticles({ page, category, search: urlSearch.trim(), lang: i18n.language.split('-')[0] });
   const categories = useCategories().data ?? []; // without them the filter offers "all" only
   const del = useDeleteArticle();
   const [creating, setCreating] = useState(false);
