@@ -6,6 +6,7 @@ import { FILES_NS } from '../i18n';
 import type { DownloadState } from '../useDownloads';
 import { CopyLinkButton } from './CopyLinkButton';
 import { FileThumb } from './FileThumb';
+import { PrivateBadge } from '../shares/PrivateBadge';
 
 interface Props {
   file: FileItem;
@@ -36,6 +37,7 @@ export function FileRow({ file, isAdmin, download, onPreview, onDownload, onDele
         <Link className="files-row__name" to={`/filecloud/${file.id}`} title={t('list.details', { name: file.originalName })}>
           {file.originalName}
         </Link>
+        <PrivateBadge file={file} />
         <span className="files-row__size">{formatMB(file.size, t('list.mb'))}</span>
       </div>
       <div className="files-row__actions" role="group" aria-label={t('actions.label', { name: file.originalName })}>

@@ -5,6 +5,7 @@ import type { FileDetail } from '../api';
 import { FilePreview } from './FilePreview';
 import { FileSharing } from './FileSharing';
 import { MyShares } from './MyShares';
+import { PrivateBadge } from './PrivateBadge';
 import type { ShareLink } from './api';
 
 const file: FileDetail = {
@@ -120,5 +121,14 @@ describe('FilePreview', () => {
   it.each(['image/svg+xml', 'text/html', 'application/zip'])('shows no preview for %s', (mimetype) => {
     const { container } = render(<FilePreview src="/x" mimetype={mimetype} name="n" />);
     expect(container.querySelector('img, video, audio, iframe')).toBeNull();
+  });
+});
+
+describe('PrivateBadge', () => {
+  it('marks only a private file', () => {
+    const { container, rerender } = renderWithShell(<PrivateBadge file={{ visibility: 'private' }} />);
+    expect(screen.getByText('Private')).toBeTruthy();
+    rerender(<PrivateBadge file={{ visibility: 'public' }} />);
+    expect(container.querySelector('.files-row__private')).toBeNull();
   });
 });
