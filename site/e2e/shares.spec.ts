@@ -140,6 +140,7 @@ test('a private file is invisible to a guest', async ({ page, browser }) => {
   // The uploader still sees it in the list.
   await page.goto('/filecloud');
   await expect(page.getByRole('link', { name: hidden, exact: true })).toBeVisible();
+  await expect(page.getByTestId(`file-${hiddenId}`).getByText('Private', { exact: true })).toBeVisible();
 
   const guest = await browser.newContext({ baseURL });
   try {
