@@ -22,7 +22,7 @@ interface Seed {
   adminToken: string;
 }
 
-// An article with what readers meet in posts: a long code line, an inline link, a list.
+// An article with what readers meet in posts: a long code line, an inline link, lists, a task list.
 const ARTICLE = [
   'An article of the accessibility sweep, with [an inline link](https://example.com/docs) in running text.',
   '',
@@ -32,6 +32,9 @@ const ARTICLE = [
   '',
   '- one item with `inline code`',
   '- another item',
+  '',
+  '- [x] a done task',
+  '- [ ] an open task',
 ].join('\n');
 
 async function login(email: string, password: string): Promise<string> {
@@ -181,6 +184,8 @@ function layoutProblems(page: Page, phone: boolean): Promise<string[]> {
       'a[href], button, input:not([type="hidden"]), select, [role="button"], summary',
     )) {
       if (el.closest('[inert], [hidden], details:not([open]) > :not(summary)')) continue;
+      // a disabled control takes no pointer input: not a target
+      if (el.matches(':disabled')) continue;
       const style = getComputedStyle(el);
       if (style.visibility === 'hidden' || style.display === 'none') continue;
       let r = el.getBoundingClientRect();

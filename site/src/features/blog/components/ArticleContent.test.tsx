@@ -12,6 +12,7 @@ const HTML = [
   '<pre tabindex="0" class="chroma"><code class="language-go" data-lang="go"><span class="line"><span class="kd">func</span> main() {}\n</span></code></pre>',
   '<ul><li>item<pre><code>nested\n</code></pre></li></ul>',
   '<pre><code>plain text\n</code></pre>',
+  '<ul><li><input checked="" disabled="" type="checkbox"> done item</li><li><p><input disabled="" type="checkbox"> open item</p></li></ul>',
 ].join('\n');
 
 function renderContent(html = HTML) {
@@ -40,7 +41,7 @@ afterEach(() => {
 describe('splitCodeBlocks', () => {
   it('cuts the HTML at top-level code blocks only, keeping the rest as it came', () => {
     const parts = splitCodeBlocks(HTML);
-    expect(parts.map((p) => p.kind)).toEqual(['html', 'code', 'html', 'code']);
+    expect(parts.map((p) => p.kind)).toEqual(['html', 'code', 'html', 'code', 'html']);
     expect(parts[0]).toMatchObject({ html: expect.stringContaining('<a href="https://example.com">a link</a>') });
     expect(parts[1]).toMatchObject({ className: 'chroma', lang: 'go', html: expect.stringContaining('<span class="kd">func</span>') });
     expect(parts[2]).toMatchObject({ html: expect.stringContaining('<pre><code>nested') });
@@ -62,6 +63,9 @@ describe('ArticleContent', () => {
     expect(nested.getAttribute('role')).toBe('region');
     expect(screen.getAllByRole('region', { name: 'Code' })).toHaveLength(2);
     expect(screen.getByRole('link', { name: 'a link' })).toBeTruthy();
+    // a task list's checkbox is named by its item
+    expect((screen.getByRole('checkbox', { name: 'done item' }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByRole('checkbox', { name: 'open item' }) as HTMLInputElement).checked).toBe(false);
   });
 
   it('copies the code without its trailing newline and announces it, then resets', async () => {

@@ -91,7 +91,7 @@ export function CodeBlock({ html, className, lang }: { html: string; className?:
 /**
  * An article's rendered Markdown (content_html from the server, the only HTML the blog inserts)
  * with its code blocks as CodeBlocks. Code nested deeper (in a list or a quote) stays as it came
- * but is still made a focusable, named scroll region.
+ * but is still made a focusable, named scroll region; task-list checkboxes are named by their item.
  */
 export function ArticleContent({ html, ...rest }: { html: string } & Omit<HTMLAttributes<HTMLDivElement>, 'children'>) {
   const { t } = useTranslation(BLOG_NS);
@@ -104,6 +104,11 @@ export function ArticleContent({ html, ...rest }: { html: string } & Omit<HTMLAt
       pre.setAttribute('tabindex', '0');
       pre.setAttribute('role', 'region');
       pre.setAttribute('aria-label', lang ? t('code.labelLang', { lang }) : t('code.label'));
+    }
+    // a GFM task list's checkboxes come without a label: the item's text is their name
+    for (const box of ref.current?.querySelectorAll<HTMLInputElement>('li input[type="checkbox"]:not([aria-label])') ?? []) {
+      const text = (box.closest('p') ?? box.closest('li'))?.textContent?.trim();
+      if (text) box.setAttribute('aria-label', text);
     }
   }, [parts, t]);
 
