@@ -66,6 +66,9 @@ func (s *Server) mountShares(app fiber.Router, api fiber.Router) {
 	api.Get("/shares", s.requireUser, s.myShares)
 	api.Delete("/shares/:token", s.requireUser, s.revokeShare)
 
+	// The link's page is the SPA's; for a link that is no more it answers
+	// 410 (the page shows why), for none 404.
+	app.Get("/s/:token", s.sharePageStatus)
 	app.Get("/s/:token/info", s.shareInfo)
 	app.Post("/s/:token/unlock", s.limitBody(4<<10), s.unlockShare)
 	app.Get("/s/:token/download", s.shareDownload)
@@ -286,6 +289,24 @@ func (s *Server) unlocked(c fiber.Ctx, sh *shares.Share) bool {
 func (s *Server) setShareCookie(c fiber.Ctx, token, name, value string, exp time.Time) {
 	c.Cookie(&fiber.Cookie{Name: name, Value: value, Path: "/s/" + token, Expires: exp,
 		MaxAge: int(exp.Sub(s.svc.Shares.Now()) / time.Second), HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode, Secure: s.hsts})
+}
+
+// spaStatusKey holds a status for the SPA's page (serveSite) to answer with.
+const spaStatusKey = "devhub.spaStatus"
+
+// sharePageStatus notes the status of GET /s/:token before the SPA serves
+// the page: 410 for a link that expired, was used up or revoked, 404 for
+// none.
+func (s *Server) sharePageStatus(c fiber.Ctx) error {
+	if _, _, err := s.openShare(c); err != nil {
+		status := fiber.StatusNotFound
+		var apiErr *APIError
+		if errors.As(err, &apiErr) && apiErr.Status == fiber.StatusGone {
+			status = fiber.StatusGone
+		}
+		c.Locals(spaStatusKey, status)
+	}
+	return c.Next()
 }
 
 // shareInfoJSON is what the link's page shows: the file once unlocked.

@@ -475,11 +475,21 @@ func TestShareGone(t *testing.T) {
 					t.Errorf("%s: %d, want %d (%s)", path, resp.StatusCode, tc.want, body)
 				}
 			}
-			resp, _ := sa.do(t, jsonRequest(http.MethodPost, "/s/"+tc.token+"/unlock", "", `{"password":"x"}`))
+			// The page itself is the SPA's, with the link's status.
+			resp, body := sa.do(t, get("/s/"+tc.token))
+			if resp.StatusCode != tc.want || !strings.Contains(string(body), "<html") {
+				t.Errorf("page: %d, want %d (%.80s)", resp.StatusCode, tc.want, body)
+			}
+			resp, _ = sa.do(t, jsonRequest(http.MethodPost, "/s/"+tc.token+"/unlock", "", `{"password":"x"}`))
 			if resp.StatusCode != tc.want {
 				t.Errorf("unlock: %d, want %d", resp.StatusCode, tc.want)
 			}
 		})
+	}
+	// A link in use: its page answers 200.
+	live := sa.createShare(t, f.ID, userToken, `{}`)
+	if resp, _ := sa.do(t, get("/s/"+live.Token)); resp.StatusCode != http.StatusOK {
+		t.Errorf("live link page: %d", resp.StatusCode)
 	}
 	// The owner's list says why.
 	_, body := sa.do(t, jsonRequest(http.MethodGet, "/api/files/"+strconv.FormatUint(f.ID, 10)+"/shares", userToken, ""))

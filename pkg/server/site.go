@@ -160,6 +160,12 @@ func (s *Server) serveSite(c fiber.Ctx) error {
 	} else {
 		c.Status(fiber.StatusNotFound)
 	}
+	if st, ok := c.Locals(spaStatusKey).(int); ok && found {
+		// A page that exists but says its subject is gone (a share link's
+		// 410): the status tells crawlers and scripts too; never a 304.
+		ct.etag = ""
+		c.Status(st)
+	}
 	return sendContent(c, &ct)
 }
 

@@ -113,7 +113,8 @@ test('an expired link shows the 410 page', async ({ page }) => {
   const id = cliJson<{ id: number }[]>(['file', 'add', writePNG(`expiring-${uid()}.png`)])[0].id;
   const link = cliJson<{ token: string }>(['file', 'share', String(id), '--expires', '1s']);
   await expect.poll(async () => (await page.request.get(`/s/${link.token}/info`)).status(), { timeout: 15_000 }).toBe(410);
-  await page.goto(`/s/${link.token}`);
+  const answer = await page.goto(`/s/${link.token}`);
+  expect(answer?.status()).toBe(410);
   await expect(page.getByRole('heading', { name: 'This link is no longer available' })).toBeVisible();
   await expect(page.getByText('The share link has expired, has been used up or was revoked by its owner.')).toBeVisible();
   expect((await page.request.get(`/s/${link.token}/download`)).status()).toBe(410);
