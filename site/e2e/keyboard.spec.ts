@@ -313,3 +313,30 @@ test('the tone generator plays and changes frequency by keyboard', async ({ page
   await page.keyboard.press('Space');
   await expect(play).toHaveAttribute('aria-pressed', 'false');
 });
+
+test('the shipped article pair: the English one is listed first in English, its switch leads to the Ukrainian one', async ({ page }) => {
+  await page.goto('/blog');
+  // both versions show the same code: the search finds the pair, English first, the Ukrainian one marked
+  await tabToLocator(page, page.getByLabel('Search articles'));
+  await page.keyboard.type('RenderMarkdown');
+  const cards = page.getByRole('article');
+  await expect(cards).toHaveCount(2);
+  const en = cards.nth(0);
+  await expect(en.getByRole('heading')).toHaveText(/^The devhub blog/);
+  await expect(en.locator('.blog-card__lang')).toHaveCount(0);
+  await expect(cards.nth(1).getByRole('heading')).toHaveText(/^Блог devhub/);
+  await expect(cards.nth(1).locator('.blog-card__lang')).toHaveText('In Ukrainian');
+
+  await tabToLocator(page, en.getByRole('link', { name: /^The devhub blog/ }));
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: /^The devhub blog/ })).toHaveAttribute('lang', 'en');
+  const uk = page.getByRole('navigation', { name: 'Also in' }).getByRole('link', { name: 'Українська' });
+  await expect(uk).toHaveAttribute('hreflang', 'uk');
+  await tabToLocator(page, uk);
+  await page.keyboard.press('Enter');
+  const h1 = page.getByRole('heading', { level: 1, name: /^Блог devhub/ });
+  await expect(h1).toHaveAttribute('lang', 'uk');
+  await expect(page.locator('.blog-article__content')).toHaveAttribute('lang', 'uk');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.getByRole('navigation', { name: 'Also in' }).getByRole('link', { name: 'English' })).toBeVisible();
+});
