@@ -1,11 +1,10 @@
 import type { Page } from '@playwright/test';
-import { baseURL, cli, cliJson, expect, test } from './fixtures';
+import { baseURL, cli, cliJson, expect, signInNewAccount, test, uid } from './fixtures';
 
 // Blog end to end (issue 4): the real binary with content/ imported on its first start, an admin
 // seeded through the CLI (owner socket), the real browser. The interface is switched to Russian,
 // the language in which the spec states the blog's toasts.
 
-const uid = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 test.beforeEach(async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('preferredLanguage', 'ru'));
@@ -13,24 +12,7 @@ test.beforeEach(async ({ page }) => {
 
 /** Creates an admin with the CLI and signs the page in as them through the API. */
 async function signInAsAdmin(page: Page) {
-  const email = `blog-admin-${uid()}@example.com`;
-  const password = `pw-${uid()}-long-enough`;
-  cli(['user', 'create', '--email', email, '--name', 'Blog Admin', '--admin', '--password-stdin'], { input: `${password}\n` });
-  await page.goto('/');
-  const token = await page.evaluate(
-    async ([e, p]) => {
-      const res = await fetch('/api/auth/login', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email: e, password: p }),
-      });
-      if (!res.ok) throw new Error(`login: ${res.status}`);
-      const body = (await res.json()) as { tokens: { accessToken: string } };
-      return body.tokens.accessToken;
-    },
-    [email, password],
-  );
-  await page.evaluate((t) => localStorage.setItem('token', t), token);
+  await signInNewAccount(page, { prefix: 'blog-admin', name: 'Blog Admin', admin: true });
 }
 
 const searchBox = (page: Page) => page.getByLabel('Поиск статей');

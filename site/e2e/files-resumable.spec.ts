@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import type { Page, Route } from '@playwright/test';
-import { cli, expect, test } from './fixtures';
+import { cli, expect, test, signInNewAccount, uid } from './fixtures';
 
 // Resumable uploads and the quota (issue 13) against the real binary: large files go through tus
 // in 8 MiB PATCHes. To stop an upload at a known place, the browser's PATCH requests pass through
@@ -9,7 +9,6 @@ import { cli, expect, test } from './fixtures';
 // read with a HEAD, so nothing depends on timing.
 
 const MiB = 1024 * 1024;
-const uid = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -20,26 +19,7 @@ test.beforeEach(async ({ page }) => {
 });
 
 async function signIn(page: Page, admin = false): Promise<string> {
-  const email = `tus-${uid()}@example.com`;
-  const password = `pw-${uid()}-long-enough`;
-  const args = ['user', 'create', '--email', email, '--name', 'Tus user', '--password-stdin'];
-  if (admin) args.push('--admin');
-  cli(args, { input: `${password}\n` });
-  await page.goto('/');
-  const token = await page.evaluate(
-    async ([e, p]) => {
-      const res = await fetch('/api/auth/login', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email: e, password: p }),
-      });
-      if (!res.ok) throw new Error(`login: ${res.status}`);
-      return ((await res.json()) as { tokens: { accessToken: string } }).tokens.accessToken;
-    },
-    [email, password],
-  );
-  await page.evaluate((t) => localStorage.setItem('token', t), token);
-  return email;
+  return (await signInNewAccount(page, { prefix: 'tus', name: 'Tus user', admin })).email;
 }
 
 /** A file on disk (a stable modification time, as a user's file has) of random bytes. */

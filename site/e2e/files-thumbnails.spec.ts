@@ -1,11 +1,10 @@
 import { crc32, deflateSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
-import { cli, expect, test } from './fixtures';
+import { expect, test, signInNewAccount, uid } from './fixtures';
 
 // Thumbnails (issue 13): an image uploaded through the browser gets a thumbnail made in the
 // background; the list shows it once it is there, from an immutable, versioned URL.
 
-const uid = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 test.beforeEach(async ({ page }) => {
   await page.addInitScript(() => {
@@ -14,23 +13,7 @@ test.beforeEach(async ({ page }) => {
 });
 
 async function signIn(page: Page) {
-  const email = `thumbs-${uid()}@example.com`;
-  const password = `pw-${uid()}-long-enough`;
-  cli(['user', 'create', '--email', email, '--name', 'Thumbs user', '--password-stdin'], { input: `${password}\n` });
-  await page.goto('/');
-  const token = await page.evaluate(
-    async ([e, p]) => {
-      const res = await fetch('/api/auth/login', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email: e, password: p }),
-      });
-      if (!res.ok) throw new Error(`login: ${res.status}`);
-      return ((await res.json()) as { tokens: { accessToken: string } }).tokens.accessToken;
-    },
-    [email, password],
-  );
-  await page.evaluate((t) => localStorage.setItem('token', t), token);
+  await signInNewAccount(page, { prefix: 'thumbs', name: 'Thumbs user' });
 }
 
 /** A w×h RGB PNG with a gradient, encoded here (no image library needed). */

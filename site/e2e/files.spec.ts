@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { cli, cliJson, expect, test } from './fixtures';
+import { cliJson, expect, test, signInNewAccount, uid } from './fixtures';
 
 // File cloud end to end (issue 5): the real binary, users seeded through the CLI (owner socket),
 // uploads through the browser. The cloud page runs in English, the language in which the spec
 // states its texts; the detail page is also checked in Ukrainian (its units and errors).
 
-const uid = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 test.beforeEach(async ({ page }) => {
   await page.addInitScript(() => {
@@ -16,25 +15,7 @@ test.beforeEach(async ({ page }) => {
 
 /** Creates an account with the CLI and signs the page in as it through the API. */
 async function signIn(page: Page, role: 'user' | 'admin') {
-  const email = `files-${role}-${uid()}@example.com`;
-  const password = `pw-${uid()}-long-enough`;
-  const args = ['user', 'create', '--email', email, '--name', `Files ${role}`, '--password-stdin'];
-  if (role === 'admin') args.push('--admin');
-  cli(args, { input: `${password}\n` });
-  await page.goto('/');
-  const token = await page.evaluate(
-    async ([e, p]) => {
-      const res = await fetch('/api/auth/login', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email: e, password: p }),
-      });
-      if (!res.ok) throw new Error(`login: ${res.status}`);
-      return ((await res.json()) as { tokens: { accessToken: string } }).tokens.accessToken;
-    },
-    [email, password],
-  );
-  await page.evaluate((t) => localStorage.setItem('token', t), token);
+  await signInNewAccount(page, { prefix: `files-${role}`, name: `Files ${role}`, admin: role === 'admin' });
 }
 
 // A real 2×2 PNG (so the preview can draw it), a WAV and a PDF, each with a unique name.

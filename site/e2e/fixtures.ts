@@ -33,6 +33,50 @@ export function cliJson<T = unknown>(args: string[], opts?: CliOptions): T {
   return JSON.parse(out) as T;
 }
 
+/** A short unique suffix for names, e-mails and files, so specs never collide in one instance. */
+export const uid = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+
+export interface Account {
+  email: string;
+  password: string;
+}
+
+/** Creates an account with the CLI (`user create`, an admin with admin: true). */
+export function createAccount(opts: { prefix: string; name: string; admin?: boolean }): Account {
+  const email = `${opts.prefix}-${uid()}@example.com`;
+  const password = `pw-${uid()}-long-enough`;
+  const args = ['user', 'create', '--email', email, '--name', opts.name, '--password-stdin'];
+  if (opts.admin) args.push('--admin');
+  cli(args, { input: `${password}\n` });
+  return { email, password };
+}
+
+/**
+ * Creates an account with the CLI and signs the page in as it through the API: the access
+ * token lands in localStorage, as after the sign-in form. Returns the account and its token.
+ */
+export async function signInNewAccount(
+  page: Page,
+  opts: { prefix: string; name: string; admin?: boolean },
+): Promise<Account & { token: string }> {
+  const account = createAccount(opts);
+  await page.goto('/');
+  const token = await page.evaluate(
+    async ([e, p]) => {
+      const res = await fetch('/api/auth/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: e, password: p }),
+      });
+      if (!res.ok) throw new Error(`login: ${res.status}`);
+      return ((await res.json()) as { tokens: { accessToken: string } }).tokens.accessToken;
+    },
+    [account.email, account.password],
+  );
+  await page.evaluate((t) => localStorage.setItem('token', t), token);
+  return { ...account, token };
+}
+
 /** A path inside the instance's data directory. */
 export function dataPath(...parts: string[]): string {
   return join(dataDir, ...parts);

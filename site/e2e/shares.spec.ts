@@ -2,12 +2,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { baseURL, cli, cliJson, expect, test } from './fixtures';
+import { baseURL, cliJson, expect, test, signInNewAccount, uid } from './fixtures';
 
 // Private files and share links end to end (issue 13): the real binary, accounts seeded through
 // the CLI, the link made on the file's page and opened in a fresh browser context.
 
-const uid = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 // A real 2×2 PNG, so the share page's preview can draw it.
 const PNG = Buffer.from(
@@ -23,24 +22,7 @@ test.beforeEach(async ({ page }) => {
 
 /** Creates an account with the CLI, signs the page in and returns its access token. */
 async function signIn(page: Page): Promise<string> {
-  const email = `shares-${uid()}@example.com`;
-  const password = `pw-${uid()}-long-enough`;
-  cli(['user', 'create', '--email', email, '--name', 'Sharer', '--password-stdin'], { input: `${password}\n` });
-  await page.goto('/');
-  const token = await page.evaluate(
-    async ([e, p]) => {
-      const res = await fetch('/api/auth/login', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email: e, password: p }),
-      });
-      if (!res.ok) throw new Error(`login: ${res.status}`);
-      return ((await res.json()) as { tokens: { accessToken: string } }).tokens.accessToken;
-    },
-    [email, password],
-  );
-  await page.evaluate((t) => localStorage.setItem('token', t), token);
-  return token;
+  return (await signInNewAccount(page, { prefix: 'shares', name: 'Sharer' })).token;
 }
 
 /** Uploads one PNG as the signed-in page and returns its id. */
