@@ -1,5 +1,6 @@
 // The ROM service (/romserv, spec §7 "Emulator service"): one call per function, through the
 // shared API client. Its answers use their own envelope {success, data, meta}.
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 
 export const ROMSERV = '/romserv';
@@ -75,4 +76,32 @@ export function romUrl(game: Game): string {
 export function playerUrl(core: string, game: Game, lang: string): string {
   const q = new URLSearchParams({ core, gameUrl: romUrl(game), lang });
   return `/emulator.html?${q.toString()}`;
+}
+
+export const gameKeys = {
+  all: ['romserv'] as const,
+  consoles: ['romserv', 'consoles'] as const,
+  games: (consoleId: string, page: number, search: string) => ['romserv', 'games', consoleId, page, search] as const,
+};
+
+/** The consoles. Not retried: a failure shows the page's own Retry at once. */
+export function useConsoles() {
+  return useQuery({ queryKey: gameKeys.consoles, queryFn: ({ signal }) => fetchConsoles(signal), retry: false });
+}
+
+/** A page of a console's games (none asked for before a console is chosen); retried once. */
+export function useGames(consoleId: string | null, page: number, search: string) {
+  return useQuery({
+    queryKey: gameKeys.games(consoleId ?? '', page, search),
+    queryFn: ({ signal }) => fetchGames(consoleId!, { page, search }, signal),
+    enabled: consoleId !== null,
+    placeholderData: keepPreviousData,
+    retry: 1,
+  });
+}
+
+/** After an admin adds or removes games: the consoles (their counts) and the lists load again. */
+export function useInvalidateGames() {
+  const qc = useQueryClient();
+  return () => qc.invalidateQueries({ queryKey: gameKeys.all });
 }

@@ -4,7 +4,7 @@ import { Page } from '../../../components/ui/Page';
 import { ApiError } from '../../../lib/api';
 import { pageCount } from '../../../lib/pagination';
 import { useDebouncedValue } from '../../../lib/useDebouncedValue';
-import { fetchConsoles, fetchGames, PAGE_SIZE, SEARCH_DEBOUNCE_MS, type Game } from '../api';
+import { PAGE_SIZE, SEARCH_DEBOUNCE_MS, useConsoles, useGames, useInvalidateGames, type Game } from '../api';
 import { ConnectionError } from '../components/ConnectionError';
 import { ConsoleSelector } from '../components/ConsoleSelector';
 import { DonationBanner } from '../components/DonationBanner';
@@ -27,40 +27,27 @@ export default function GamesPage() {
   const mobile = useIsMobile();
   const sidebar = useSidebarWidth();
   const [libraryOpen, setLibraryOpen] = useState(true);
-  const [list, setList] = useState<{ games: Game[]; total: number; status: 'loading' | 'ready' | 'error' }>({
-    games: [],
-    total: 0,
-    status: 'loading',
-  });
-  // Bumped after an admin adds or removes games: the consoles and the list load again.
-  const [reload, setReload] = useState(0);
+  const reload = useInvalidateGames();
   const { isAdmin } = useAuth();
   const debounced = useDebouncedValue(state.search, SEARCH_DEBOUNCE_MS);
   const search = state.search === '' ? '' : debounced;
 
+  const consoles = useConsoles();
   useEffect(() => {
-    const ctl = new AbortController();
-    fetchConsoles(ctl.signal)
-      .then((consoles) => dispatch({ type: 'consolesLoaded', consoles }))
-      .catch((err: unknown) => {
-        if (ctl.signal.aborted) return;
-        dispatch({ type: 'consolesFailed', offline: err instanceof ApiError && err.status === 0 });
-      });
-    return () => ctl.abort();
-  }, [reload]);
+    if (consoles.data) dispatch({ type: 'consolesLoaded', consoles: consoles.data });
+  }, [consoles.data]);
+  const consolesFailedAt = consoles.isError ? consoles.errorUpdatedAt : 0;
+  useEffect(() => {
+    if (consolesFailedAt) dispatch({ type: 'consolesFailed', offline: consoles.error instanceof ApiError && consoles.error.status === 0 });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [consolesFailedAt]);
 
-  const { consoleId, page } = state;
-  useEffect(() => {
-    if (!consoleId) return;
-    const ctl = new AbortController();
-    setList((l) => ({ ...l, status: 'loading' }));
-    fetchGames(consoleId, { page, search }, ctl.signal)
-      .then((res) => setList({ games: res.games, total: res.total, status: 'ready' }))
-      .catch(() => {
-        if (!ctl.signal.aborted) setList({ games: [], total: 0, status: 'error' });
-      });
-    return () => ctl.abort();
-  }, [consoleId, page, search, reload]);
+  const games = useGames(state.consoleId, state.page, search);
+  const list = {
+    games: games.isError ? [] : (games.data?.games ?? []),
+    total: games.isError ? 0 : (games.data?.total ?? 0),
+    status: games.isError ? 'error' : games.isFetching || !games.data ? 'loading' : 'ready',
+  } as const;
 
   const shelf = useShelf();
   const toggleFavourite = useToggleFavourite();
@@ -144,7 +131,7 @@ export default function GamesPage() {
                           .catch(() => undefined)
                           .finally(() => {
                             if (state.game?.id === game.id) closeGame();
-                            setReload((n) => n + 1);
+                            void reload();
                           });
                       }
                     : undefined
@@ -169,7 +156,7 @@ export default function GamesPage() {
         ) : null}
         <div className="games-main">
           {isAdmin && state.consolesStatus !== 'loading' ? (
-            <RomUploader consoles={state.consoles} onDone={() => setReload((n) => n + 1)} />
+            <RomUploader consoles={state.consoles} onDone={() => void reload()} />
           ) : null}
           <ShelfRows recent={shelf.data?.recent ?? []} favourites={shelf.data?.favourites ?? []} onPlay={playFromShelf} />
           {playing && selected ? (
