@@ -75,3 +75,71 @@ test('fast-forward on a held key, shown in the keys panel; F8 saves a PNG of the
   }, png.toString('base64'));
   expect(blue).toBe(true);
 });
+
+/** The most common non-black colour of the game screen (its background). */
+async function background(page: Page): Promise<[number, number, number]> {
+  const canvas = page.frameLocator('iframe[title="Game: Coin Catcher"]').locator('canvas');
+  const png = (await canvas.screenshot()).toString('base64');
+  return page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.naturalWidth;
+    c.height = img.naturalHeight;
+    const ctx = c.getContext('2d')!;
+    ctx.drawImage(img, 0, 0);
+    const { data, width, height } = ctx.getImageData(0, 0, c.width, c.height);
+    const counts = new Map<string, number>();
+    for (let y = 0; y < height; y += 3) {
+      for (let x = 0; x < width; x += 3) {
+        const i = (y * width + x) * 4;
+        if (data[i] + data[i + 1] + data[i + 2] < 40) continue;
+        const k = `${data[i] >> 4},${data[i + 1] >> 4},${data[i + 2] >> 4}`;
+        counts.set(k, (counts.get(k) ?? 0) + 1);
+      }
+    }
+    const top = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '0,0,0';
+    return top.split(',').map((v) => Number(v) * 16 + 8) as [number, number, number];
+  }, png);
+}
+const isBlue = ([r, , b]: number[]) => b > 150 && b > r + 80;
+const isRed = ([r, g, b]: number[]) => r > 150 && r > b + 80 && r > g + 60;
+
+test('a remapped key drives the game, stays for the console, and reset brings the default back', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('/games');
+  await page.getByRole('button', { name: 'Play Coin Catcher' }).click();
+  const player = page.frameLocator('iframe[title="Game: Coin Catcher"]');
+  const emuFrames = () =>
+    page.frames().find((x) => x.url().includes('/emulator.html'))?.evaluate(() => (window as unknown as { __devhubEmulator?: Hook }).__devhubEmulator?.frames() ?? 0) ?? 0;
+  await expect.poll(emuFrames, { timeout: 60_000 }).toBeGreaterThan(30);
+  await expect.poll(async () => isBlue(await background(page)), { timeout: 20_000 }).toBe(true);
+
+  await page.getByRole('button', { name: 'Controls' }).click();
+  const panel = page.getByRole('region', { name: 'Controls' });
+  await panel.getByRole('button', { name: 'Bind a key to A' }).click();
+  await expect(panel.getByRole('button', { name: 'Bind a key to A' })).toHaveText('Press a key…');
+  await page.keyboard.press('k');
+  await expect(panel.getByRole('row', { name: /^A\b/ })).toContainText('K');
+  const keymap = () =>
+    page.frames().find((x) => x.url().includes('/emulator.html'))!.evaluate(() =>
+      (window as unknown as { __devhubEmulator: { keymap(): Record<string, number> } }).__devhubEmulator.keymap(),
+    );
+  await expect.poll(keymap).toMatchObject({ KeyK: 8 });
+
+  // K (the new A) turns the background red while held.
+  await player.locator('canvas').click();
+  await page.keyboard.down('k');
+  await expect.poll(async () => isRed(await background(page)), { timeout: 10_000 }).toBe(true);
+  await page.keyboard.up('k');
+  await expect.poll(async () => isBlue(await background(page)), { timeout: 10_000 }).toBe(true);
+
+  // The mapping stays for the NES after a reload; reset brings X back.
+  await page.reload();
+  await page.getByRole('button', { name: 'Play Coin Catcher' }).click();
+  await page.getByRole('button', { name: 'Controls' }).click();
+  await expect(page.getByRole('region', { name: 'Controls' }).getByRole('row', { name: /^A\b/ })).toContainText('K');
+  await page.getByRole('button', { name: 'Reset to defaults' }).click();
+  await expect(page.getByRole('region', { name: 'Controls' }).getByRole('row', { name: /^A\b/ })).toContainText('X');
+});

@@ -18,6 +18,9 @@ import { CHANNEL, isMessage, type Body, type FromPlayer, type ToPlayer } from '.
 import { GAMES_NS } from '../i18n';
 import { getState, putState, stateKey } from '../saveStates';
 import { rememberPlayed } from '../shelf';
+import { loadKeymap, saveKeymap } from '../controls';
+import { ControlsPanel } from './ControlsPanel';
+import { KEYBOARD, type ButtonId } from '../emulator/input';
 
 interface Props {
   game: Game;
@@ -43,6 +46,8 @@ export function Player({ game, core, onClose }: Props) {
   const autoKey = `${key}:auto`;
   const [slot, setSlot] = useState<Slot>('browser');
   const [message, setMessage] = useState('');
+  const [keymap, setKeymap] = useState<Record<string, ButtonId>>(() => loadKeymap(game.console));
+  const [controlsOpen, setControlsOpen] = useState(false);
   const [offer, setOffer] = useState<{ from: 'account' | 'browser' } | null>(null);
   const queryClient = useQueryClient();
   const states = useQuery({
@@ -92,6 +97,7 @@ export function Player({ game, core, onClose }: Props) {
       const msg = e.data;
       switch (msg.type) {
         case 'started': {
+          reply({ type: 'keymap', map: keymap });
           const saved = await getState(key).catch(() => null);
           reply({ type: 'has-state', exists: !!saved });
           if (signedIn) {
@@ -160,7 +166,16 @@ export function Player({ game, core, onClose }: Props) {
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
-  }, [key, autoKey, signedIn, game, core, reply, keepAuto, t, queryClient]);
+  }, [key, autoKey, signedIn, game, core, reply, keepAuto, t, queryClient, keymap]);
+
+  const changeKeymap = (map: Record<string, ButtonId> | null) => {
+    const next = map ?? { ...KEYBOARD };
+    setKeymap(next);
+    saveKeymap(game.console, map);
+    reply({ type: 'keymap', map: next });
+    // The game's screen keeps the focus from moving when clicked: give the keys back to the game.
+    frame.current?.focus({ preventScroll: true });
+  };
 
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -271,11 +286,20 @@ export function Player({ game, core, onClose }: Props) {
         <button type="button" className="btn" onClick={() => void loadFrom(slot, slot === 'browser' ? 'browser' : 'account')}>
           {t('saves.load')}
         </button>
+        <button
+          type="button"
+          className="btn"
+          aria-expanded={controlsOpen}
+          onClick={() => setControlsOpen((o) => !o)}
+        >
+          {t('controls.open')}
+        </button>
         {!signedIn ? <span className="games-muted">{t('saves.signInHint')}</span> : null}
         <p className="games-saves__status" role="status">
           {message}
         </p>
       </div>
+      {controlsOpen ? <ControlsPanel map={keymap} onChange={changeKeymap} onReset={() => changeKeymap(null)} /> : null}
       <p className="games-muted games-player__hint">{t('keysHint')}</p>
     </div>
   );

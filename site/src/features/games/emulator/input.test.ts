@@ -74,3 +74,21 @@ describe('touchFaceButtons', () => {
     expect(touchFaceButtons('snes9x')).toEqual(['y', 'x', 'b', 'a']);
   });
 });
+
+describe('key mapping', () => {
+  it('accepts only codes to known buttons', async () => {
+    const { validKeymap } = await import('./input');
+    expect(validKeymap({ KeyK: 8 })).toEqual({ KeyK: 8 });
+    expect(validKeymap({ KeyK: 99 })).toBeUndefined();
+    expect(validKeymap({ 'Key K<': 8 })).toBeUndefined();
+    expect(validKeymap([8])).toBeUndefined();
+    expect(validKeymap(null)).toBeUndefined();
+  });
+
+  it('binding a key moves it and drops the button’s old key', async () => {
+    const { bindKey, BUTTON } = await import('./input');
+    const map = { KeyX: BUTTON.A, KeyZ: BUTTON.B, ArrowUp: BUTTON.UP };
+    expect(bindKey(map, BUTTON.A, 'KeyK')).toEqual({ KeyZ: BUTTON.B, ArrowUp: BUTTON.UP, KeyK: BUTTON.A });
+    expect(bindKey(map, BUTTON.A, 'KeyZ')).toEqual({ ArrowUp: BUTTON.UP, KeyZ: BUTTON.A });
+  });
+});

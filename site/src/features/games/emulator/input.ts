@@ -40,6 +40,48 @@ export const KEYBOARD: Record<string, ButtonId> = {
   ShiftLeft: BUTTON.SELECT,
 };
 
+/** Buttons a player can bind, in the order the controls panel lists them. */
+export const BINDABLE: Array<[string, ButtonId]> = [
+  ['Up', BUTTON.UP],
+  ['Down', BUTTON.DOWN],
+  ['Left', BUTTON.LEFT],
+  ['Right', BUTTON.RIGHT],
+  ['A', BUTTON.A],
+  ['B', BUTTON.B],
+  ['X', BUTTON.X],
+  ['Y', BUTTON.Y],
+  ['L', BUTTON.L],
+  ['R', BUTTON.R],
+  ['Start', BUTTON.START],
+  ['Select', BUTTON.SELECT],
+];
+
+const BUTTON_IDS = new Set<number>(Object.values(BUTTON));
+
+/**
+ * A keyboard mapping as it arrives over postMessage or from storage, if it is one: key codes to
+ * known button ids, at most 64 keys; undefined otherwise.
+ */
+export function validKeymap(map: unknown): Record<string, ButtonId> | undefined {
+  if (typeof map !== 'object' || map === null || Array.isArray(map)) return undefined;
+  const entries = Object.entries(map as Record<string, unknown>);
+  if (entries.length > 64) return undefined;
+  const out: Record<string, ButtonId> = {};
+  for (const [code, id] of entries) {
+    if (!/^[A-Za-z0-9]{1,32}$/.test(code) || typeof id !== 'number' || !BUTTON_IDS.has(id)) return undefined;
+    out[code] = id as ButtonId;
+  }
+  return out;
+}
+
+/** Binds code to button: the button's other keys and the code's other button are unbound. */
+export function bindKey(map: Record<string, ButtonId>, button: ButtonId, code: string): Record<string, ButtonId> {
+  const out: Record<string, ButtonId> = {};
+  for (const [c, id] of Object.entries(map)) if (id !== button && c !== code) out[c] = id;
+  out[code] = button;
+  return out;
+}
+
 /** Keys for the player's own commands. */
 export const COMMAND_KEYS: Record<string, 'pause' | 'save' | 'load' | 'fullscreen' | 'mute' | 'restart' | 'screenshot'> = {
   KeyP: 'pause',

@@ -13,6 +13,7 @@ import {
   KEY_HELP,
   gamepadButtons,
   touchFaceButtons,
+  validKeymap,
   type ButtonId,
 } from './input';
 import { CHANNEL, isMessage, resolveCore, validParams, type Body, type CoreName, type FromPlayer, type ToPlayer } from './protocol';
@@ -89,6 +90,10 @@ window.addEventListener('message', (e: MessageEvent) => {
     case 'has-state':
       loadButton.disabled = !msg.exists || !statesSupported();
       break;
+    case 'keymap':
+      keymap = validKeymap(msg.map) ?? { ...KEYBOARD };
+      input.releaseAll();
+      break;
     case 'capture': {
       const data = readState();
       if (data) post({ type: 'save-state', data, slot: msg.slot });
@@ -138,6 +143,9 @@ interface CoreInfo extends CoreName {
 const abs = (path: string) => new URL(path, location.href).href;
 
 // --- Input -------------------------------------------------------------------------------------
+/** The keyboard mapping in use: the defaults until the page sends the player's own. */
+let keymap: Record<string, ButtonId> = { ...KEYBOARD };
+
 const input = new InputState((id, down) => mod?._simulate_input(0, id, down ? 1 : 0));
 
 function onKey(e: KeyboardEvent, down: boolean): void {
@@ -155,7 +163,7 @@ function onKey(e: KeyboardEvent, down: boolean): void {
     e.preventDefault();
     return;
   }
-  const id = KEYBOARD[e.code];
+  const id = keymap[e.code];
   if (id === undefined) return;
   e.preventDefault();
   if (!e.repeat || down) input.set('keyboard', id, down);
@@ -512,6 +520,7 @@ async function start(): Promise<void> {
   frames: () => mod?._get_current_frame_count?.() ?? 0,
   paused: () => paused,
   fastForward: () => fastForward,
+  keymap: () => keymap,
   gains: (): number[] | null => {
     const ctx = openAL()?.currentCtx;
     if (!ctx) return null;
