@@ -6,7 +6,7 @@ import { expect, test } from './fixtures';
 // held key (listed in the keys panel), and a screenshot key that saves a PNG of the frame.
 
 type Hook = { frames(): number; fastForward(): boolean };
-const frames = (page: Page) => page.evaluate(() => (window as unknown as { __devhubEmulator: Hook }).__devhubEmulator.frames());
+const frames = (page: Page) => page.evaluate(() => (window as unknown as { __devhubEmulator?: Hook }).__devhubEmulator?.frames() ?? 0);
 
 test.describe('touch pad', () => {
   test.use({ viewport: { width: 400, height: 760 }, hasTouch: true });
@@ -37,7 +37,7 @@ test('fast-forward on a held key, shown in the keys panel; F8 saves a PNG of the
   const player = page.frameLocator('iframe[title="Game: Coin Catcher"]');
   const emu = () => page.frames().find((x) => x.url().includes('/emulator.html'))!;
   await expect
-    .poll(() => emu()?.evaluate(() => (window as unknown as { __devhubEmulator: Hook }).__devhubEmulator.frames()) ?? 0, { timeout: 60_000 })
+    .poll(() => emu()?.evaluate(() => (window as unknown as { __devhubEmulator?: Hook }).__devhubEmulator?.frames() ?? 0) ?? 0, { timeout: 60_000 })
     .toBeGreaterThan(30);
   const ff = () => emu().evaluate(() => (window as unknown as { __devhubEmulator: Hook }).__devhubEmulator.fastForward());
 
