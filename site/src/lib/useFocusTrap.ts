@@ -16,30 +16,39 @@ const LIVE = '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"
  * virtual cursor reaches the page behind a dialog or the drawer — except the live regions
  * (toasts stay announced while a dialog is open). Walks down from <body>: a child on the way to
  * `el` or to a live region is entered, every other child is made inert. Elements already inert
- * are left alone. Returns the undo.
+ * are left alone. Content the page renders while the trap is open (a list that finishes loading
+ * behind the drawer, replacing its loading status) is made inert as it arrives. Returns the undo.
  */
 export function makeOthersInert(el: HTMLElement): () => void {
-  const keep = new Set<Element>();
-  for (const target of [el, ...document.querySelectorAll(LIVE)]) {
-    if (target !== el && el.contains(target)) continue;
-    for (let n: Element | null = target; n && n !== document.body; n = n.parentElement) keep.add(n);
-  }
-  const stops = new Set<Element>([el, ...[...document.querySelectorAll(LIVE)].filter((x) => keep.has(x))]);
   const changed: HTMLElement[] = [];
-  const walk = (parent: Element) => {
-    for (const child of parent.children) {
-      if (keep.has(child)) {
-        if (!stops.has(child)) walk(child);
-        continue;
-      }
-      if (!(child instanceof HTMLElement) || child.inert || child.hasAttribute('inert')) continue;
-      if (child.tagName === 'SCRIPT' || child.tagName === 'STYLE') continue;
-      child.setAttribute('inert', '');
-      changed.push(child);
+  const apply = () => {
+    const keep = new Set<Element>();
+    for (const target of [el, ...document.querySelectorAll(LIVE)]) {
+      if (target !== el && el.contains(target)) continue;
+      for (let n: Element | null = target; n && n !== document.body; n = n.parentElement) keep.add(n);
     }
+    const stops = new Set<Element>([el, ...[...document.querySelectorAll(LIVE)].filter((x) => keep.has(x))]);
+    const walk = (parent: Element) => {
+      for (const child of parent.children) {
+        if (keep.has(child)) {
+          if (!stops.has(child)) walk(child);
+          continue;
+        }
+        if (!(child instanceof HTMLElement) || child.inert || child.hasAttribute('inert')) continue;
+        if (child.tagName === 'SCRIPT' || child.tagName === 'STYLE') continue;
+        child.setAttribute('inert', '');
+        changed.push(child);
+      }
+    };
+    walk(document.body);
   };
-  walk(document.body);
-  return () => changed.forEach((x) => x.removeAttribute('inert'));
+  apply();
+  const observer = new MutationObserver(apply);
+  observer.observe(document.body, { childList: true, subtree: true });
+  return () => {
+    observer.disconnect();
+    changed.forEach((x) => x.removeAttribute('inert'));
+  };
 }
 
 export interface FocusTrapOptions {

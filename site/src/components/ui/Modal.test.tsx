@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { Modal, type ModalProps } from './Modal';
@@ -192,6 +192,32 @@ describe('Modal and live regions', () => {
     );
     expect(screen.getByTestId('page').closest('[inert]')).toBeTruthy();
     expect(screen.getByTestId('toasts').closest('[inert]')).toBeNull();
+    expect(screen.getByRole('dialog').closest('[inert]')).toBeNull();
+  });
+});
+
+describe('Modal and content that arrives later', () => {
+  it('makes content rendered behind the open dialog inert too (a list replacing its loading status)', async () => {
+    function Page({ loaded }: { loaded: boolean }) {
+      return <div>{loaded ? <a href="/x">Loaded link</a> : <p role="status">Loading…</p>}</div>;
+    }
+    const { rerender } = render(
+      <>
+        <Page loaded={false} />
+        <Modal title="T" onClose={() => {}}>
+          <button type="button">In</button>
+        </Modal>
+      </>,
+    );
+    rerender(
+      <>
+        <Page loaded />
+        <Modal title="T" onClose={() => {}}>
+          <button type="button">In</button>
+        </Modal>
+      </>,
+    );
+    await waitFor(() => expect(screen.getByText('Loaded link').closest('[inert]')).toBeTruthy());
     expect(screen.getByRole('dialog').closest('[inert]')).toBeNull();
   });
 });

@@ -8,6 +8,7 @@ import { ApiError, api, getToken, refreshAccessToken, request } from '../../lib/
 import type { Schema } from '../../lib/apiTypes';
 import { useAuth } from '../../lib/auth';
 import type { Quota } from './quota';
+import { THUMB_POLL_MS, awaitingThumbnail } from './thumbnails';
 import { type RememberedUpload, forgetRemembered, rememberedUploads } from './tusStorage';
 
 export type FileType = Schema<'FileType'>;
@@ -59,11 +60,75 @@ export function deleteFile(id: number): Promise<void> {
 
 /** Query keys of the file cloud's TanStack queries. The quota is per user: the key names them. */
 export const fileKeys = {
+  /** The lists depend on who asks (private files): the key names the viewer. */
+  list: (userId: number | null) => ['files', 'list', userId] as const,
+  listAll: ['files', 'list'] as const,
+  detail: (id: string, userId: number | null) => ['files', 'detail', id, userId] as const,
   quota: (userId: number | null) => ['files', 'quota', userId] as const,
   quotaAll: ['files', 'quota'] as const,
   unfinished: (userId: number | null) => ['files', 'unfinished', userId] as const,
   unfinishedAll: ['files', 'unfinished'] as const,
 };
+
+/**
+ * The file lists, grouped. While a freshly uploaded image still waits for its thumbnail (made in
+ * the background after the upload answers), the list is asked again every THUMB_POLL_MS, for at
+ * most a minute after the upload (awaitingThumbnail).
+ */
+export function useFileList() {
+  const { user, loading } = useAuth();
+  return useQuery({
+    queryKey: fileKeys.list(user?.id ?? null),
+    queryFn: ({ signal }) => listFiles(signal),
+    enabled: !loading,
+    refetchInterval: (query) => (query.state.data && awaitingThumbnail(query.state.data) ? THUMB_POLL_MS : false),
+  });
+}
+
+/**
+ * One file's details. An id that is not a positive number names no file and is never asked for;
+ * a 4xx answer is final (not retried).
+ */
+export function useFileDetail(id: string) {
+  const { user, loading } = useAuth();
+  return useQuery({
+    queryKey: fileKeys.detail(id, user?.id ?? null),
+    queryFn: ({ signal }) => getFile(id, signal),
+    enabled: !loading && /^[1-9]\d*$/.test(id),
+    retry: (failures, err) => !(err instanceof ApiError && err.status >= 400 && err.status < 500) && failures < 1,
+  });
+}
+
+/** Replaces a file's cached details (after the uploader changed its visibility) and refreshes the lists. */
+export function useSetFileDetail(id: string): (f: FileDetail) => void {
+  const client = useQueryClient();
+  const { user } = useAuth();
+  return useCallback(
+    (f: FileDetail) => {
+      client.setQueryData(fileKeys.detail(id, user?.id ?? null), f);
+      void client.invalidateQueries({ queryKey: fileKeys.listAll });
+    },
+    [client, id, user?.id],
+  );
+}
+
+/** Asks the file lists again (after an upload). */
+export function useRefreshFileList(): () => void {
+  const client = useQueryClient();
+  return useCallback(() => void client.invalidateQueries({ queryKey: fileKeys.listAll }), [client]);
+}
+
+/** Deletes a file (admins; the server checks), then refreshes the lists and the quota. */
+export function useDeleteFile() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => deleteFile(id),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: fileKeys.listAll });
+      void client.invalidateQueries({ queryKey: fileKeys.quotaAll });
+    },
+  });
+}
 
 /** GET /api/auth/quota: what the signed-in user stores beside what they may store. */
 export function getQuota(signal?: AbortSignal): Promise<Quota> {

@@ -6,12 +6,20 @@ import { Page } from '../../../components/ui/Page';
 import { errorMessage } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
 import { toast } from '../../../lib/toast';
-import { deleteFile, downloadFile, listFiles, saveBlob, useRefreshQuota, type FileGroups, type FileItem, type Group } from '../api';
+import {
+  downloadFile,
+  saveBlob,
+  useDeleteFile,
+  useFileList,
+  useRefreshFileList,
+  type FileGroups,
+  type FileItem,
+  type Group,
+} from '../api';
 import { FileTabs } from '../components/FileTabs';
 import { PreviewOverlay } from '../components/PreviewOverlay';
 import { Uploader } from '../components/Uploader';
 import { FILES_NS } from '../i18n';
-import { THUMB_POLL_MS, awaitingThumbnail } from '../thumbnails';
 import { useDownloads } from '../useDownloads';
 import '../files.css';
 
@@ -32,48 +40,27 @@ const GROUP_OF: Record<FileItem['type'], Group> = {
 export default function FileCloudPage() {
   const { t } = useTranslation(FILES_NS);
   const { user, isAdmin, loading: authLoading } = useAuth();
-  const [groups, setGroups] = useState<FileGroups>(EMPTY);
-  const [loading, setLoading] = useState(true);
-  const [version, setVersion] = useState(0);
+  const list = useFileList();
+  const groups = list.data ?? EMPTY;
   const [active, setActive] = useState<Group>('images');
   const [preview, setPreview] = useState<FileItem | null>(null);
   const [toDelete, setToDelete] = useState<FileItem | null>(null);
-  const [deleting, setDeleting] = useState(false);
   const downloads = useDownloads();
-  const refreshQuota = useRefreshQuota();
+  const refreshList = useRefreshFileList();
+  const remove = useDeleteFile();
 
+  // A failed load says so once per failure (the list keeps what it had).
+  const loadError = list.error;
   useEffect(() => {
-    const ctrl = new AbortController();
-    listFiles(ctrl.signal)
-      .then((g) => {
-        if (!ctrl.signal.aborted) setGroups(g);
-      })
-      .catch((err: unknown) => {
-        if (ctrl.signal.aborted) return;
-        toast.error(t('toast.loadError', { message: errorMessage(err) }));
-      })
-      .finally(() => {
-        if (!ctrl.signal.aborted) setLoading(false);
-      });
-    return () => ctrl.abort();
-  }, [version, t]);
-
-  const reload = useCallback(() => setVersion((v) => v + 1), []);
-
-  // Thumbnails are made in the background after an upload: while a fresh image has none yet,
-  // the list is asked again (awaitingThumbnail bounds it to a minute after the upload).
-  useEffect(() => {
-    if (!awaitingThumbnail(groups)) return;
-    const timer = setTimeout(reload, THUMB_POLL_MS);
-    return () => clearTimeout(timer);
-  }, [groups, reload]);
+    if (loadError) toast.error(t('toast.loadError', { message: errorMessage(loadError) }));
+  }, [loadError, t]);
 
   const onUploaded = useCallback(
     (files: FileItem[]) => {
       if (files[0]) setActive(GROUP_OF[files[0].type] ?? 'other');
-      reload();
+      refreshList();
     },
-    [reload],
+    [refreshList],
   );
 
   const onDownload = (f: FileItem) => {
@@ -92,20 +79,15 @@ export default function FileCloudPage() {
       });
   };
 
-  const confirmDelete = async () => {
+  const confirmDelete = () => {
     if (!toDelete) return;
-    setDeleting(true);
-    try {
-      await deleteFile(toDelete.id);
-      toast.success(t('toast.deleted'));
-      setToDelete(null);
-      reload();
-      refreshQuota();
-    } catch (err) {
-      toast.error(t('toast.deleteError', { message: errorMessage(err) }));
-    } finally {
-      setDeleting(false);
-    }
+    remove.mutate(toDelete.id, {
+      onSuccess: () => {
+        toast.success(t('toast.deleted'));
+        setToDelete(null);
+      },
+      onError: (err) => toast.error(t('toast.deleteError', { message: errorMessage(err) })),
+    });
   };
 
   return (
@@ -120,7 +102,7 @@ export default function FileCloudPage() {
           </Link>
         </section>
       )}
-      {loading ? (
+      {list.isPending ? (
         <p role="status" className="files-loading">
           {t('list.loading')}
         </p>
@@ -143,7 +125,7 @@ export default function FileCloudPage() {
           text={t('confirm.text', { name: toDelete.originalName })}
           confirmLabel={t('confirm.confirm')}
           cancelLabel={t('confirm.cancel')}
-          busy={deleting}
+          busy={remove.isPending}
           onConfirm={confirmDelete}
           onCancel={() => setToDelete(null)}
         />

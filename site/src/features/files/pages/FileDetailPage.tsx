@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { Page } from '../../../components/ui/Page';
 import { ApiError } from '../../../lib/api';
-import { downloadFile, getFile, saveBlob, type FileDetail } from '../api';
+import { downloadFile, saveBlob, useFileDetail, useSetFileDetail } from '../api';
 import { formatDecimal, type DecimalUnits } from '../format';
 import { FILES_NS } from '../i18n';
 import { DetailPreview } from '../shares/DetailPreview';
@@ -24,36 +24,24 @@ export function detailErrorKey(err: unknown): { key: string; status?: number } {
 export default function FileDetailPage() {
   const { t, i18n } = useTranslation(FILES_NS);
   const { fileId = '' } = useParams();
-  const [file, setFile] = useState<FileDetail | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const detail = useFileDetail(fileId);
+  const setFile = useSetFileDetail(fileId);
   const [downloading, setDownloading] = useState(false);
   const [downloadError, setDownloadError] = useState<string | null>(null);
 
-  useEffect(() => {
-    setFile(null);
-    setError(null);
-    // Ids are positive numbers; anything else cannot name a file.
-    if (!/^[1-9]\d*$/.test(fileId)) {
-      setError(t('detail.notFound'));
-      return;
-    }
-    const ctrl = new AbortController();
-    getFile(fileId, ctrl.signal)
-      .then((f) => {
-        if (ctrl.signal.aborted) return;
-        if (!f || typeof f !== 'object' || typeof f.originalName !== 'string') {
-          setError(t('detail.loadFailed'));
-          return;
-        }
-        setFile(f);
-      })
-      .catch((err: unknown) => {
-        if (ctrl.signal.aborted) return;
-        const { key, status } = detailErrorKey(err);
-        setError(t(key, { status }));
-      });
-    return () => ctrl.abort();
-  }, [fileId, t]);
+  // Ids are positive numbers; anything else cannot name a file. A body that is not a file is a
+  // failed load, not a page of blanks.
+  const data = detail.data;
+  const file = data && typeof data === 'object' && typeof data.originalName === 'string' ? data : null;
+  let error: string | null = null;
+  if (!/^[1-9]\d*$/.test(fileId)) {
+    error = t('detail.notFound');
+  } else if (detail.error) {
+    const { key, status } = detailErrorKey(detail.error);
+    error = t(key, { status });
+  } else if (data && !file) {
+    error = t('detail.loadFailed');
+  }
 
   const units = t('detail.units', { returnObjects: true }) as DecimalUnits;
 
