@@ -9,7 +9,8 @@ import { cliJson, expect, test, signInNewAccount, uid } from './fixtures';
 
 test.beforeEach(async ({ page }) => {
   await page.addInitScript(() => {
-    if (!localStorage.getItem('preferredLanguage')) localStorage.setItem('preferredLanguage', 'en');
+    // Init scripts run in every frame; a PDF preview's viewer frame has no localStorage.
+    if (window.top === window && !localStorage.getItem('preferredLanguage')) localStorage.setItem('preferredLanguage', 'en');
   });
 });
 

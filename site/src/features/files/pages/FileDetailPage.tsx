@@ -83,10 +83,15 @@ export default function FileDetailPage() {
               <time dateTime={file.uploadedAt}>{new Date(file.uploadedAt).toLocaleString(i18n.language)}</time>
             </dd>
           </dl>
+          {/* Back sits beside Download, above the preview and the sharing panel: those arrive
+              later and would move a link below them while it is being reached. */}
           <div className="files-detail__actions">
             <button type="button" className="btn btn--primary" onClick={download} disabled={downloading}>
               {t('detail.download')}
             </button>
+            <Link className="btn" to="/filecloud">
+              {t('detail.back')}
+            </Link>
           </div>
           {downloadError ? (
             <p role="alert" className="files-detail__error">
@@ -97,11 +102,13 @@ export default function FileDetailPage() {
           <FileSharing file={file} onChange={setFile} />
         </>
       )}
-      <p className="files-detail__back">
-        <Link className="btn" to="/filecloud">
-          {t('detail.back')}
-        </Link>
-      </p>
+      {file ? null : (
+        <p className="files-detail__back">
+          <Link className="btn" to="/filecloud">
+            {t('detail.back')}
+          </Link>
+        </p>
+      )}
     </Page>
   );
 }
