@@ -291,6 +291,16 @@ func (s *Server) finishRefusedUpload(c fiber.Ctx) error {
 
 var drainBufPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
+// rawBody is the request's body: the stream when the server streams it (a
+// body over server.body_limit), else the bytes already read.
+func rawBody(c fiber.Ctx) io.Reader {
+	req := c.Request()
+	if req.IsBodyStream() {
+		return req.BodyStream()
+	}
+	return bytes.NewReader(req.Body())
+}
+
 // onlyReader hides every method but Read, so io.CopyBuffer uses the given
 // buffer instead of a WriterTo that might allocate its own.
 type onlyReader struct{ io.Reader }
@@ -307,12 +317,7 @@ func (s *Server) uploadFiles(c fiber.Ctx) error {
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
 		return NewError(fiber.StatusBadRequest, "expected a multipart/form-data body with one or more \"files\" fields")
 	}
-	var body io.Reader
-	if req.IsBodyStream() {
-		body = req.BodyStream()
-	} else {
-		body = bytes.NewReader(req.Body())
-	}
+	body := rawBody(c)
 	if min := s.uploads.minRate; min > 0 {
 		// The server's read timeout is meant for a request's head; an upload
 		// may take long, so it only has to keep a minimum pace.

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"net/http"
@@ -123,11 +122,7 @@ func (s *Server) listStates(c fiber.Ctx) error {
 // with comes in X-Emulator-Core and is given back with the state, so a
 // player never loads a state into another core.
 func (s *Server) putState(c fiber.Ctx) error {
-	g, err := s.gameParam(c)
-	if err != nil {
-		return err
-	}
-	slot, err := slotParam(c)
+	g, slot, err := s.gameSlotParams(c)
 	if err != nil {
 		return err
 	}
@@ -136,31 +131,17 @@ func (s *Server) putState(c fiber.Ctx) error {
 		return NewError(fiber.StatusBadRequest, "X-Emulator-Core must name the libretro core the state was made with")
 	}
 	limit := s.svc.GameStates.MaxBytes()
-	req := c.Request()
-	if n := req.Header.ContentLength(); n > 0 && int64(n) > limit {
+	if n := c.Request().Header.ContentLength(); n > 0 && int64(n) > limit {
 		return stateError(gamestates.ErrTooLarge, limit)
 	}
-	var body io.Reader
-	if req.IsBodyStream() {
-		body = req.BodyStream()
-		if rt := s.cfg.Server.ReadTimeout; rt > 0 {
-			body = &deadlineReader{r: body, conn: c.RequestCtx().Conn(), timeout: rt}
-		}
-	} else {
-		body = bytes.NewReader(req.Body())
-	}
-	if _, err := s.svc.GameStates.Put(currentUser(c).ID, g.ID, slot, core, body); err != nil {
+	if _, err := s.svc.GameStates.Put(currentUser(c).ID, g.ID, slot, core, s.requestBody(c)); err != nil {
 		return stateError(err, limit)
 	}
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
 func (s *Server) getState(c fiber.Ctx) error {
-	g, err := s.gameParam(c)
-	if err != nil {
-		return err
-	}
-	slot, err := slotParam(c)
+	g, slot, err := s.gameSlotParams(c)
 	if err != nil {
 		return err
 	}
@@ -180,11 +161,7 @@ func (s *Server) getState(c fiber.Ctx) error {
 }
 
 func (s *Server) deleteState(c fiber.Ctx) error {
-	g, err := s.gameParam(c)
-	if err != nil {
-		return err
-	}
-	slot, err := slotParam(c)
+	g, slot, err := s.gameSlotParams(c)
 	if err != nil {
 		return err
 	}
@@ -195,11 +172,7 @@ func (s *Server) deleteState(c fiber.Ctx) error {
 }
 
 func (s *Server) putStateScreenshot(c fiber.Ctx) error {
-	g, err := s.gameParam(c)
-	if err != nil {
-		return err
-	}
-	slot, err := slotParam(c)
+	g, slot, err := s.gameSlotParams(c)
 	if err != nil {
 		return err
 	}
@@ -210,11 +183,7 @@ func (s *Server) putStateScreenshot(c fiber.Ctx) error {
 }
 
 func (s *Server) getStateScreenshot(c fiber.Ctx) error {
-	g, err := s.gameParam(c)
-	if err != nil {
-		return err
-	}
-	slot, err := slotParam(c)
+	g, slot, err := s.gameSlotParams(c)
 	if err != nil {
 		return err
 	}
@@ -286,17 +255,24 @@ func (s *Server) gamePlayed(c fiber.Ctx) error {
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
-// requestBody is the request's body as a stream (or the buffered bytes).
+// requestBody is the request's body as rawBody gives it, limited by
+// inactivity (server.read_timeout between reads) rather than by length.
 func (s *Server) requestBody(c fiber.Ctx) io.Reader {
-	req := c.Request()
-	if !req.IsBodyStream() {
-		return bytes.NewReader(req.Body())
-	}
-	var body io.Reader = req.BodyStream()
-	if rt := s.cfg.Server.ReadTimeout; rt > 0 {
+	body := rawBody(c)
+	if rt := s.cfg.Server.ReadTimeout; rt > 0 && c.Request().IsBodyStream() {
 		body = &deadlineReader{r: body, conn: c.RequestCtx().Conn(), timeout: rt}
 	}
 	return body
+}
+
+// gameSlotParams is the game and the save slot a states route names.
+func (s *Server) gameSlotParams(c fiber.Ctx) (roms.Game, string, error) {
+	g, err := s.gameParam(c)
+	if err != nil {
+		return g, "", err
+	}
+	slot, err := slotParam(c)
+	return g, slot, err
 }
 
 // uploadROM adds a ROM from the games page: the raw body is the file,

@@ -339,12 +339,7 @@ func tusError(e *APIError) error {
 func (s *Server) tusBridge(t *tusArea, h http.Handler) fiber.Handler {
 	return func(c fiber.Ctx) error {
 		req := c.Request()
-		var body io.Reader = http.NoBody
-		if req.IsBodyStream() {
-			body = req.BodyStream()
-		} else if len(req.Body()) > 0 {
-			body = bytes.NewReader(req.Body())
-		}
+		body := rawBody(c)
 		ctx := c.Context()
 		if id := currentUser(c); id != nil {
 			ctx = context.WithValue(ctx, tusUserKey{}, id)
