@@ -1,43 +1,13 @@
 import type { Browser, Locator, Page } from '@playwright/test';
 import { baseURL, cli, expect, test } from './fixtures';
+import { screenOf } from './gameScreen';
 
 // Save states that follow a signed-in player: saved to an account slot in one browser context,
 // loaded in another (a second device) at the same position, read from the game's pixels; and a
 // favourite shows up in its row.
 
 /** Where the white player sprite is across the game screen (0…1), -1 when not seen. */
-async function playerX(page: Page, canvas: Locator): Promise<number> {
-  const png = (await canvas.screenshot()).toString('base64');
-  return page.evaluate(async (b64) => {
-    const img = new Image();
-    img.src = `data:image/png;base64,${b64}`;
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.naturalWidth;
-    c.height = img.naturalHeight;
-    const ctx = c.getContext('2d')!;
-    ctx.drawImage(img, 0, 0);
-    const { data, width, height } = ctx.getImageData(0, 0, c.width, c.height);
-    let left = width;
-    let right = -1;
-    let sum = 0;
-    let n = 0;
-    for (let y = 0; y < height; y += 2) {
-      for (let x = 0; x < width; x += 2) {
-        const i = (y * width + x) * 4;
-        const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
-        if (r + g + b < 40) continue;
-        left = Math.min(left, x);
-        right = Math.max(right, x);
-        if (r > 235 && g > 235 && b > 235 && y > height * 0.2) {
-          sum += x;
-          n++;
-        }
-      }
-    }
-    return n > 4 && right > left ? (sum / n - left) / (right - left) : -1;
-  }, png);
-}
+const playerX = async (page: Page, canvas: Locator) => (await screenOf(page, canvas)).playerX;
 
 async function frames(page: Page): Promise<number> {
   const f = page.frames().find((x) => x.url().includes('/emulator.html'));

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { screenOf } from './gameScreen';
 
 // The player's own additions: the touch pad shows only the console's buttons, fast-forward on a
 // held key (listed in the keys panel), and a screenshot key that saves a PNG of the frame.
@@ -78,30 +79,7 @@ test('fast-forward on a held key, shown in the keys panel; F8 saves a PNG of the
 
 /** The most common non-black colour of the game screen (its background). */
 async function background(page: Page): Promise<[number, number, number]> {
-  const canvas = page.frameLocator('iframe[title="Game: Coin Catcher"]').locator('canvas');
-  const png = (await canvas.screenshot()).toString('base64');
-  return page.evaluate(async (b64) => {
-    const img = new Image();
-    img.src = `data:image/png;base64,${b64}`;
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.naturalWidth;
-    c.height = img.naturalHeight;
-    const ctx = c.getContext('2d')!;
-    ctx.drawImage(img, 0, 0);
-    const { data, width, height } = ctx.getImageData(0, 0, c.width, c.height);
-    const counts = new Map<string, number>();
-    for (let y = 0; y < height; y += 3) {
-      for (let x = 0; x < width; x += 3) {
-        const i = (y * width + x) * 4;
-        if (data[i] + data[i + 1] + data[i + 2] < 40) continue;
-        const k = `${data[i] >> 4},${data[i + 1] >> 4},${data[i + 2] >> 4}`;
-        counts.set(k, (counts.get(k) ?? 0) + 1);
-      }
-    }
-    const top = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '0,0,0';
-    return top.split(',').map((v) => Number(v) * 16 + 8) as [number, number, number];
-  }, png);
+  return (await screenOf(page, page.frameLocator('iframe[title="Game: Coin Catcher"]').locator('canvas'))).bg;
 }
 const isBlue = ([r, , b]: number[]) => b > 150 && b > r + 80;
 const isRed = ([r, g, b]: number[]) => r > 150 && r > b + 80 && r > g + 60;
