@@ -19,18 +19,10 @@ import (
 // from the local databases (never a third-party service), and its reverse
 // DNS name. What is not known is "Unknown" (numbers: null).
 type ipRecord struct {
-	IP          string   `json:"ip"`
-	Country     string   `json:"country"`
-	CountryCode string   `json:"countryCode"`
-	Region      string   `json:"region"`
-	City        string   `json:"city"`
-	Postal      string   `json:"postal"`
-	Latitude    *float64 `json:"latitude"`
-	Longitude   *float64 `json:"longitude"`
-	Timezone    string   `json:"timezone"`
-	Org         string   `json:"org"`
-	ASN         *uint    `json:"asn"`
-	Hostname    string   `json:"hostname"`
+	// Result is what the databases know, with Unknown for the strings they
+	// lack (its fields come first in the JSON, as the contract lists them).
+	geoip.Result
+	Hostname string `json:"hostname"`
 	// AcceptLanguage is the Accept-Language header this request arrived
 	// with, so the IP report can compare what the server sees with
 	// navigator.languages. Only in the caller's own record (absent for ?ip=).
@@ -108,9 +100,10 @@ func (s *Server) ipRecord(c fiber.Ctx, ip netip.Addr) ipRecord {
 		}
 		return v
 	}
-	rec := ipRecord{IP: res.IP, Country: unknown(res.Country), CountryCode: res.CountryCode, Region: unknown(res.Region),
-		City: unknown(res.City), Postal: unknown(res.Postal), Latitude: res.Latitude, Longitude: res.Longitude,
-		Timezone: unknown(res.Timezone), Org: unknown(res.Org), ASN: res.ASN, Hostname: geoip.Unknown}
+	rec := ipRecord{Result: res, Hostname: geoip.Unknown}
+	for _, v := range []*string{&rec.Country, &rec.Region, &rec.City, &rec.Postal, &rec.Timezone, &rec.Org} {
+		*v = unknown(*v)
+	}
 	if ip.IsValid() && geoip.IsPublic(ip) {
 		rec.Hostname = s.reverseDNS(c.Context(), ip)
 	}
