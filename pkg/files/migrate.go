@@ -10,6 +10,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/devhub/devhub/pkg/internal/ctxio"
 	"github.com/devhub/devhub/pkg/storage"
 	"github.com/devhub/devhub/pkg/store"
 )
@@ -82,7 +83,7 @@ func (s *Service) migrateOne(ctx context.Context, f File, dst storage.Store) err
 	}
 	h := sha256.New()
 	bp := bufPool.Get().(*[]byte)
-	_, err = io.CopyBuffer(io.MultiWriter(w, h), onlyReader{ctxReader{ctx, r}}, *bp)
+	_, err = io.CopyBuffer(io.MultiWriter(w, h), ctxio.Reader(ctx, r), *bp)
 	bufPool.Put(bp)
 	if err != nil {
 		w.Abort()
@@ -118,20 +119,3 @@ func (s *Service) migrateOne(ctx context.Context, f File, dst storage.Store) err
 	}
 	return nil
 }
-
-// ctxReader stops a copy when ctx ends.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
-}
-
-// onlyReader hides every method but Read, so io.CopyBuffer uses the given
-// buffer.
-type onlyReader struct{ io.Reader }

@@ -2,9 +2,14 @@
 // games they played last, in the store (one small record per user). It
 // stores game ids only; pkg/server joins them with the ROM library and drops
 // ids of games that were removed since.
+//
+// The writers take a context and give up before they open a write
+// transaction once it is done (bbolt's single writer may keep them
+// waiting); Get is one short read and takes none.
 package gameshelf
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"time"
@@ -72,7 +77,10 @@ func (s *Service) Get(userID uint64) (Shelf, error) {
 	return sh, err
 }
 
-func (s *Service) update(userID uint64, fn func(*Shelf) error) error {
+func (s *Service) update(ctx context.Context, userID uint64, fn func(*Shelf) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	return s.st.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucket)
 		var sh Shelf
@@ -91,8 +99,8 @@ func without(list []Entry, id uint64) []Entry {
 }
 
 // SetFavourite adds (on) or removes (off) a favourite; both are idempotent.
-func (s *Service) SetFavourite(userID, gameID uint64, on bool) error {
-	return s.update(userID, func(sh *Shelf) error {
+func (s *Service) SetFavourite(ctx context.Context, userID, gameID uint64, on bool) error {
+	return s.update(ctx, userID, func(sh *Shelf) error {
 		if !on {
 			sh.Favourites = without(sh.Favourites, gameID)
 			return nil
@@ -110,8 +118,8 @@ func (s *Service) SetFavourite(userID, gameID uint64, on bool) error {
 
 // Played records that a user started a game: it moves to the front of the
 // recent list, which keeps MaxRecent games.
-func (s *Service) Played(userID, gameID uint64) error {
-	return s.update(userID, func(sh *Shelf) error {
+func (s *Service) Played(ctx context.Context, userID, gameID uint64) error {
+	return s.update(ctx, userID, func(sh *Shelf) error {
 		sh.Recent = append([]Entry{{GameID: gameID, At: s.now().UTC()}}, without(sh.Recent, gameID)...)
 		if len(sh.Recent) > MaxRecent {
 			sh.Recent = sh.Recent[:MaxRecent]

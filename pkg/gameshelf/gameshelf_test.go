@@ -1,11 +1,14 @@
 package gameshelf
 
 import (
+	"context"
 	"errors"
 	"testing"
 
 	"github.com/devhub/devhub/pkg/store/storetest"
 )
+
+var ctx = context.Background()
 
 func ids(list []Entry) []uint64 {
 	out := []uint64{}
@@ -26,14 +29,14 @@ func TestFavouritesAndRecent(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(s.SetFavourite(1, 10, true))
-	must(s.SetFavourite(1, 11, true))
-	must(s.SetFavourite(1, 10, true)) // idempotent
-	must(s.SetFavourite(1, 12, false))
+	must(s.SetFavourite(ctx, 1, 10, true))
+	must(s.SetFavourite(ctx, 1, 11, true))
+	must(s.SetFavourite(ctx, 1, 10, true)) // idempotent
+	must(s.SetFavourite(ctx, 1, 12, false))
 	for i := uint64(0); i < MaxRecent+5; i++ {
-		must(s.Played(1, 100+i))
+		must(s.Played(ctx, 1, 100+i))
 	}
-	must(s.Played(1, 105)) // back to the front, once
+	must(s.Played(ctx, 1, 105)) // back to the front, once
 	sh, err := s.Get(1)
 	must(err)
 	if got := ids(sh.Favourites); len(got) != 2 || got[0] != 11 || got[1] != 10 {
@@ -50,7 +53,7 @@ func TestFavouritesAndRecent(t *testing.T) {
 		}
 		seen[id] = true
 	}
-	must(s.SetFavourite(1, 10, false))
+	must(s.SetFavourite(ctx, 1, 10, false))
 	sh, _ = s.Get(1)
 	if got := ids(sh.Favourites); len(got) != 1 || got[0] != 11 {
 		t.Fatalf("after removal %v", got)
@@ -60,11 +63,30 @@ func TestFavouritesAndRecent(t *testing.T) {
 		t.Fatalf("other user %+v", other)
 	}
 	for i := uint64(0); i < MaxFavourites; i++ {
-		if err := s.SetFavourite(3, i, true); err != nil {
+		if err := s.SetFavourite(ctx, 3, i, true); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.SetFavourite(3, 9999, true); !errors.Is(err, ErrTooMany) {
+	if err := s.SetFavourite(ctx, 3, 9999, true); !errors.Is(err, ErrTooMany) {
 		t.Fatalf("over the cap: %v", err)
+	}
+}
+
+// A cancelled context records nothing.
+func TestWritesHonourCancel(t *testing.T) {
+	s, err := New(storetest.Open(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := s.SetFavourite(done, 1, 10, true); !errors.Is(err, context.Canceled) {
+		t.Fatalf("favourite after cancel: %v", err)
+	}
+	if err := s.Played(done, 1, 10); !errors.Is(err, context.Canceled) {
+		t.Fatalf("played after cancel: %v", err)
+	}
+	if sh, err := s.Get(1); err != nil || len(sh.Favourites) != 0 || len(sh.Recent) != 0 {
+		t.Fatalf("after cancelled writes: %+v %v", sh, err)
 	}
 }

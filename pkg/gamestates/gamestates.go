@@ -10,10 +10,16 @@
 // never mix: readers see the old record or the new one, wholly, and the last
 // rename wins. The screenshot is named after the state's version, so a
 // screenshot is never shown beside a state it was not taken of.
+//
+// The writers (Put, Delete, PutScreenshot) take a context and give up
+// before they change a slot once it is done: Put stops streaming a body
+// whose request went away, and each of them may wait for another slot's
+// rename. The readers open one or a few small files and take none.
 package gamestates
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -30,6 +36,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/devhub/devhub/pkg/internal/ctxio"
 	"github.com/devhub/devhub/pkg/quota"
 )
 
@@ -140,13 +147,17 @@ func (s *Service) gameDir(userID, gameID uint64) string {
 }
 
 // Put stores r as the state of a slot, made with core. A body over the limit
-// is ErrTooLarge and leaves the slot as it was.
-func (s *Service) Put(userID, gameID uint64, slot, core string, r io.Reader) (Info, error) {
+// is ErrTooLarge and leaves the slot as it was; so does a ctx that ends
+// while the body streams in or before the state is renamed into place.
+func (s *Service) Put(ctx context.Context, userID, gameID uint64, slot, core string, r io.Reader) (Info, error) {
 	if !ValidSlot(slot) {
 		return Info{}, ErrBadSlot
 	}
 	if !ValidCore(core) {
 		return Info{}, ErrBadCore
+	}
+	if err := ctx.Err(); err != nil {
+		return Info{}, err
 	}
 	dir := s.gameDir(userID, gameID)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -164,7 +175,7 @@ func (s *Service) Put(userID, gameID uint64, slot, core string, r io.Reader) (In
 	if _, err := tmp.Write(make([]byte, headerSize)); err != nil {
 		return fail(err)
 	}
-	n, err := io.Copy(tmp, io.LimitReader(r, s.maxBytes+1))
+	n, err := io.Copy(tmp, io.LimitReader(ctxio.Reader(ctx, r), s.maxBytes+1))
 	if err != nil {
 		return fail(err)
 	}
@@ -187,6 +198,9 @@ func (s *Service) Put(userID, gameID uint64, slot, core string, r io.Reader) (In
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := ctx.Err(); err != nil { // gone while waiting for another rename
+		return Info{}, err
+	}
 	final := filepath.Join(dir, slot+".state")
 	commit := func() error {
 		if err := os.Rename(tmp.Name(), final); err != nil {
@@ -318,13 +332,16 @@ func (s *Service) List(userID, gameID uint64) ([]Info, error) {
 }
 
 // Delete removes a slot's state and screenshot; an empty slot is ErrNotFound.
-func (s *Service) Delete(userID, gameID uint64, slot string) error {
+func (s *Service) Delete(ctx context.Context, userID, gameID uint64, slot string) error {
 	if !ValidSlot(slot) {
 		return ErrBadSlot
 	}
 	dir := s.gameDir(userID, gameID)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	err := os.Remove(filepath.Join(dir, slot+".state"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return ErrNotFound
@@ -336,7 +353,7 @@ func (s *Service) Delete(userID, gameID uint64, slot string) error {
 }
 
 // PutScreenshot attaches a PNG to the slot's current state.
-func (s *Service) PutScreenshot(userID, gameID uint64, slot string, png []byte) error {
+func (s *Service) PutScreenshot(ctx context.Context, userID, gameID uint64, slot string, png []byte) error {
 	if !ValidSlot(slot) {
 		return ErrBadSlot
 	}
@@ -349,6 +366,9 @@ func (s *Service) PutScreenshot(userID, gameID uint64, slot string, png []byte) 
 	dir := s.gameDir(userID, gameID)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	f, err := os.Open(filepath.Join(dir, slot+".state"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return ErrNotFound

@@ -2,7 +2,9 @@ package gamestates
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -21,14 +23,17 @@ func newService(t *testing.T, max int64) *Service {
 	return s
 }
 
+// ctx is the context of the tests that do not cancel theirs.
+var ctx = context.Background()
+
 var png = append([]byte("\x89PNG\r\n\x1a\n"), "pixels"...)
 
 func TestPutGetListDelete(t *testing.T) {
 	s := newService(t, 1024)
-	if _, err := s.Put(1, 7, "2", "fceumm", bytes.NewReader([]byte("state-two"))); err != nil {
+	if _, err := s.Put(ctx, 1, 7, "2", "fceumm", bytes.NewReader([]byte("state-two"))); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Put(1, 7, "auto", "fceumm", bytes.NewReader([]byte("auto!"))); err != nil {
+	if _, err := s.Put(ctx, 1, 7, "auto", "fceumm", bytes.NewReader([]byte("auto!"))); err != nil {
 		t.Fatal(err)
 	}
 	data, info, err := s.Get(1, 7, "2", "fceumm")
@@ -46,23 +51,23 @@ func TestPutGetListDelete(t *testing.T) {
 	if _, _, err := s.Get(1, 8, "2", ""); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("other game: %v", err)
 	}
-	if err := s.PutScreenshot(1, 7, "2", png); err != nil {
+	if err := s.PutScreenshot(ctx, 1, 7, "2", png); err != nil {
 		t.Fatal(err)
 	}
 	if _, info, _ := s.Get(1, 7, "2", ""); !info.HasScreenshot {
 		t.Fatal("screenshot not attached")
 	}
 	// A new state drops the old screenshot: it showed another moment.
-	if _, err := s.Put(1, 7, "2", "fceumm", bytes.NewReader([]byte("newer"))); err != nil {
+	if _, err := s.Put(ctx, 1, 7, "2", "fceumm", bytes.NewReader([]byte("newer"))); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Screenshot(1, 7, "2"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("stale screenshot kept: %v", err)
 	}
-	if err := s.Delete(1, 7, "2"); err != nil {
+	if err := s.Delete(ctx, 1, 7, "2"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Delete(1, 7, "2"); !errors.Is(err, ErrNotFound) {
+	if err := s.Delete(ctx, 1, 7, "2"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("second delete: %v", err)
 	}
 	used, err := s.UsageOf(1)
@@ -76,7 +81,7 @@ func TestPutGetListDelete(t *testing.T) {
 
 func TestPutRefusals(t *testing.T) {
 	s := newService(t, 8)
-	if _, err := s.Put(1, 1, "1", "fceumm", bytes.NewReader([]byte("old"))); err != nil {
+	if _, err := s.Put(ctx, 1, 1, "1", "fceumm", bytes.NewReader([]byte("old"))); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -92,7 +97,7 @@ func TestPutRefusals(t *testing.T) {
 		{"core with a slash", "1", "../x", "x", ErrBadCore},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := s.Put(1, 1, tc.slot, tc.core, bytes.NewReader([]byte(tc.body)))
+			_, err := s.Put(ctx, 1, 1, tc.slot, tc.core, bytes.NewReader([]byte(tc.body)))
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("got %v, want %v", err, tc.want)
 			}
@@ -110,7 +115,7 @@ func TestPutRefusals(t *testing.T) {
 
 func TestWrongCoreAndCorrupt(t *testing.T) {
 	s := newService(t, 0)
-	if _, err := s.Put(1, 1, "auto", "snes9x", bytes.NewReader([]byte("snes state"))); err != nil {
+	if _, err := s.Put(ctx, 1, 1, "auto", "snes9x", bytes.NewReader([]byte("snes state"))); err != nil {
 		t.Fatal(err)
 	}
 	_, info, err := s.Get(1, 1, "auto", "fceumm")
@@ -125,7 +130,7 @@ func TestWrongCoreAndCorrupt(t *testing.T) {
 	if _, _, err := s.Get(1, 1, "auto", "snes9x"); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("corrupt: %v", err)
 	}
-	if err := s.PutScreenshot(1, 1, "auto", []byte("GIF89a")); !errors.Is(err, ErrBadScreenshot) {
+	if err := s.PutScreenshot(ctx, 1, 1, "auto", []byte("GIF89a")); !errors.Is(err, ErrBadScreenshot) {
 		t.Fatalf("gif screenshot: %v", err)
 	}
 }
@@ -165,7 +170,7 @@ func TestConcurrentWritesOneSlot(t *testing.T) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			if _, err := s.Put(1, 1, "3", "fceumm", bytes.NewReader(bodies[i])); err != nil {
+			if _, err := s.Put(ctx, 1, 1, "3", "fceumm", bytes.NewReader(bodies[i])); err != nil {
 				t.Error(err)
 			}
 		}(i)
@@ -198,7 +203,7 @@ func TestQuota(t *testing.T) {
 	}
 	s.UseQuota(q)
 	put := func(slot string, n int) error {
-		_, err := s.Put(1, 1, slot, "fceumm", bytes.NewReader(make([]byte, n)))
+		_, err := s.Put(ctx, 1, 1, slot, "fceumm", bytes.NewReader(make([]byte, n)))
 		return err
 	}
 	for _, tc := range []struct {
@@ -225,4 +230,46 @@ func TestQuota(t *testing.T) {
 	if _, _, err := s.Get(1, 1, "3", ""); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("refused state kept: %v", err)
 	}
+}
+
+// A cancelled context changes no slot: not before the body is read, not
+// while it streams in (the copy stops at the next read), and not for a
+// delete or a screenshot.
+func TestWritesHonourCancel(t *testing.T) {
+	s := newService(t, 1<<20)
+	if _, err := s.Put(ctx, 1, 1, "1", "fceumm", bytes.NewReader([]byte("kept"))); err != nil {
+		t.Fatal(err)
+	}
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := s.Put(done, 1, 1, "1", "fceumm", bytes.NewReader([]byte("new"))); !errors.Is(err, context.Canceled) {
+		t.Fatalf("put after cancel: %v", err)
+	}
+	streaming, stop := context.WithCancel(context.Background())
+	body := io.MultiReader(bytes.NewReader([]byte("first half ")), cancelOnRead{stop}, bytes.NewReader([]byte("second half")))
+	if _, err := s.Put(streaming, 1, 1, "1", "fceumm", body); !errors.Is(err, context.Canceled) {
+		t.Fatalf("put cancelled mid-body: %v", err)
+	}
+	if err := s.PutScreenshot(done, 1, 1, "1", png); !errors.Is(err, context.Canceled) {
+		t.Fatalf("screenshot after cancel: %v", err)
+	}
+	if err := s.Delete(done, 1, 1, "1"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("delete after cancel: %v", err)
+	}
+	data, info, err := s.Get(1, 1, "1", "")
+	if err != nil || string(data) != "kept" || info.HasScreenshot {
+		t.Fatalf("after cancelled writes: %q %+v %v", data, info, err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(s.gameDir(1, 1), ".*")); len(left) != 0 {
+		t.Fatalf("temp files left: %v", left)
+	}
+}
+
+// cancelOnRead ends its context when the copy reaches it, as a client that
+// goes away halfway through an upload.
+type cancelOnRead struct{ cancel context.CancelFunc }
+
+func (c cancelOnRead) Read([]byte) (int, error) {
+	c.cancel()
+	return 0, io.EOF
 }

@@ -134,7 +134,7 @@ func (s *Server) putState(c fiber.Ctx) error {
 	if n := c.Request().Header.ContentLength(); n > 0 && int64(n) > limit {
 		return stateError(gamestates.ErrTooLarge, limit)
 	}
-	if _, err := s.svc.GameStates.Put(currentUser(c).ID, g.ID, slot, core, s.requestBody(c)); err != nil {
+	if _, err := s.svc.GameStates.Put(c.Context(), currentUser(c).ID, g.ID, slot, core, s.requestBody(c)); err != nil {
 		return stateError(err, limit)
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -165,7 +165,7 @@ func (s *Server) deleteState(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := s.svc.GameStates.Delete(currentUser(c).ID, g.ID, slot); err != nil {
+	if err := s.svc.GameStates.Delete(c.Context(), currentUser(c).ID, g.ID, slot); err != nil {
 		return stateError(err, 0)
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -176,7 +176,7 @@ func (s *Server) putStateScreenshot(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := s.svc.GameStates.PutScreenshot(currentUser(c).ID, g.ID, slot, c.Body()); err != nil {
+	if err := s.svc.GameStates.PutScreenshot(c.Context(), currentUser(c).ID, g.ID, slot, c.Body()); err != nil {
 		return stateError(err, gamestates.MaxScreenshotBytes)
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -232,7 +232,7 @@ func (s *Server) setFavourite(on bool) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		if err := s.svc.Shelf.SetFavourite(currentUser(c).ID, g.ID, on); err != nil {
+		if err := s.svc.Shelf.SetFavourite(c.Context(), currentUser(c).ID, g.ID, on); err != nil {
 			if errors.Is(err, gameshelf.ErrTooMany) {
 				return NewError(fiber.StatusConflict, "at most "+strconv.Itoa(gameshelf.MaxFavourites)+" favourites")
 			}
@@ -249,7 +249,7 @@ func (s *Server) gamePlayed(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := s.svc.Shelf.Played(currentUser(c).ID, g.ID); err != nil {
+	if err := s.svc.Shelf.Played(c.Context(), currentUser(c).ID, g.ID); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
