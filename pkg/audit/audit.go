@@ -86,8 +86,14 @@ func New(st *store.Store, maxEvents int, now func() time.Time) (*Service, error)
 }
 
 // Record appends an event, stamped with the time; the oldest events beyond
-// the retention are dropped in the same transaction.
-func (s *Service) Record(ev Event) error {
+// the retention are dropped in the same transaction. It gives up before the
+// transaction once ctx is done; callers recording an action that has
+// already happened pass a context that is not cancelled with the request
+// (context.WithoutCancel), so the log never misses it.
+func (s *Service) Record(ctx context.Context, ev Event) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	ev.At = s.now().UTC()
 	ev.Type, ev.Actor, ev.Target, ev.IP = text.Truncate(ev.Type, maxField), text.Truncate(ev.Actor, maxField), text.Truncate(ev.Target, maxField), text.Truncate(ev.IP, maxField)
 	for k, v := range ev.Details {

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -26,7 +27,7 @@ func TestRecordAndList(t *testing.T) {
 	types := []string{SignIn, SignInFailed, TwoFactorOn, RoleChanged, TwoFactorOff, SignIn}
 	for i, typ := range types {
 		*now = now.Add(time.Minute)
-		if err := s.Record(Event{Type: typ, Actor: "a@example.com", Target: "t" + string(rune('0'+i)), IP: "192.0.2.1"}); err != nil {
+		if err := s.Record(t.Context(), Event{Type: typ, Actor: "a@example.com", Target: "t" + string(rune('0'+i)), IP: "192.0.2.1"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -75,7 +76,7 @@ func TestRecordAndList(t *testing.T) {
 func TestRetentionAndFieldCaps(t *testing.T) {
 	s, _ := newService(t, 3)
 	for i := 0; i < 5; i++ {
-		s.Record(Event{Type: SignInFailed, Target: strings.Repeat("я", 300), Details: map[string]string{"k": strings.Repeat("x", 1000)}})
+		s.Record(t.Context(), Event{Type: SignInFailed, Target: strings.Repeat("я", 300), Details: map[string]string{"k": strings.Repeat("x", 1000)}})
 	}
 	evs, _, _ := s.List(context.Background(), Query{})
 	if len(evs) != 3 || evs[0].ID != 5 || evs[2].ID != 3 {
@@ -83,5 +84,18 @@ func TestRetentionAndFieldCaps(t *testing.T) {
 	}
 	if len(evs[0].Target) > maxField || !utf8.ValidString(evs[0].Target) || len(evs[0].Details["k"]) != maxField {
 		t.Fatalf("fields not capped: %d %d", len(evs[0].Target), len(evs[0].Details["k"]))
+	}
+}
+
+// A cancelled context records nothing.
+func TestRecordHonoursCancel(t *testing.T) {
+	s, _ := newService(t, 0)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := s.Record(ctx, Event{Type: SignIn, Actor: "a@example.com"}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("record after cancel: %v", err)
+	}
+	if evs, _, err := s.List(t.Context(), Query{}); err != nil || len(evs) != 0 {
+		t.Fatalf("after a cancelled record: %v %v", evs, err)
 	}
 }

@@ -201,12 +201,13 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 const ownerActor = "owner (CLI)"
 
 // record writes an audit event for a CLI command; a failure to write it is
-// logged, never the command's failure (the action itself succeeded).
-func (s *services) record(ev audit.Event) {
+// logged, never the command's failure (the action itself succeeded, so a
+// Ctrl-C after it does not stop the record either).
+func (s *services) record(ctx context.Context, ev audit.Event) {
 	if ev.Actor == "" {
 		ev.Actor = ownerActor
 	}
-	if err := s.audit.Record(ev); err != nil {
+	if err := s.audit.Record(context.WithoutCancel(ctx), ev); err != nil {
 		s.log.Warn("audit log", slog.String("type", ev.Type), slog.Any("err", err))
 	}
 }
@@ -256,7 +257,7 @@ func (s *services) startup(ctx context.Context) error {
 		return err
 	}
 	s.authStartup(ctx)
-	if n, err := s.files.SweepTemps(); err != nil {
+	if n, err := s.files.SweepTemps(ctx); err != nil {
 		return err
 	} else if n > 0 {
 		s.log.Info("removed leftovers of interrupted uploads", slog.Int("files", n))

@@ -100,7 +100,7 @@ On a terminal a progress bar is shown for large files.`,
 					return fmt.Errorf("%s: %w", p, err)
 				}
 			}
-			saved, err := up.Commit()
+			saved, err := up.Commit(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -333,7 +333,7 @@ func newFileRmCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			f, err := svc.files.Delete(id)
+			f, err := svc.files.Delete(cmd.Context(), id)
 			if err != nil {
 				return fmt.Errorf("file %d: %w", id, err)
 			}

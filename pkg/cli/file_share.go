@@ -77,7 +77,7 @@ first line of stdin is the password the link asks for. The link is
 					return err
 				}
 			}
-			sh, err := svc.shares.Create(shares.NewShare{FileID: f.ID, Creator: ownerActor, TTL: ttl, Password: pw, MaxDownloads: maxDl})
+			sh, err := svc.shares.Create(cmd.Context(), shares.NewShare{FileID: f.ID, Creator: ownerActor, TTL: ttl, Password: pw, MaxDownloads: maxDl})
 			var verr *store.ValidationError
 			if errors.As(err, &verr) {
 				for field, fe := range verr.Fields {
@@ -87,7 +87,7 @@ first line of stdin is the password the link asks for. The link is
 			if err != nil {
 				return err
 			}
-			svc.record(audit.Event{Type: audit.ShareCreated, Target: fmt.Sprintf("file %d", f.ID),
+			svc.record(cmd.Context(), audit.Event{Type: audit.ShareCreated, Target: fmt.Sprintf("file %d", f.ID),
 				Details: map[string]string{"link": sh.Token[:6] + "…", "expiresAt": sh.ExpiresAt.Format(time.RFC3339)}})
 			link := shareLink(svc, *sh)
 			if asJSON {
@@ -190,14 +190,14 @@ func newFileUnshareCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			sh, err := svc.shares.Revoke(args[0])
+			sh, err := svc.shares.Revoke(cmd.Context(), args[0])
 			if errors.Is(err, store.ErrNotFound) {
 				return fmt.Errorf("no share link %s", args[0])
 			}
 			if err != nil {
 				return err
 			}
-			svc.record(audit.Event{Type: audit.ShareRevoked, Target: fmt.Sprintf("file %d", sh.FileID),
+			svc.record(cmd.Context(), audit.Event{Type: audit.ShareRevoked, Target: fmt.Sprintf("file %d", sh.FileID),
 				Details: map[string]string{"link": sh.Token[:6] + "…"}})
 			env.Printf("revoked share link %s (file %d)\n", sh.Token, sh.FileID)
 			return nil

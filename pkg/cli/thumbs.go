@@ -56,7 +56,7 @@ func (s *services) thumbsStartup(ctx context.Context) error {
 			srcs = append(srcs, src)
 		}
 	}
-	if n := t.Sweep(srcs); n > 0 {
+	if n := t.Sweep(ctx, srcs); n > 0 {
 		s.log.Info("removed thumbnails of deleted files", slog.Int("thumbnails", n))
 	}
 	s.files.SetHooks(files.Hooks{

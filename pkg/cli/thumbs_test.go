@@ -109,7 +109,7 @@ func TestServeStartupBackfillsThumbnails(t *testing.T) {
 	if !svc.thumbs.Has(moreSrc) {
 		t.Fatal("no thumbnail made on upload")
 	}
-	if _, err := svc.files.Delete(photo.ID); err != nil {
+	if _, err := svc.files.Delete(t.Context(), photo.ID); err != nil {
 		t.Fatal(err)
 	}
 	if svc.thumbs.Has(src) {

@@ -276,7 +276,7 @@ code is 0, for idempotent seeding).`,
 				}
 				return err
 			}
-			svc.record(audit.Event{Type: audit.UserCreated, Target: u.Email, Details: map[string]string{"role": u.Role}})
+			svc.record(cmd.Context(), audit.Event{Type: audit.UserCreated, Target: u.Email, Details: map[string]string{"role": u.Role}})
 			if asJSON {
 				return env.PrintJSON(u)
 			}
@@ -355,7 +355,7 @@ effect immediately; the user signs in again.`,
 			if err != nil {
 				return err
 			}
-			svc.record(audit.Event{Type: audit.RoleChanged, Target: u.Email, Details: map[string]string{"to": u.Role}})
+			svc.record(cmd.Context(), audit.Event{Type: audit.RoleChanged, Target: u.Email, Details: map[string]string{"to": u.Role}})
 			env.Printf("%s is now %s\n", u.Email, u.Role)
 			return nil
 		},
@@ -388,7 +388,7 @@ its sessions.`,
 			if err := svc.auth.SetPassword(cmd.Context(), args[0], pw); err != nil {
 				return err
 			}
-			svc.record(audit.Event{Type: audit.PasswordChanged, Target: auth.NormalizeEmail(args[0])})
+			svc.record(cmd.Context(), audit.Event{Type: audit.PasswordChanged, Target: auth.NormalizeEmail(args[0])})
 			env.Printf("password of %s changed; its sessions were ended\n", auth.NormalizeEmail(args[0]))
 			return nil
 		},
@@ -420,11 +420,11 @@ func newUserRmCmd(env *Env) *cobra.Command {
 			mode, removed := "keep", 0
 			if deleteFiles {
 				mode = "delete"
-				if removed, err = svc.files.DeleteUploadedBy(u.ID); err != nil {
+				if removed, err = svc.files.DeleteUploadedBy(cmd.Context(), u.ID); err != nil {
 					return fmt.Errorf("account deleted, but its files: %w", err)
 				}
 			}
-			svc.record(audit.Event{Type: audit.UserDeleted, Target: u.Email,
+			svc.record(cmd.Context(), audit.Event{Type: audit.UserDeleted, Target: u.Email,
 				Details: map[string]string{"files": mode, "filesDeleted": strconv.Itoa(removed)}})
 			if deleteFiles {
 				env.Printf("deleted %s and %d file(s) it uploaded\n", u.Email, removed)
@@ -497,7 +497,7 @@ at once; every device has to sign in again.`,
 			if err != nil {
 				return err
 			}
-			svc.record(audit.Event{Type: audit.SessionsRevoked, Target: auth.NormalizeEmail(args[0]),
+			svc.record(cmd.Context(), audit.Event{Type: audit.SessionsRevoked, Target: auth.NormalizeEmail(args[0]),
 				Details: map[string]string{"sessions": "all", "count": strconv.Itoa(n)}})
 			env.Printf("ended %d session(s) of %s\n", n, auth.NormalizeEmail(args[0]))
 			return nil
@@ -568,7 +568,7 @@ code; the password alone signs in again until the user enrols anew from the prof
 			if err := svc.auth.ResetTOTP(cmd.Context(), args[0]); err != nil {
 				return err
 			}
-			svc.record(audit.Event{Type: audit.TwoFactorReset, Target: auth.NormalizeEmail(args[0])})
+			svc.record(cmd.Context(), audit.Event{Type: audit.TwoFactorReset, Target: auth.NormalizeEmail(args[0])})
 			env.Printf("two-factor sign-in turned off for %s\n", auth.NormalizeEmail(args[0]))
 			return nil
 		},
@@ -604,7 +604,7 @@ expires. The code is shown this once: the store keeps only its hash.`,
 			if err != nil {
 				return err
 			}
-			svc.record(audit.Event{Type: audit.InviteCreated, Target: inv.ID,
+			svc.record(cmd.Context(), audit.Event{Type: audit.InviteCreated, Target: inv.ID,
 				Details: map[string]string{"expiresAt": inv.ExpiresAt.Format(time.RFC3339)}})
 			if asJSON {
 				return env.PrintJSON(inv)

@@ -52,10 +52,10 @@ by default). Uploads over the quota are refused with nothing kept.`,
 						return fmt.Errorf("--files: %w", err)
 					}
 				}
-				if err := svc.quota.SetOverride(u.ID, o); err != nil {
+				if err := svc.quota.SetOverride(cmd.Context(), u.ID, o); err != nil {
 					return err
 				}
-				svc.record(audit.Event{Type: audit.QuotaChanged, Target: u.Email,
+				svc.record(cmd.Context(), audit.Event{Type: audit.QuotaChanged, Target: u.Email,
 					Details: map[string]string{"bytes": bytesFlag, "files": filesFlag}})
 			}
 			r, err := svc.quota.Report(u.ID)

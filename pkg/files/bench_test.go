@@ -22,7 +22,7 @@ func BenchmarkSave(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StopTimer()
-		s.Delete(f.ID)
+		s.Delete(b.Context(), f.ID)
 		b.StartTimer()
 	}
 }

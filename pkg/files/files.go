@@ -284,8 +284,9 @@ func (s *Service) Open(id uint64) (*File, io.ReadSeekCloser, error) {
 }
 
 // DeleteUploadedBy deletes every file uploader id added (an account being
-// deleted with its files) and returns how many.
-func (s *Service) DeleteUploadedBy(uploaderID uint64) (int, error) {
+// deleted with its files) and returns how many; a ctx that ends stops it
+// between files.
+func (s *Service) DeleteUploadedBy(ctx context.Context, uploaderID uint64) (int, error) {
 	all, err := s.List()
 	if err != nil {
 		return 0, err
@@ -295,7 +296,7 @@ func (s *Service) DeleteUploadedBy(uploaderID uint64) (int, error) {
 		if f.UploaderID != uploaderID {
 			continue
 		}
-		if _, err := s.Delete(f.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+		if _, err := s.Delete(ctx, f.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
 			return n, err
 		}
 		n++
@@ -306,7 +307,12 @@ func (s *Service) DeleteUploadedBy(uploaderID uint64) (int, error) {
 // Delete removes the record, then the bytes. If removing the bytes fails
 // the file is an orphan that the next start-up sweep deletes; the record is
 // gone either way, so the file is no longer offered and the call succeeds.
-func (s *Service) Delete(id uint64) (*File, error) {
+// A ctx that is done stops it before the record goes; once it has gone, the
+// bytes are removed whatever becomes of ctx.
+func (s *Service) Delete(ctx context.Context, id uint64) (*File, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	var f File
 	err := s.st.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte(bucketName))
@@ -322,7 +328,7 @@ func (s *Service) Delete(id uint64) (*File, error) {
 	s.deleted(f)
 	be, err := s.storeOf(&f)
 	if err == nil {
-		err = be.Delete(context.Background(), f.StoredName)
+		err = be.Delete(context.WithoutCancel(ctx), f.StoredName)
 	}
 	if err != nil {
 		s.log.Warn("file record deleted, its bytes stay until the next start-up sweep",

@@ -153,13 +153,13 @@ func TestSaveGetOpenDelete(t *testing.T) {
 	if !bytes.Equal(b, data) || got.ID != f.ID {
 		t.Fatal("read back different bytes")
 	}
-	if _, err := s.Delete(f.ID); err != nil {
+	if _, err := s.Delete(t.Context(), f.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Get(f.ID); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("Get after delete: %v", err)
 	}
-	if _, err := s.Delete(f.ID); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Delete(t.Context(), f.ID); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("second delete: %v", err)
 	}
 	if names := dirNames(t, s.Dir()); len(names) != 0 {
@@ -334,7 +334,7 @@ func TestSweepTemps(t *testing.T) {
 	write(strings.Repeat("AB", 16))                                 // not our pattern: left alone
 	os.Symlink(outside, filepath.Join(s.Dir(), ".upload-link.tmp")) // a planted link
 
-	n, err := s.SweepTemps()
+	n, err := s.SweepTemps(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,7 +377,7 @@ func TestOpenRefusesPlantedSymlink(t *testing.T) {
 		t.Fatalf("Open of a dir link: %v", err)
 	}
 	// Deleting removes the link, never the target.
-	if _, err := s.Delete(f.ID); err != nil {
+	if _, err := s.Delete(t.Context(), f.ID); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(secret); err != nil || string(b) != "hello" {

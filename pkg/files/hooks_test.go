@@ -31,10 +31,10 @@ func TestHooks(t *testing.T) {
 	if got := strings.Join(added, ","); got != "a.png,b.txt,c.txt" {
 		t.Errorf("added = %s, want the three committed files only", got)
 	}
-	if _, err := s.Delete(one.ID); err != nil {
+	if _, err := s.Delete(t.Context(), one.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Delete(one.ID); err == nil {
+	if _, err := s.Delete(t.Context(), one.ID); err == nil {
 		t.Fatal("second delete succeeded")
 	}
 	if got := strings.Join(deleted, ","); got != "a.png" {

@@ -2,8 +2,10 @@ package files
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -61,7 +63,7 @@ func TestDeleteUploadedBy(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	n, err := s.DeleteUploadedBy(7)
+	n, err := s.DeleteUploadedBy(t.Context(), 7)
 	if err != nil || n != 2 {
 		t.Fatalf("deleted %d, %v", n, err)
 	}
@@ -71,5 +73,50 @@ func TestDeleteUploadedBy(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(s.Dir()); len(entries) != 1 {
 		t.Fatalf("%d files on disk", len(entries))
+	}
+}
+
+// A cancelled context changes no file: not a delete (one or an uploader's
+// all), not a visibility, not an upload's commit, not the start-up sweep.
+func TestWritesHonourCancel(t *testing.T) {
+	s := newTestService(t, 1<<20)
+	f, err := s.Save(t.Context(), "kept.txt", strings.NewReader("kept"), Uploader{ID: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	orphan := filepath.Join(s.Dir(), strings.Repeat("ab", 16))
+	if err := os.WriteFile(orphan, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := s.Delete(ctx, f.ID); !errors.Is(err, context.Canceled) {
+		t.Fatalf("delete after cancel: %v", err)
+	}
+	if n, err := s.DeleteUploadedBy(ctx, 7); !errors.Is(err, context.Canceled) || n != 0 {
+		t.Fatalf("delete uploaded after cancel: %d %v", n, err)
+	}
+	if _, err := s.SetVisibility(ctx, f.ID, Private); !errors.Is(err, context.Canceled) {
+		t.Fatalf("visibility after cancel: %v", err)
+	}
+	if _, err := s.Save(ctx, "new.txt", strings.NewReader("new"), Uploader{ID: 7}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("save after cancel: %v", err)
+	}
+	up := s.Begin(Uploader{ID: 7})
+	if err := up.Add(t.Context(), "late.txt", strings.NewReader("late")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := up.Commit(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("commit after cancel: %v", err)
+	}
+	if n, err := s.SweepTemps(ctx); !errors.Is(err, context.Canceled) || n != 0 {
+		t.Fatalf("sweep after cancel: %d %v", n, err)
+	}
+	if all, _ := s.List(); len(all) != 1 || all[0].ID != f.ID || all[0].IsPrivate() {
+		t.Fatalf("files after cancelled writes: %+v", all)
+	}
+	names, _ := os.ReadDir(s.Dir())
+	if len(names) != 2 { // the kept file and the orphan the sweep did not reach
+		t.Fatalf("uploads dir after cancelled writes: %v", names)
 	}
 }

@@ -74,7 +74,7 @@ func TestMigrateInterruptedAndResumed(t *testing.T) {
 		t.Fatalf("interrupted run: moved %d, %v", moved, err)
 	}
 	checkAll("after the interruption")
-	if n, err := s.SweepTemps(); err != nil || n != 0 {
+	if n, err := s.SweepTemps(t.Context()); err != nil || n != 0 {
 		t.Fatalf("the interruption left %d leftovers (%v)", n, err)
 	}
 

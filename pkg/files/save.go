@@ -207,8 +207,9 @@ func (u *Upload) discard() {
 
 // Commit makes the upload visible: the records of every file are written
 // in one transaction (under the quota's lock). On failure nothing stays
-// behind.
-func (u *Upload) Commit() ([]File, error) {
+// behind; a ctx that is done by the time the quota's lock is held is such
+// a failure.
+func (u *Upload) Commit(ctx context.Context) ([]File, error) {
 	if u.finished {
 		return nil, errors.New("files: upload already finished")
 	}
@@ -223,6 +224,9 @@ func (u *Upload) Commit() ([]File, error) {
 	now := u.s.now().UTC()
 	out := make([]File, 0, len(u.files))
 	record := func() error {
+		if err := ctx.Err(); err != nil { // gone while waiting for the lock
+			return err
+		}
 		err := u.s.st.Update(func(tx *bolt.Tx) error {
 			b := tx.Bucket([]byte(bucketName))
 			out = out[:0]
@@ -278,7 +282,7 @@ func (s *Service) Save(ctx context.Context, name string, r io.Reader, up Uploade
 	if err := u.Add(ctx, name, r); err != nil {
 		return nil, err
 	}
-	out, err := u.Commit()
+	out, err := u.Commit(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -372,7 +376,7 @@ func (s *Service) SaveMultipart(ctx context.Context, body io.Reader, boundary, f
 			return nil, err
 		}
 	}
-	return u.Commit()
+	return u.Commit(ctx)
 }
 
 // rawFileName is the filename parameter of a part's Content-Disposition as
@@ -394,8 +398,9 @@ func rawFileName(p *multipart.Part) string {
 // stored bytes that no record refers to (a crash between storing and
 // recording). It runs at start-up, before uploads are accepted. Only keys
 // this package generates are ever removed, and removing a symlink never
-// touches its target.
-func (s *Service) SweepTemps() (int, error) {
+// touches its target. A ctx that ends (Ctrl-C during start-up) stops it
+// between backends and between leftovers.
+func (s *Service) SweepTemps(ctx context.Context) (int, error) {
 	known := map[string]map[string]bool{}
 	err := s.st.View(func(tx *bolt.Tx) error {
 		return store.ForEachJSON(tx.Bucket([]byte(bucketName)), func(_ []byte, f *File) error {
@@ -410,9 +415,11 @@ func (s *Service) SweepTemps() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	ctx := context.Background()
 	removed := 0
 	for name, be := range s.stores {
+		if err := ctx.Err(); err != nil {
+			return removed, err
+		}
 		n, err := be.SweepIncomplete(ctx)
 		removed += n
 		if err != nil {
@@ -428,6 +435,9 @@ func (s *Service) SweepTemps() (int, error) {
 			return removed, err
 		}
 		for _, key := range orphans {
+			if err := ctx.Err(); err != nil {
+				return removed, err
+			}
 			if err := be.Delete(ctx, key); err != nil {
 				s.log.Warn("could not remove a leftover upload", slog.String("backend", name), slog.String("name", key), slog.Any("err", err))
 				continue

@@ -1,6 +1,7 @@
 package files
 
 import (
+	"context"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -64,11 +65,14 @@ func (s *Service) GetFor(v *Viewer, id uint64) (*File, error) {
 }
 
 // SetVisibility makes a file public or private and returns it.
-func (s *Service) SetVisibility(id uint64, visibility string) (*File, error) {
+func (s *Service) SetVisibility(ctx context.Context, id uint64, visibility string) (*File, error) {
 	switch visibility {
 	case Public, Private:
 	default:
 		return nil, store.Invalid("visibility", "invalid", "visibility must be public or private")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	var f File
 	err := s.st.Update(func(tx *bolt.Tx) error {

@@ -24,13 +24,13 @@ func TestVisibility(t *testing.T) {
 	if pub.IsPrivate() || pub.Info(false).Visibility != Public {
 		t.Fatalf("a new file is not public: %+v", pub)
 	}
-	if _, err := s.SetVisibility(priv.ID, "hidden"); err == nil {
+	if _, err := s.SetVisibility(t.Context(), priv.ID, "hidden"); err == nil {
 		t.Fatal("bad visibility accepted")
 	}
-	if _, err := s.SetVisibility(999, Private); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.SetVisibility(t.Context(), 999, Private); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("unknown file: %v", err)
 	}
-	if _, err := s.SetVisibility(priv.ID, Private); err != nil {
+	if _, err := s.SetVisibility(t.Context(), priv.ID, Private); err != nil {
 		t.Fatal(err)
 	}
 	// It survives a restart (the record is what counts, the index follows).
@@ -81,7 +81,7 @@ func TestVisibility(t *testing.T) {
 		t.Errorf("uploader page 2: %+v", page)
 	}
 	// Public again: everyone sees it, the plain list is everyone's again.
-	if _, err := s.SetVisibility(priv.ID, Public); err != nil {
+	if _, err := s.SetVisibility(t.Context(), priv.ID, Public); err != nil {
 		t.Fatal(err)
 	}
 	if !s.SeesOnlyPublic(&Viewer{ID: 1, Admin: true}) || s.TotalsFor(nil)["documents"] != 2 {

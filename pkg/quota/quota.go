@@ -12,6 +12,7 @@
 package quota
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -145,8 +146,12 @@ func (s *Service) Override(userID uint64) (Override, error) {
 }
 
 // SetOverride stores a user's override; an override with both fields nil
-// removes it, so the defaults apply again.
-func (s *Service) SetOverride(userID uint64, o Override) error {
+// removes it, so the defaults apply again. It gives up before the
+// transaction once ctx is done.
+func (s *Service) SetOverride(ctx context.Context, userID uint64, o Override) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	return s.st.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte(bucketName))
 		if o.Bytes == nil && o.Files == nil {

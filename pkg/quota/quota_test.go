@@ -1,6 +1,7 @@
 package quota
 
 import (
+	"context"
 	"errors"
 	"sync"
 	"testing"
@@ -62,7 +63,7 @@ func TestLimit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := s.SetOverride(tc.user, tc.override); err != nil {
+			if err := s.SetOverride(t.Context(), tc.user, tc.override); err != nil {
 				t.Fatal(err)
 			}
 			got, err := s.Limit(tc.user)
@@ -123,5 +124,21 @@ func TestWithinSerialises(t *testing.T) {
 	wg.Wait()
 	if okN != 10 || refused != 10 || stored != 100 {
 		t.Fatalf("%d fitted, %d refused, %d stored", okN, refused, stored)
+	}
+}
+
+// A cancelled context stores no override.
+func TestSetOverrideHonoursCancel(t *testing.T) {
+	s, err := New(storetest.Open(t), Amount{Bytes: 100}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := s.SetOverride(ctx, 1, Override{Bytes: ptr(5)}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("override after cancel: %v", err)
+	}
+	if o, err := s.Override(1); err != nil || o.Bytes != nil || o.Files != nil {
+		t.Fatalf("after a cancelled override: %+v %v", o, err)
 	}
 }

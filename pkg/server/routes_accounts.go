@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"strconv"
@@ -186,7 +187,9 @@ func (s *Server) adminDeleteUser(c fiber.Ctx) error {
 	}
 	removed := 0
 	if mode == "delete" && s.svc.Files != nil {
-		if removed, err = s.svc.Files.DeleteUploadedBy(u.ID); err != nil {
+		// The account is gone and cannot be named again, so its files go
+		// with it even if the request is closed meanwhile.
+		if removed, err = s.svc.Files.DeleteUploadedBy(context.WithoutCancel(c.Context()), u.ID); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"log/slog"
 	"strconv"
 	"time"
@@ -53,13 +54,14 @@ func (s *Server) auditList(c fiber.Ctx) error {
 
 // record writes an audit event about the request c: the time and the
 // client's address are filled in. A failure to write it is logged; the
-// action it describes has happened either way.
+// action it describes has happened either way, so a closed request does not
+// stop the record (context.WithoutCancel).
 func (s *Server) record(c fiber.Ctx, ev audit.Event) {
 	if s.svc.Audit == nil {
 		return
 	}
 	ev.IP = s.clientIP(c).String()
-	if err := s.svc.Audit.Record(ev); err != nil {
+	if err := s.svc.Audit.Record(context.WithoutCancel(c.Context()), ev); err != nil {
 		s.logFor(c).Warn("audit log", slog.String("type", ev.Type), slog.Any("err", err))
 	}
 }

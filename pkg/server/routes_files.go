@@ -251,7 +251,7 @@ func (s *Server) deleteFile(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	f, err := s.svc.Files.Delete(id)
+	f, err := s.svc.Files.Delete(c.Context(), id)
 	if err != nil {
 		return err
 	}

@@ -71,7 +71,7 @@ func BenchmarkUploadHTTP(b *testing.B) {
 		b.StopTimer()
 		all, _ := svc.List()
 		for _, f := range all {
-			svc.Delete(f.ID)
+			svc.Delete(b.Context(), f.ID)
 		}
 		b.StartTimer()
 	}

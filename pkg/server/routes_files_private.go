@@ -53,7 +53,7 @@ func (s *Server) patchFile(c fiber.Ctx) error {
 	if body.Visibility == nil {
 		return NewError(fiber.StatusBadRequest, "visibility is required (public or private)")
 	}
-	f, err = s.svc.Files.SetVisibility(f.ID, *body.Visibility)
+	f, err = s.svc.Files.SetVisibility(c.Context(), f.ID, *body.Visibility)
 	if err != nil {
 		return err
 	}

@@ -59,7 +59,7 @@ func TestUploadQuota(t *testing.T) {
 				uid = 1
 			}
 			if tc.override != nil {
-				if err := fa.quota.SetOverride(uid, *tc.override); err != nil {
+				if err := fa.quota.SetOverride(t.Context(), uid, *tc.override); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -138,7 +138,7 @@ func (s *Server) createShare(c fiber.Ctx) error {
 	if in.Password != nil {
 		pw = *in.Password
 	}
-	sh, err := s.svc.Shares.Create(shares.NewShare{FileID: f.ID, CreatedBy: id.ID, Creator: id.Email, TTL: ttl,
+	sh, err := s.svc.Shares.Create(c.Context(), shares.NewShare{FileID: f.ID, CreatedBy: id.ID, Creator: id.Email, TTL: ttl,
 		Password: pw, MaxDownloads: maxDl})
 	if err != nil {
 		return err
@@ -235,7 +235,7 @@ func (s *Server) revokeShare(c fiber.Ctx) error {
 		// A link someone else made is not acknowledged either way.
 		return NewError(fiber.StatusNotFound, "not found")
 	}
-	if _, err := s.svc.Shares.Revoke(token); err != nil {
+	if _, err := s.svc.Shares.Revoke(c.Context(), token); err != nil {
 		return err
 	}
 	s.record(c, audit.Event{Type: audit.ShareRevoked, Actor: id.Email, Target: "file " + strconv.FormatUint(sh.FileID, 10),
@@ -413,7 +413,7 @@ func (s *Server) shareDownload(c fiber.Ctx) error {
 	countable := !c.Request().Header.IsHead() && !counted && !isLinkPreviewBot(c.Get(fiber.HeaderUserAgent)) &&
 		rangeStartsAtZero(c.Get(fiber.HeaderRange))
 	if countable {
-		used, err := s.svc.Shares.Use(sh.Token)
+		used, err := s.svc.Shares.Use(c.Context(), sh.Token)
 		if err != nil {
 			fh.Close()
 			if errors.Is(err, shares.ErrGone) {

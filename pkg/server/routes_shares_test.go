@@ -452,7 +452,7 @@ func TestShareGone(t *testing.T) {
 			t.Errorf("DELETE %s as %q: %d, want %d (%s)", tc.link, tc.token, resp.StatusCode, tc.want, body)
 		}
 	}
-	if _, err := sa.svc.Delete(deletedFile.ID); err != nil {
+	if _, err := sa.svc.Delete(t.Context(), deletedFile.ID); err != nil {
 		t.Fatal(err)
 	}
 	sa.clock.Advance(2 * time.Hour)

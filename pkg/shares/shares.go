@@ -11,6 +11,7 @@
 package shares
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
@@ -145,8 +146,9 @@ type NewShare struct {
 	MaxDownloads int
 }
 
-// Create makes a link.
-func (s *Service) Create(in NewShare) (*Share, error) {
+// Create makes a link. Like every write here it gives up once ctx is done,
+// before it hashes a password or opens a transaction.
+func (s *Service) Create(ctx context.Context, in NewShare) (*Share, error) {
 	var v store.Validator
 	switch {
 	case in.TTL < 0:
@@ -158,6 +160,9 @@ func (s *Service) Create(in NewShare) (*Share, error) {
 		v.Add("maxDownloads", "invalid", fmt.Sprintf("maxDownloads must be between 1 and %d", MaxDownloadsLimit))
 	}
 	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	ttl := in.TTL
@@ -212,7 +217,10 @@ func (s *Service) Active(token string) (*Share, error) {
 
 // Use counts one download of an active link; the link that has just been
 // used up is returned too. ErrGone when it was no longer active.
-func (s *Service) Use(token string) (*Share, error) {
+func (s *Service) Use(ctx context.Context, token string) (*Share, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	var sh Share
 	err := s.st.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte(bucketName))
@@ -232,9 +240,12 @@ func (s *Service) Use(token string) (*Share, error) {
 }
 
 // Revoke ends a link for good (it stays listed, as revoked).
-func (s *Service) Revoke(token string) (*Share, error) {
+func (s *Service) Revoke(ctx context.Context, token string) (*Share, error) {
 	if !ValidToken(token) {
 		return nil, fmt.Errorf("share link: %w", store.ErrNotFound)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	var sh Share
 	err := s.st.Update(func(tx *bolt.Tx) error {

@@ -1,6 +1,7 @@
 package shares
 
 import (
+	"context"
 	"errors"
 	"net/netip"
 	"testing"
@@ -50,7 +51,7 @@ func TestCreateValidation(t *testing.T) {
 		{"huge max", NewShare{FileID: 1, MaxDownloads: MaxDownloadsLimit + 1}, false},
 		{"all", NewShare{FileID: 1, TTL: time.Hour, Password: "pw", MaxDownloads: 2}, true},
 	} {
-		sh, err := s.Create(tc.in)
+		sh, err := s.Create(t.Context(), tc.in)
 		if (err == nil) != tc.ok {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
@@ -72,7 +73,7 @@ func TestCreateValidation(t *testing.T) {
 
 func TestLifecycle(t *testing.T) {
 	s, now := newTestService(t)
-	sh, _ := s.Create(NewShare{FileID: 1, TTL: time.Hour, Password: "pw", MaxDownloads: 2})
+	sh, _ := s.Create(t.Context(), NewShare{FileID: 1, TTL: time.Hour, Password: "pw", MaxDownloads: 2})
 	if _, err := s.Unlock(sh.Token, "nope", netip.Addr{}); !errors.Is(err, ErrWrongPassword) {
 		t.Fatalf("wrong password: %v", err)
 	}
@@ -80,27 +81,27 @@ func TestLifecycle(t *testing.T) {
 		t.Fatalf("right password: %v", err)
 	}
 	for i := 1; i <= 2; i++ {
-		got, err := s.Use(sh.Token)
+		got, err := s.Use(t.Context(), sh.Token)
 		if err != nil || got.Downloads != i {
 			t.Fatalf("use %d: %v %+v", i, err, got)
 		}
 	}
-	if _, err := s.Use(sh.Token); !errors.Is(err, ErrGone) {
+	if _, err := s.Use(t.Context(), sh.Token); !errors.Is(err, ErrGone) {
 		t.Fatalf("used up: %v", err)
 	}
 	if got, _ := s.Get(sh.Token); got.State(*now) != StateUsedUp {
 		t.Fatalf("state %s", got.State(*now))
 	}
-	other, _ := s.Create(NewShare{FileID: 1, TTL: time.Hour})
+	other, _ := s.Create(t.Context(), NewShare{FileID: 1, TTL: time.Hour})
 	*now = now.Add(time.Hour)
 	if _, err := s.Active(other.Token); !errors.Is(err, ErrGone) {
 		t.Fatalf("expired: %v", err)
 	}
-	third, _ := s.Create(NewShare{FileID: 2})
-	if _, err := s.Revoke(third.Token); err != nil {
+	third, _ := s.Create(t.Context(), NewShare{FileID: 2})
+	if _, err := s.Revoke(t.Context(), third.Token); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Use(third.Token); !errors.Is(err, ErrGone) {
+	if _, err := s.Use(t.Context(), third.Token); !errors.Is(err, ErrGone) {
 		t.Fatalf("revoked: %v", err)
 	}
 	if _, err := s.Get("../../etc"); !errors.Is(err, store.ErrNotFound) {
@@ -117,7 +118,7 @@ func TestLifecycle(t *testing.T) {
 
 func TestUnlockThrottled(t *testing.T) {
 	s, _ := newTestService(t)
-	sh, _ := s.Create(NewShare{FileID: 1, Password: "pw"})
+	sh, _ := s.Create(t.Context(), NewShare{FileID: 1, Password: "pw"})
 	for range 3 {
 		s.Unlock(sh.Token, "x", netip.Addr{})
 	}
@@ -147,5 +148,31 @@ func TestGrants(t *testing.T) {
 	*now = now.Add(2 * time.Minute)
 	if s.CheckGrant("tokenA", GrantUnlocked, g) {
 		t.Error("expired grant accepted")
+	}
+}
+
+// A cancelled context makes, counts and revokes nothing.
+func TestWritesHonourCancel(t *testing.T) {
+	s, _ := newTestService(t)
+	sh, err := s.Create(t.Context(), NewShare{FileID: 1, MaxDownloads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := s.Create(ctx, NewShare{FileID: 1}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("create after cancel: %v", err)
+	}
+	if _, err := s.Use(ctx, sh.Token); !errors.Is(err, context.Canceled) {
+		t.Fatalf("use after cancel: %v", err)
+	}
+	if _, err := s.Revoke(ctx, sh.Token); !errors.Is(err, context.Canceled) {
+		t.Fatalf("revoke after cancel: %v", err)
+	}
+	if list, err := s.List(Filter{}); err != nil || len(list) != 1 {
+		t.Fatalf("links after cancelled writes: %v %v", list, err)
+	}
+	if got, err := s.Active(sh.Token); err != nil || got.Downloads != 0 {
+		t.Fatalf("link after cancelled writes: %+v %v", got, err)
 	}
 }

@@ -257,8 +257,10 @@ type Result struct {
 // Sweep removes the thumbnails (and refusal markers) of every file not in
 // keep — files deleted while the server was not running, or thumbnails of
 // an older Generation — and returns how many. Run it before uploads are
-// accepted: a thumbnail made meanwhile for a file not in keep would go.
-func (s *Service) Sweep(keep []Source) int {
+// accepted: a thumbnail made meanwhile for a file not in keep would go. Like
+// Backfill it stops early when ctx ends (Ctrl-C during start-up); what it
+// left is swept at the next start.
+func (s *Service) Sweep(ctx context.Context, keep []Source) int {
 	want := make(map[string]bool, len(keep))
 	for _, src := range keep {
 		want[src.name("")] = true
@@ -274,6 +276,9 @@ func (s *Service) Sweep(keep []Source) int {
 	sort.Strings(gone)
 	n := 0
 	for _, base := range gone {
+		if ctx.Err() != nil {
+			break
+		}
 		if s.removeLocked(base) {
 			n++
 		}

@@ -165,7 +165,12 @@ func TestBackfill(t *testing.T) {
 		t.Error("interrupted temp file not removed at start")
 	}
 	all := []Source{src(1), src(2), src(3), src(4), src(5)}
-	if n := s.Sweep(all); n != 1 {
+	cancelled, cancel := context.WithCancel(t.Context())
+	cancel()
+	if n := s.Sweep(cancelled, all); n != 0 || !s.Has(src(9)) {
+		t.Errorf("a cancelled sweep removed %d", n)
+	}
+	if n := s.Sweep(t.Context(), all); n != 1 {
 		t.Errorf("sweep removed %d, want 1", n)
 	}
 	res := s.Backfill(context.Background(), all)
@@ -187,7 +192,7 @@ func TestBackfill(t *testing.T) {
 	// The next start knows what is there: nothing is made again, refused
 	// images are not retried.
 	s2 := newService(t, dir, lib)
-	if n := s2.Sweep(all); n != 0 {
+	if n := s2.Sweep(t.Context(), all); n != 0 {
 		t.Errorf("second sweep removed %d", n)
 	}
 	res = s2.Backfill(context.Background(), all)
