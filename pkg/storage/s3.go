@@ -1,26 +1,31 @@
 package storage
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
 )
 
-// PartSize is the size of one part of a multipart upload to S3. A write in
-// progress holds at most two part buffers — one filling from the client
-// while the other is on its way to the store — so receiving overlaps
-// sending in 2 × PartSize = 10 MiB, whatever the object's size (the
-// server's whole budget during a 1 GiB upload is 64 MiB). 5 MiB is S3's
-// smallest part; objects may be up to 48 GiB (10 000 parts), far above
+// PartSize is the size of one part of a multipart upload to S3: S3's
+// smallest. Objects may be up to 48 GiB (10 000 parts), far above
 // files.max_upload_bytes' default of 4 GiB.
 const PartSize = 5 << 20
+
+// partsHeld is how many part buffers one upload holds: one filling from
+// the client while the others are on their way to the store. Measured with
+// MinIO on the same two cores (make bench): with one part in flight the
+// store worked on one part at a time and devhub reached 0.55× of minio-go
+// sending two at once; with two in flight devhub keeps pace. Memory stays
+// bounded at partsHeld × PartSize = 15 MiB per upload, outside the Go heap
+// (see allocPart), whatever the object's size.
+const partsHeld = 3
 
 // S3Config locates a bucket on an S3-compatible service.
 type S3Config struct {
@@ -93,7 +98,8 @@ func (s *S3Store) checkKey(key string) error {
 //
 // minio-go's own streaming PutObject was measured first: one part at a
 // time cannot overlap receiving with sending, and its concurrent mode held
-// about 30 MiB for a single upload; this writer holds exactly two parts.
+// about 30 MiB on the heap for a single upload; this writer holds exactly
+// partsHeld buffers off the heap.
 func (s *S3Store) Create(ctx context.Context, key string, _ int64) (Writer, error) {
 	if err := s.checkKey(key); err != nil {
 		return nil, err
@@ -109,22 +115,22 @@ type s3Writer struct {
 	key  string
 	ctx  context.Context
 
-	// bufs are the writer's two part buffers, made when first needed and
-	// used in turn for its whole life (a pool shared between uploads was
-	// emptied by every collection, and each refill left garbage behind).
-	bufs     [2][]byte
-	next     int    // which of bufs the next part fills
+	// bufs are the writer's part buffers, made when first needed and
+	// reused in turn for its whole life, freed when it ends.
+	bufs     [][]byte
 	cur      []byte // the part filling (nil until the first byte)
 	n        int    // bytes in cur
 	uploadID string
 	parts    []minio.CompletePart
-	inFlight chan partResult // the part on its way, if any
+	inFlight []chan partResult // parts on their way, oldest first
+	readers  []*partReader     // every part body handed to the HTTP client
 	err      error
 	ended    bool
 }
 
 type partResult struct {
 	part minio.CompletePart
+	buf  []byte
 	err  error
 }
 
@@ -135,11 +141,10 @@ func (w *s3Writer) Write(p []byte) (int, error) {
 			return written, w.err
 		}
 		if w.cur == nil {
-			if w.bufs[w.next] == nil {
-				w.bufs[w.next] = make([]byte, PartSize)
+			if w.cur = w.freeBuffer(); w.cur == nil {
+				return written, w.err
 			}
-			w.cur, w.n = w.bufs[w.next], 0
-			w.next = 1 - w.next
+			w.n = 0
 		}
 		c := copy(w.cur[w.n:], p)
 		w.n += c
@@ -152,12 +157,27 @@ func (w *s3Writer) Write(p []byte) (int, error) {
 	return written, w.err
 }
 
-// sendPart starts sending the filled part, after the one before it has
-// arrived (so at most two buffers exist).
-func (w *s3Writer) sendPart() {
-	if w.wait(); w.err != nil {
-		return
+// freeBuffer returns a buffer for the next part: a new one while fewer than
+// partsHeld exist, else the oldest part's once it has arrived.
+func (w *s3Writer) freeBuffer() []byte {
+	if len(w.bufs) < partsHeld {
+		b, err := allocPart()
+		if err != nil {
+			w.err = fmt.Errorf("storage: s3 part buffer: %w", err)
+			return nil
+		}
+		w.bufs = append(w.bufs, b)
+		return b
 	}
+	buf := w.collectOldest()
+	if w.err != nil {
+		return nil
+	}
+	return buf
+}
+
+// sendPart starts sending the filled part.
+func (w *s3Writer) sendPart() {
 	if w.uploadID == "" {
 		id, err := w.core.NewMultipartUpload(w.ctx, w.s.bucket, w.key, minio.PutObjectOptions{ContentType: "application/octet-stream"})
 		if err != nil {
@@ -166,54 +186,159 @@ func (w *s3Writer) sendPart() {
 		}
 		w.uploadID = id
 	}
-	buf, n, num := w.cur, w.n, len(w.parts)+1
+	buf, n, num := w.cur, w.n, len(w.parts)+len(w.inFlight)+1
 	w.cur, w.n = nil, 0
+	body := &partReader{b: buf[:n]}
+	w.readers = append(w.readers, body)
 	done := make(chan partResult, 1)
-	w.inFlight = done
+	w.inFlight = append(w.inFlight, done)
 	go func() {
 		op, err := w.core.PutObjectPart(w.ctx, w.s.bucket, w.key, w.uploadID, num,
-			bytes.NewReader(buf[:n]), int64(n), minio.PutObjectPartOptions{DisableContentSha256: true})
-		done <- partResult{part: minio.CompletePart{PartNumber: num, ETag: op.ETag}, err: err}
+			body, int64(n), minio.PutObjectPartOptions{DisableContentSha256: true})
+		done <- partResult{part: minio.CompletePart{PartNumber: num, ETag: op.ETag}, buf: buf, err: err}
 	}()
 }
 
-// wait collects the part on its way, if any.
-func (w *s3Writer) wait() {
-	if w.inFlight == nil {
-		return
-	}
-	r := <-w.inFlight
-	w.inFlight = nil
+// collectOldest waits for the oldest part on its way and returns its
+// buffer. Parts are collected in the order they were sent, so w.parts stays
+// in ascending order as CompleteMultipartUpload needs.
+func (w *s3Writer) collectOldest() []byte {
+	r := <-w.inFlight[0]
+	w.inFlight = w.inFlight[1:]
 	if r.err != nil && w.err == nil {
 		w.err = fmt.Errorf("storage: s3 upload part %d: %w", r.part.PartNumber, r.err)
 	}
 	if r.err == nil {
 		w.parts = append(w.parts, r.part)
 	}
+	return r.buf
 }
+
+// end waits for every part on its way and frees the buffers.
+func (w *s3Writer) end() {
+	for len(w.inFlight) > 0 {
+		w.collectOldest()
+	}
+	for _, r := range w.readers {
+		r.close()
+	}
+	for _, b := range w.bufs {
+		freePart(b)
+	}
+	w.bufs, w.cur, w.readers = nil, nil, nil
+}
+
+// partReader is a part's body for the HTTP client. net/http may go on
+// reading a request body after RoundTrip has returned (when the server
+// answers early, with an error), and a part's buffer is unmapped when the
+// upload ends: close makes any later read fail instead of touching it.
+type partReader struct {
+	mu     sync.Mutex
+	b      []byte
+	off    int
+	closed bool
+}
+
+// writeChunk bounds how long close may wait for a write in progress, while
+// keeping the system calls per part few (net/http would copy a body that
+// only has Read in 4 KiB steps).
+const writeChunk = 256 << 10
+
+func (r *partReader) Read(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return 0, errPartClosed
+	}
+	if r.off >= len(r.b) {
+		return 0, io.EOF
+	}
+	n := copy(p, r.b[r.off:])
+	r.off += n
+	return n, nil
+}
+
+// WriteTo hands the body to w in chunks of writeChunk.
+func (r *partReader) WriteTo(w io.Writer) (int64, error) {
+	var total int64
+	for {
+		r.mu.Lock()
+		if r.closed {
+			r.mu.Unlock()
+			return total, errPartClosed
+		}
+		if r.off >= len(r.b) {
+			r.mu.Unlock()
+			return total, nil
+		}
+		chunk := r.b[r.off:min(r.off+writeChunk, len(r.b))]
+		n, err := w.Write(chunk)
+		r.off += n
+		r.mu.Unlock()
+		total += int64(n)
+		if err != nil {
+			return total, err
+		}
+	}
+}
+
+// Seek rewinds the body for minio-go's retries.
+func (r *partReader) Seek(offset int64, whence int) (int64, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var abs int64
+	switch whence {
+	case io.SeekStart:
+		abs = offset
+	case io.SeekCurrent:
+		abs = int64(r.off) + offset
+	case io.SeekEnd:
+		abs = int64(len(r.b)) + offset
+	default:
+		return 0, errors.New("storage: part seek: bad whence")
+	}
+	if abs < 0 || abs > int64(len(r.b)) {
+		return 0, errors.New("storage: part seek: out of range")
+	}
+	r.off = int(abs)
+	return abs, nil
+}
+
+func (r *partReader) close() {
+	r.mu.Lock()
+	r.closed = true
+	r.b = nil
+	r.mu.Unlock()
+}
+
+var errPartClosed = errors.New("storage: part body read after its upload ended")
 
 func (w *s3Writer) Commit() error {
 	if w.ended {
 		return errors.New("storage: write already ended")
 	}
 	w.ended = true
+	defer w.end()
 	if w.uploadID == "" && w.err == nil {
 		// Everything fitted in one part: one PUT.
-		var body []byte
+		body := &partReader{}
 		if w.cur != nil {
-			body = w.cur[:w.n]
+			body.b = w.cur[:w.n]
 		}
-		_, err := w.s.c.PutObject(w.ctx, w.s.bucket, w.key, bytes.NewReader(body), int64(len(body)),
+		w.readers = append(w.readers, body)
+		_, err := w.s.c.PutObject(w.ctx, w.s.bucket, w.key, body, int64(len(body.b)),
 			minio.PutObjectOptions{ContentType: "application/octet-stream", DisableContentSha256: true})
 		if err != nil {
 			return fmt.Errorf("storage: s3 put: %w", err)
 		}
 		return nil
 	}
-	if w.n > 0 {
+	if w.n > 0 && w.err == nil {
 		w.sendPart()
 	}
-	w.wait()
+	for len(w.inFlight) > 0 {
+		w.collectOldest()
+	}
 	if w.err == nil {
 		_, err := w.core.CompleteMultipartUpload(w.ctx, w.s.bucket, w.key, w.uploadID, w.parts, minio.PutObjectOptions{})
 		if err != nil {
@@ -232,7 +357,7 @@ func (w *s3Writer) Abort() {
 		return
 	}
 	w.ended = true
-	w.wait()
+	w.end()
 	w.abortUpload()
 }
 

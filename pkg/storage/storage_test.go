@@ -98,7 +98,9 @@ func keys(t *testing.T, st storage.Store) []string {
 }
 
 func TestRoundTrip(t *testing.T) {
-	sizes := []int{0, 1, 300 << 10, storage.PartSize + 12345} // empty, tiny, one part, two parts
+	// empty, tiny, one part, two parts, parts exactly full, more parts than
+	// the writer holds buffers (they are reused, the parts stay in order)
+	sizes := []int{0, 1, 300 << 10, storage.PartSize + 12345, 2 * storage.PartSize, 4*storage.PartSize + 7}
 	for _, be := range backends() {
 		t.Run(be.name, func(t *testing.T) {
 			st := be.open(t)
