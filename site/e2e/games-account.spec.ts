@@ -56,6 +56,19 @@ test('an account slot saved on one device loads on another at the same position'
   await saves.getByLabel('Slot').selectOption('2');
   await saves.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(saves.getByRole('status')).toHaveText('Saved to account slot 2');
+  // The slot list shows a picture of the frame saved, which the server keeps beside the state.
+  const thumb = saves.getByRole('img', { name: 'Screenshot of account slot 2' });
+  await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 10_000 }).toBeGreaterThan(0);
+  expect(await thumb.evaluate((img: HTMLImageElement) => img.naturalHeight)).toBeGreaterThan(0);
+  const token = await first.evaluate(() => localStorage.getItem('token'));
+  const games = await first.request.get('/romserv/consoles/nes/games?search=Coin%20Catcher');
+  const gameId = ((await games.json()) as { data: Array<{ id: number; name: string }> }).data.find((g) => g.name === 'Coin Catcher')!.id;
+  const shot = await first.request.get(`/api/games/${gameId}/states/2/screenshot`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(shot.status()).toBe(200);
+  expect(shot.headers()['content-type']).toBe('image/png');
+  expect((await shot.body()).subarray(0, 8).toString('latin1')).toBe('\x89PNG\r\n\x1a\n');
   await first.context().close();
 
   // Another device: the game starts in the middle; loading slot 2 puts the player where it was.
@@ -81,6 +94,8 @@ test('an account slot saved on one device loads on another at the same position'
     .toContain('Coin Catcher');
   await second.getByRole('region', { name: 'Continue playing' }).getByRole('button', { name: 'Coin Catcher', exact: true }).click();
   await expect.poll(() => frames(second), { timeout: 60_000 }).toBeGreaterThan(30);
+  const autoThumb = second.getByRole('region', { name: 'Continue where you left off' }).getByRole('img', { name: 'Screenshot of where you left off' });
+  await expect.poll(() => autoThumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 10_000 }).toBeGreaterThan(0);
   await second.getByRole('button', { name: 'Continue where you left off' }).click();
   await expect.poll(async () => Math.abs((await playerX(second, b.canvas)) - moved), { timeout: 10_000 }).toBeLessThan(0.05);
   await second.context().close();

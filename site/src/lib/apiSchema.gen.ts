@@ -3524,7 +3524,12 @@ export interface paths {
                 404: components["responses"]["Error"];
             };
         };
-        /** Attach a PNG thumbnail (at most 1 MiB) to the slot's current state */
+        /**
+         * Attach a PNG thumbnail (at most 1 MiB) to the slot's current state
+         * @description The player sends a 160 px wide PNG of the frame right after the state it shows. The picture
+         *     belongs to the state saved last: a newer state drops it. (It is not an `X-Screenshot` header
+         *     on the state's PUT: a picture would not fit the server's 8 KiB header limit.)
+         */
         put: {
             parameters: {
                 query?: never;

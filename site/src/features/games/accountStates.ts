@@ -2,6 +2,7 @@
 // the autosave, each with the core that made it. The bytes travel raw; the core goes in
 // X-Emulator-Core and comes back with the state, and loading asks with ?core= so the server
 // refuses a state of another core (409 wrong_core) before anything reaches the emulator.
+import { useQuery } from '@tanstack/react-query';
 import { ApiError, request } from '../../lib/api';
 
 export const ACCOUNT_SLOTS = ['1', '2', '3', '4', '5'] as const;
@@ -22,11 +23,51 @@ export function listAccountStates(gameId: number): Promise<AccountState[]> {
   return request<AccountState[]>(base(gameId));
 }
 
-export async function saveAccountState(gameId: number, slot: string, core: string, data: Uint8Array): Promise<void> {
+/**
+ * Saves a state into a slot, then its thumbnail when there is one. The server ties a screenshot
+ * to the state it was sent after (a new state drops the old picture), so the two go in that
+ * order; a thumbnail that fails leaves the saved state as it is.
+ */
+export async function saveAccountState(
+  gameId: number,
+  slot: string,
+  core: string,
+  data: Uint8Array,
+  shot?: Uint8Array,
+): Promise<void> {
   await request(`${base(gameId)}/${slot}`, {
     method: 'PUT',
     body: new Blob([data as BlobPart], { type: 'application/octet-stream' }),
     headers: { 'Content-Type': 'application/octet-stream', 'X-Emulator-Core': core },
+  });
+  if (shot) await putStateScreenshot(gameId, slot, shot).catch(() => undefined);
+}
+
+/** Attaches a PNG thumbnail to the slot's current state. */
+export function putStateScreenshot(gameId: number, slot: string, png: Uint8Array, keepalive = false): Promise<unknown> {
+  return request(`${base(gameId)}/${slot}/screenshot`, {
+    method: 'PUT',
+    body: new Blob([png as BlobPart], { type: 'image/png' }),
+    keepalive,
+    headers: { 'Content-Type': 'image/png' },
+  });
+}
+
+export function fetchStateScreenshot(gameId: number, slot: string, signal?: AbortSignal): Promise<Blob> {
+  return request<Blob>(`${base(gameId)}/${slot}/screenshot`, { responseType: 'blob', signal });
+}
+
+/**
+ * A saved slot's thumbnail, when the list says it has one; keyed by the state's time, so a new
+ * save loads the new picture and an unchanged one is not fetched again.
+ */
+export function useStateScreenshot(gameId: number, state: AccountState | undefined) {
+  return useQuery({
+    queryKey: [...accountStatesKey(gameId), 'screenshot', state?.slot ?? '', state?.updatedAt ?? ''] as const,
+    queryFn: ({ signal }) => fetchStateScreenshot(gameId, state!.slot, signal),
+    enabled: !!state?.hasScreenshot,
+    staleTime: Infinity,
+    retry: false,
   });
 }
 
@@ -59,13 +100,17 @@ export async function loadAccountState(gameId: number, slot: string, core: strin
  * small states (browsers allow 64 KiB in flight); a larger one is a normal request, which
  * completes when the page stays open (closing the game, going to another page of the site).
  */
-export function keepAutosave(gameId: number, core: string, data: Uint8Array): Promise<unknown> {
+export function keepAutosave(gameId: number, core: string, data: Uint8Array, shot?: Uint8Array): Promise<unknown> {
+  const keepalive = data.byteLength < 60_000;
   return request(`${base(gameId)}/auto`, {
     method: 'PUT',
     body: new Blob([data as BlobPart], { type: 'application/octet-stream' }),
-    keepalive: data.byteLength < 60_000,
+    keepalive,
     headers: { 'Content-Type': 'application/octet-stream', 'X-Emulator-Core': core },
-  }).catch(() => undefined);
+  })
+    // The thumbnail follows the state it belongs to; a page already gone sends none.
+    .then(() => (shot ? putStateScreenshot(gameId, 'auto', shot, keepalive && shot.byteLength < 60_000) : undefined))
+    .catch(() => undefined);
 }
 
 /** Records that a signed-in player started a game (the "continue playing" row). */

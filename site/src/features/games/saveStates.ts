@@ -38,10 +38,12 @@ export function stateKey(core: string, gamePath: string): string {
 export interface SavedState {
   data: Uint8Array;
   savedAt: number;
+  /** A small PNG of the frame, shown with "continue where you left off". */
+  shot?: Uint8Array;
 }
 
-export function putState(key: string, data: Uint8Array): Promise<unknown> {
-  const value: SavedState = { data, savedAt: Date.now() };
+export function putState(key: string, data: Uint8Array, shot?: Uint8Array): Promise<unknown> {
+  const value: SavedState = { data, savedAt: Date.now(), ...(shot ? { shot } : {}) };
   return withStore('readwrite', (s) => s.put(value, key));
 }
 

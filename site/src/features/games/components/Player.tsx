@@ -20,7 +20,9 @@ import { getState, putState, stateKey } from '../saveStates';
 import { rememberPlayed } from '../shelf';
 import { loadKeymap, saveKeymap } from '../controls';
 import { ControlsPanel } from './ControlsPanel';
+import { AccountSlotList, AccountSlotThumbnail, SlotThumbnail } from './SlotThumbnail';
 import { KEYBOARD, type ButtonId } from '../emulator/input';
+import { MAX_THUMB_BYTES } from '../emulator/thumbnail';
 
 interface Props {
   game: Game;
@@ -48,15 +50,16 @@ export function Player({ game, core, onClose }: Props) {
   const [message, setMessage] = useState('');
   const [keymap, setKeymap] = useState<Record<string, ButtonId>>(() => loadKeymap(game.console));
   const [controlsOpen, setControlsOpen] = useState(false);
-  const [offer, setOffer] = useState<{ from: 'account' | 'browser' } | null>(null);
+  // shot: the browser autosave's picture (an account autosave's comes from the server).
+  const [offer, setOffer] = useState<{ from: 'account' | 'browser'; shot?: Uint8Array } | null>(null);
   const queryClient = useQueryClient();
   const states = useQuery({
     queryKey: accountStatesKey(game.id),
     queryFn: () => listAccountStates(game.id),
     enabled: signedIn,
   });
-  // The newest autosave the frame sent; kept when the player is left.
-  const lastAuto = useRef<Uint8Array | null>(null);
+  // The newest autosave the frame sent (with its thumbnail); kept when the player is left.
+  const lastAuto = useRef<{ data: Uint8Array; shot?: Uint8Array } | null>(null);
   const keptAuto = useRef<Uint8Array | null>(null);
   // Resolves when the frame answers a capture of the autosave (closing the game).
   const autoWaiter = useRef<(() => void) | null>(null);
@@ -70,11 +73,11 @@ export function Player({ game, core, onClose }: Props) {
   );
 
   const keepAuto = useCallback(() => {
-    const data = lastAuto.current;
-    if (!data || data === keptAuto.current) return;
-    keptAuto.current = data;
-    if (signedIn) void keepAutosave(game.id, core, data);
-    else void putState(autoKey, data).catch(() => undefined);
+    const auto = lastAuto.current;
+    if (!auto || auto.data === keptAuto.current) return;
+    keptAuto.current = auto.data;
+    if (signedIn) void keepAutosave(game.id, core, auto.data, auto.shot);
+    else void putState(autoKey, auto.data, auto.shot).catch(() => undefined);
   }, [signedIn, game.id, core, autoKey]);
 
   // Leaving the page (another tab, closing it, another route, closing the game) keeps the autosave.
@@ -104,19 +107,22 @@ export function Player({ game, core, onClose }: Props) {
             void markPlayed(game.id)
               .then(() => queryClient.invalidateQueries({ queryKey: ['games', 'shelf'] }))
               .catch(() => undefined);
-            const list = await listAccountStates(game.id).catch(() => []);
-            if (list.some((s) => s.slot === 'auto' && s.core === core)) setOffer({ from: 'account' });
+            const list = await listAccountStates(game.id).catch(() => null);
+            if (list) queryClient.setQueryData(accountStatesKey(game.id), list);
+            if (list?.some((s) => s.slot === 'auto' && s.core === core)) setOffer({ from: 'account' });
           } else {
             rememberPlayed(game);
             void queryClient.invalidateQueries({ queryKey: ['games', 'shelf'] });
-            if (await getState(autoKey).catch(() => null)) setOffer({ from: 'browser' });
+            const auto = await getState(autoKey).catch(() => null);
+            if (auto) setOffer({ from: 'browser', shot: auto.shot });
           }
           break;
         }
         case 'save-state': {
           if (!(msg.data instanceof Uint8Array)) return;
+          const shot = msg.shot instanceof Uint8Array && msg.shot.byteLength <= MAX_THUMB_BYTES ? msg.shot : undefined;
           if (msg.slot === 'auto') {
-            lastAuto.current = msg.data;
+            lastAuto.current = { data: msg.data, shot };
             autoWaiter.current?.();
             if (document.visibilityState === 'hidden') keepAuto();
             return;
@@ -124,7 +130,7 @@ export function Player({ game, core, onClose }: Props) {
           if (msg.slot && msg.slot !== 'browser') {
             const n = msg.slot;
             try {
-              await saveAccountState(game.id, n, core, msg.data);
+              await saveAccountState(game.id, n, core, msg.data, shot);
               setMessage(t('saves.savedAccount', { slot: n }));
               void queryClient.invalidateQueries({ queryKey: accountStatesKey(game.id) });
             } catch {
@@ -225,6 +231,7 @@ export function Player({ game, core, onClose }: Props) {
   };
 
   const fmt = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short' });
+  const autoState = states.data?.find((s) => s.slot === 'auto');
   const slotLabel = (n: string) => {
     const s = states.data?.find((x) => x.slot === n);
     return s
@@ -242,6 +249,11 @@ export function Player({ game, core, onClose }: Props) {
       </div>
       {offer ? (
         <div className="games-continue" role="region" aria-label={t('saves.continueTitle')}>
+          {offer.from === 'account' ? (
+            <AccountSlotThumbnail gameId={game.id} state={autoState} alt={t('saves.autoThumbAlt')} />
+          ) : (
+            <SlotThumbnail image={offer.shot} alt={t('saves.autoThumbAlt')} />
+          )}
           <span>{t('saves.continueText')}</span>
           <button
             type="button"
@@ -295,6 +307,15 @@ export function Player({ game, core, onClose }: Props) {
           {t('controls.open')}
         </button>
         {!signedIn ? <span className="games-muted">{t('saves.signInHint')}</span> : null}
+        {signedIn ? (
+          <AccountSlotList
+            gameId={game.id}
+            states={states.data}
+            selected={slot}
+            onSelect={setSlot}
+            formatDate={(iso) => fmt.format(new Date(iso))}
+          />
+        ) : null}
         <p className="games-saves__status" role="status">
           {message}
         </p>

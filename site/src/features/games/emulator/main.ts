@@ -17,6 +17,7 @@ import {
   type ButtonId,
 } from './input';
 import { CHANNEL, isMessage, resolveCore, validParams, type Body, type CoreName, type FromPlayer, type ToPlayer } from './protocol';
+import { MAX_THUMB_BYTES, THUMB_WIDTH, downscalePng } from './thumbnail';
 import { strings, type StringKey } from './strings';
 import './emulator.css';
 
@@ -96,8 +97,13 @@ window.addEventListener('message', (e: MessageEvent) => {
       break;
     case 'capture': {
       const data = readState();
-      if (data) post({ type: 'save-state', data, slot: msg.slot });
-      else flash(statesSupported() ? 'saveFailed' : 'noStates');
+      if (!data) {
+        flash(statesSupported() ? 'saveFailed' : 'noStates');
+        break;
+      }
+      // The page keeps the slot's thumbnail beside the state: the frame a moment after it.
+      const slot = msg.slot;
+      void freshThumbnail().then((shot) => post({ type: 'save-state', data, slot, shot: shot ?? undefined }));
       break;
     }
   }
@@ -105,12 +111,21 @@ window.addEventListener('message', (e: MessageEvent) => {
 
 // The autosave: a fresh state goes to the page every few seconds and when this page is hidden,
 // so the page always holds a recent one to keep when the player is left.
+// Each carries a thumbnail of the game screen: taken now when the game runs and is seen, else the
+// last one (a hidden page runs no frames, so none could be taken before it goes).
 const AUTOSAVE_MS = 5000;
 function autosave(): void {
   // Opened on its own, no page keeps the state.
   if (!mod || paused || window.parent === window) return;
   const data = readState();
-  if (data) post({ type: 'save-state', data, slot: 'auto' });
+  if (data) post({ type: 'save-state', data, slot: 'auto', shot: lastThumbnail ?? undefined });
+}
+async function autosaveTick(): Promise<void> {
+  if (!mod || paused || window.parent === window) return;
+  const data = readState();
+  if (!data) return;
+  const shot = await freshThumbnail();
+  post({ type: 'save-state', data, slot: 'auto', shot: shot ?? undefined });
 }
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'hidden') autosave();
@@ -373,29 +388,58 @@ function runCommand(cmd: (typeof COMMAND_KEYS)[string]): void {
 // --- Screenshot: the core writes the current frame as a PNG into its file system ------------
 const SHOT_FILE = '/screenshot.png';
 
-async function takeScreenshot(): Promise<void> {
-  if (!mod?._cmd_take_screenshot) return;
-  try {
-    mod.FS.unlink(SHOT_FILE);
-  } catch {
-    /* none yet */
-  }
-  mod._cmd_take_screenshot();
-  // The core writes the file while running its next frames.
-  for (let i = 0; i < 120; i++) {
-    await new Promise((r) => requestAnimationFrame(r));
+// One screenshot at a time: the core writes every one to the same file.
+let shooting: Promise<unknown> = Promise.resolve();
+
+/** The current frame as the core's PNG, or null when it was not written within maxFrames. */
+function corePng(maxFrames: number): Promise<Uint8Array | null> {
+  const run = async (): Promise<Uint8Array | null> => {
+    if (!mod?._cmd_take_screenshot) return null;
     try {
-      const png = mod.FS.readFile(SHOT_FILE);
-      if (png.byteLength > 8) {
-        post({ type: 'screenshot', data: png.slice() });
-        flash('screenshotTaken');
-        return;
-      }
+      mod.FS.unlink(SHOT_FILE);
     } catch {
-      /* not written yet */
+      /* none yet */
     }
-  }
-  flash('screenshotFailed');
+    mod._cmd_take_screenshot();
+    // The core writes the file while running its next frames.
+    for (let i = 0; i < maxFrames; i++) {
+      await new Promise((r) => requestAnimationFrame(r));
+      try {
+        const png = mod.FS.readFile(SHOT_FILE);
+        if (png.byteLength > 8) return png.slice();
+      } catch {
+        /* not written yet */
+      }
+    }
+    return null;
+  };
+  const next = shooting.then(run, run);
+  shooting = next.catch(() => undefined);
+  return next;
+}
+
+async function takeScreenshot(): Promise<void> {
+  const png = await corePng(120);
+  if (png) {
+    post({ type: 'screenshot', data: png });
+    flash('screenshotTaken');
+  } else flash('screenshotFailed');
+}
+
+/** The newest slot thumbnail taken (sent with states saved while none can be taken). */
+let lastThumbnail: Uint8Array | null = null;
+
+/**
+ * A thumbnail of the current frame for a save slot: taken now when the game runs on a visible
+ * page (a paused or hidden game runs no frames, so the core would not write one), else the last
+ * one taken.
+ */
+async function freshThumbnail(): Promise<Uint8Array | null> {
+  if (paused || document.visibilityState !== 'visible') return lastThumbnail;
+  const png = await corePng(30);
+  const small = png ? await downscalePng(png, THUMB_WIDTH).catch(() => null) : null;
+  if (small && small.byteLength <= MAX_THUMB_BYTES) lastThumbnail = small;
+  return lastThumbnail;
 }
 
 // --- Save states through the core's exports ---------------------------------------------------
@@ -509,7 +553,7 @@ async function start(): Promise<void> {
   for (const b of [pauseButton, restartButton, saveButton, muteButton, screenshotButton]) b.disabled = false;
   saveButton.disabled = !statesSupported();
   window.setInterval(applyVolume, 1000);
-  window.setInterval(autosave, AUTOSAVE_MS);
+  window.setInterval(() => void autosaveTick(), AUTOSAVE_MS);
   window.focus();
   post({ type: 'started' });
 }

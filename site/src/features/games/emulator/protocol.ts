@@ -10,7 +10,8 @@ export type FromPlayer =
   | { channel: typeof CHANNEL; type: 'ready' }
   | { channel: typeof CHANNEL; type: 'started' }
   | { channel: typeof CHANNEL; type: 'error'; message: string }
-  | { channel: typeof CHANNEL; type: 'save-state'; data: Uint8Array; slot?: string }
+  /** shot: a small PNG of the frame, for the slot list (slot saves and the autosave). */
+  | { channel: typeof CHANNEL; type: 'save-state'; data: Uint8Array; slot?: string; shot?: Uint8Array }
   | { channel: typeof CHANNEL; type: 'load-state' }
   | { channel: typeof CHANNEL; type: 'state-applied'; ok: boolean }
   | { channel: typeof CHANNEL; type: 'screenshot'; data: Uint8Array };
