@@ -17,6 +17,7 @@ import (
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/gamecontrols"
 	"github.com/devhub/devhub/pkg/gameshelf"
 	"github.com/devhub/devhub/pkg/gamestates"
 	"github.com/devhub/devhub/pkg/geoip"
@@ -135,6 +136,7 @@ type services struct {
 	// recently played games.
 	gameStates *gamestates.Service
 	shelf      *gameshelf.Service
+	controls   *gamecontrols.Service
 	// profile is the checked content/profile.yaml (nil without one); loaded by startup.
 	profile *profile.Loaded
 }
@@ -188,6 +190,9 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 	if s.shelf, err = gameshelf.New(st); err != nil {
 		return nil, err
 	}
+	if s.controls, err = gamecontrols.New(st); err != nil {
+		return nil, err
+	}
 	if s.blog, err = blog.New(st); err != nil {
 		return nil, err
 	}
@@ -232,6 +237,7 @@ func (s *services) httpServices() *server.Services {
 		Profile:      s.profile,
 		GameStates:   s.gameStates,
 		Shelf:        s.shelf,
+		Controls:     s.controls,
 	}
 }
 

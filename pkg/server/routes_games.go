@@ -34,10 +34,13 @@ var romUploadPath = regexp.MustCompile(`^/api/games/roms$|^/api/games/[^/]+/cove
 const maxCoverBytes = 10 << 20
 
 func (s *Server) mountGames(api fiber.Router) {
-	if s.svc.GameStates == nil && s.svc.Shelf == nil {
+	if s.svc.GameStates == nil && s.svc.Shelf == nil && s.svc.Controls == nil {
 		return
 	}
 	g := api.Group("/games")
+	if s.svc.Controls != nil {
+		s.mountGameControls(g)
+	}
 	if s.svc.Roms != nil {
 		s.allowStreamingBodyMatch(romUploadPath.MatchString)
 		g.Post("/roms", s.finishRefusedUpload, s.requireAdmin, s.uploadROM)

@@ -25,6 +25,7 @@ import (
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/gamecontrols"
 	"github.com/devhub/devhub/pkg/gameshelf"
 	"github.com/devhub/devhub/pkg/gamestates"
 	"github.com/devhub/devhub/pkg/geoip"
@@ -83,6 +84,9 @@ type Services struct {
 	// Shelf keeps players' favourite and recently played games
 	// (/api/games/me); nil leaves it unmounted.
 	Shelf *gameshelf.Service
+	// Controls keeps players' controls per console
+	// (/api/games/controls/:console); nil leaves them unmounted.
+	Controls *gamecontrols.Service
 }
 
 // MaxHeaderBytes bounds a request's line and headers together: fasthttp reads

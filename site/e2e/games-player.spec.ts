@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { baseURL, createAccount, expect, test } from './fixtures';
 import { screenOf } from './gameScreen';
 
 // The player's own additions: the touch pad shows only the console's buttons, fast-forward on a
@@ -84,8 +84,8 @@ async function background(page: Page): Promise<[number, number, number]> {
 const isBlue = ([r, , b]: number[]) => b > 150 && b > r + 80;
 const isRed = ([r, g, b]: number[]) => r > 150 && r > b + 80 && r > g + 60;
 
-test('a remapped key drives the game, stays for the console, and reset brings the default back', async ({ page }) => {
-  test.setTimeout(120_000);
+test('a remapped key drives the game, stays for the console, and reset brings the default back', async ({ page, browser }) => {
+  test.setTimeout(240_000);
   await page.goto('/games');
   await page.getByRole('button', { name: 'Play Coin Catcher' }).click();
   const player = page.frameLocator('iframe[title="Game: Coin Catcher"]');
@@ -120,4 +120,72 @@ test('a remapped key drives the game, stays for the console, and reset brings th
   await expect(page.getByRole('region', { name: 'Controls' }).getByRole('row', { name: /^A\b/ })).toContainText('K');
   await page.getByRole('button', { name: 'Reset to defaults' }).click();
   await expect(page.getByRole('region', { name: 'Controls' }).getByRole('row', { name: /^A\b/ })).toContainText('X');
+
+  // Signed in, the mapping is the player's: K and a gamepad button bound for A on one device drive
+  // the game on another.
+  const account = createAccount({ prefix: 'remap', name: 'Remapper' });
+  const device = async () => {
+    const ctx = await browser.newContext({ baseURL });
+    const res = await ctx.request.post('/api/auth/login', { data: account });
+    expect(res.ok()).toBe(true);
+    const { tokens } = (await res.json()) as { tokens: { accessToken: string } };
+    await ctx.addInitScript((tok) => {
+      localStorage.setItem('token', tok);
+      // A gamepad the test presses: what navigator.getGamepads() reports is window.__pads.
+      const w = window as unknown as { __pads: unknown[] };
+      w.__pads = [];
+      Object.defineProperty(navigator, 'getGamepads', { configurable: true, value: () => w.__pads });
+    }, tokens.accessToken);
+    const p = await ctx.newPage();
+    await p.goto('/games');
+    await p.getByRole('button', { name: 'Play Coin Catcher' }).click();
+    const emu = () => p.frames().find((x) => x.url().includes('/emulator.html'));
+    await expect.poll(() => emu()?.evaluate(() => (window as unknown as { __devhubEmulator?: Hook }).__devhubEmulator?.frames() ?? 0) ?? 0, { timeout: 60_000 }).toBeGreaterThan(30);
+    const maps = () =>
+      emu()!.evaluate(() => {
+        const h = (window as unknown as { __devhubEmulator: { keymap(): Record<string, number>; padmap(): Record<string, number> } }).__devhubEmulator;
+        return { keys: h.keymap(), pad: h.padmap() };
+      });
+    const saved = async () =>
+      (await ctx.request.get('/api/games/controls/nes', { headers: { Authorization: `Bearer ${tokens.accessToken}` } })).json() as Promise<{
+        keys: Record<string, number> | null;
+        gamepad: Record<string, number> | null;
+      }>;
+    return { p, maps, saved };
+  };
+  const one = await device();
+  await one.p.getByRole('button', { name: 'Controls' }).click();
+  const panel1 = one.p.getByRole('region', { name: 'Controls' });
+  await expect(panel1.getByRole('row', { name: /^A\b/ })).toContainText('X');
+  await panel1.getByRole('button', { name: 'Bind a key to A' }).click();
+  await one.p.keyboard.press('k');
+  await expect(panel1.getByRole('row', { name: /^A\b/ })).toContainText('K');
+  await panel1.getByRole('button', { name: 'Bind a gamepad button to A' }).click();
+  await expect(panel1.getByRole('button', { name: 'Bind a gamepad button to A' })).toHaveText('Press a gamepad button…');
+  await one.p.evaluate(() => {
+    (window as unknown as { __pads: unknown[] }).__pads = [
+      { index: 0, axes: [0, 0], buttons: Array.from({ length: 17 }, (_, i) => ({ pressed: i === 2, value: i === 2 ? 1 : 0 })) },
+    ];
+  });
+  await expect(panel1.getByRole('row', { name: /^A\b/ })).toContainText('Button 2');
+  await expect.poll(one.saved).toMatchObject({ keys: { KeyK: 8 }, gamepad: { 2: 8 } });
+  await expect.poll(one.maps).toMatchObject({ keys: { KeyK: 8 }, pad: { 2: 8 } });
+  await one.p.context().close();
+
+  const two = await device();
+  await expect.poll(two.maps).toMatchObject({ keys: { KeyK: 8 }, pad: { 2: 8 } });
+  const bg2 = async () => (await screenOf(two.p, two.p.frameLocator('iframe[title="Game: Coin Catcher"]').locator('canvas'))).bg;
+  await two.p.frameLocator('iframe[title="Game: Coin Catcher"]').locator('canvas').click();
+  await two.p.keyboard.down('k');
+  await expect.poll(async () => isRed(await bg2()), { timeout: 10_000 }).toBe(true);
+  await two.p.keyboard.up('k');
+  await expect.poll(async () => isBlue(await bg2()), { timeout: 10_000 }).toBe(true);
+  await two.p.getByRole('button', { name: 'Controls' }).click();
+  const panel2 = two.p.getByRole('region', { name: 'Controls' });
+  await expect(panel2.getByRole('row', { name: /^A\b/ })).toContainText('K');
+  await panel2.getByRole('button', { name: 'Reset to defaults' }).click();
+  await expect(panel2.getByRole('row', { name: /^A\b/ })).toContainText('X');
+  await expect.poll(two.saved).toEqual({ keys: null, gamepad: null, updatedAt: null });
+  await expect.poll(two.maps).toMatchObject({ keys: { KeyX: 8 }, pad: { 1: 8 } });
+  await two.p.context().close();
 });

@@ -3224,6 +3224,115 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/games/controls/{console}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A console id or alias (nes, snes, famicom, …) */
+                console: string;
+            };
+            cookie?: never;
+        };
+        /** The caller's controls for a console (null maps — nothing saved — mean the player's defaults) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A console id or alias (nes, snes, famicom, …) */
+                    console: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The mapping */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ControlsMapping"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        /**
+         * Replace the caller's controls for a console (keyboard and gamepad; a null map keeps that kind's defaults)
+         * @description At most 8 KiB and 64 bindings of each kind; buttons are libretro joypad ids 0–11 (B, Y, Select, Start, Up, Down, Left, Right, A, X, L, R).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A console id or alias (nes, snes, famicom, …) */
+                    console: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        keys?: {
+                            [key: string]: number;
+                        } | null;
+                        gamepad?: {
+                            [key: string]: number;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The mapping as stored */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ControlsMapping"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+            };
+        };
+        post?: never;
+        /** Back to the defaults (idempotent) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A console id or alias (nes, snes, famicom, …) */
+                    console: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Reset */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/games/{gameId}/favourite": {
         parameters: {
             query?: never;
@@ -4041,6 +4150,17 @@ export interface components {
             hasScreenshot: boolean;
             /** @description The libretro core that made the state */
             core: string;
+        };
+        ControlsMapping: {
+            /** @description KeyboardEvent.code → libretro joypad id; null = the defaults */
+            keys: {
+                [key: string]: number;
+            } | null;
+            /** @description Gamepad button index (W3C standard layout, "0"–"31") → libretro joypad id; null = the defaults */
+            gamepad: {
+                [key: string]: number;
+            } | null;
+            updatedAt: string | null;
         };
         ShelfGame: {
             id: number;

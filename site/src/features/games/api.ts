@@ -1,7 +1,11 @@
 // The ROM service (/romserv, spec §7 "Emulator service"): one call per function, through the
 // shared API client. Its answers use their own envelope {success, data, meta}.
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../lib/api';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, request } from '../../lib/api';
+import type { Schema } from '../../lib/apiTypes';
+import { useAuth } from '../../lib/auth';
+import { DEFAULT_CONTROLS, loadLocalControls, saveLocalControls, type Controls } from './controls';
+import { validKeymap, validPadmap } from './emulator/input';
 
 export const ROMSERV = '/romserv';
 /** Games per page (spec §9). */
@@ -104,4 +108,66 @@ export function useGames(consoleId: string | null, page: number, search: string)
 export function useInvalidateGames() {
   const qc = useQueryClient();
   return () => qc.invalidateQueries({ queryKey: gameKeys.all });
+}
+
+// --- Controls per console: the server's for a signed-in player, this browser's for a guest -------
+
+export const controlsKey = (signedIn: boolean, consoleId: string) => ['games', 'controls', signedIn, consoleId] as const;
+const controlsPath = (consoleId: string) => `/api/games/controls/${encodeURIComponent(consoleId)}`;
+
+/** The server's mapping as the player uses it (anything it does not recognise: the defaults). */
+function fromServer(m: Schema<'ControlsMapping'>): Controls {
+  return { keys: validKeymap(m.keys) ?? null, pad: validPadmap(m.gamepad) ?? null };
+}
+
+export async function fetchControls(consoleId: string, signal?: AbortSignal): Promise<Controls> {
+  return fromServer(await request<Schema<'ControlsMapping'>>(controlsPath(consoleId), { signal }));
+}
+
+/** Saves a console's controls on the server (null: back to the defaults) and answers them as stored. */
+export async function putControls(consoleId: string, c: Controls | null): Promise<Controls> {
+  if (!c || (!c.keys && !c.pad)) {
+    await request(controlsPath(consoleId), { method: 'DELETE' });
+    return DEFAULT_CONTROLS;
+  }
+  return fromServer(
+    await request<Schema<'ControlsMapping'>>(controlsPath(consoleId), { method: 'PUT', body: { keys: c.keys, gamepad: c.pad } }),
+  );
+}
+
+/** The controls of whoever is here for a console. */
+export function useControls(consoleId: string) {
+  const { user } = useAuth();
+  const signedIn = !!user;
+  return useQuery({
+    queryKey: controlsKey(signedIn, consoleId),
+    queryFn: ({ signal }) => (signedIn ? fetchControls(consoleId, signal) : Promise.resolve(loadLocalControls(consoleId))),
+    staleTime: Infinity,
+  });
+}
+
+/**
+ * Changes a console's controls (null resets them). The new mapping is used at once; when the
+ * server refuses it, the one before comes back.
+ */
+export function useSaveControls(consoleId: string) {
+  const { user } = useAuth();
+  const signedIn = !!user;
+  const qc = useQueryClient();
+  const key = controlsKey(signedIn, consoleId);
+  return useMutation({
+    mutationFn: async (c: Controls | null) => {
+      if (signedIn) return putControls(consoleId, c);
+      saveLocalControls(consoleId, c ?? DEFAULT_CONTROLS);
+      return c ?? DEFAULT_CONTROLS;
+    },
+    onMutate: async (c) => {
+      await qc.cancelQueries({ queryKey: key });
+      const before = qc.getQueryData<Controls>(key);
+      qc.setQueryData<Controls>(key, c ?? DEFAULT_CONTROLS);
+      return { before };
+    },
+    onError: (_err, _c, ctx) => qc.setQueryData(key, ctx?.before ?? DEFAULT_CONTROLS),
+    onSuccess: (saved) => qc.setQueryData(key, saved),
+  });
 }

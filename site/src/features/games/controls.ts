@@ -1,21 +1,48 @@
-// The player's keyboard mapping per console, kept in this browser (localStorage) and handed to the
-// sandboxed player, which has no storage of its own.
-import { KEYBOARD, validKeymap, type ButtonId } from './emulator/input';
+// The player's controls per console: keyboard keys and gamepad buttons to joypad buttons. A
+// signed-in player's live on the server (/api/games/controls/:console, hooks in api.ts), so they
+// follow the player to another device; a guest's stay in this browser (localStorage). Either way
+// the page hands them to the sandboxed player, which has no storage of its own.
+import { GAMEPAD_BUTTONS, KEYBOARD, validKeymap, validPadmap, type ButtonId } from './emulator/input';
 
-const key = (consoleId: string) => `devhub-games-keys:${consoleId}`;
+/** A console's controls as stored: a null map means that kind's defaults (nothing rebound). */
+export interface Controls {
+  keys: Record<string, ButtonId> | null;
+  pad: Record<number, ButtonId> | null;
+}
 
-export function loadKeymap(consoleId: string): Record<string, ButtonId> {
+export const DEFAULT_CONTROLS: Controls = { keys: null, pad: null };
+
+/** The mappings in force: each stored one, or its defaults. */
+export function effective(c: Controls): { keys: Record<string, ButtonId>; pad: Record<number, ButtonId> } {
+  return { keys: c.keys ?? { ...KEYBOARD }, pad: c.pad ?? { ...GAMEPAD_BUTTONS } };
+}
+
+const keysKey = (consoleId: string) => `devhub-games-keys:${consoleId}`;
+const padKey = (consoleId: string) => `devhub-games-pad:${consoleId}`;
+
+function read<T>(key: string, valid: (v: unknown) => T | undefined): T | null {
   try {
-    return validKeymap(JSON.parse(localStorage.getItem(key(consoleId)) ?? 'null')) ?? { ...KEYBOARD };
+    return valid(JSON.parse(localStorage.getItem(key) ?? 'null')) ?? null;
   } catch {
-    return { ...KEYBOARD };
+    return null;
   }
 }
 
-export function saveKeymap(consoleId: string, map: Record<string, ButtonId> | null): void {
+/** A guest's controls for a console, from this browser. */
+export function loadLocalControls(consoleId: string): Controls {
+  return { keys: read(keysKey(consoleId), validKeymap), pad: read(padKey(consoleId), validPadmap) };
+}
+
+/** Keeps a guest's controls in this browser; null maps (the defaults) are removed. */
+export function saveLocalControls(consoleId: string, c: Controls): void {
   try {
-    if (map) localStorage.setItem(key(consoleId), JSON.stringify(map));
-    else localStorage.removeItem(key(consoleId));
+    for (const [k, v] of [
+      [keysKey(consoleId), c.keys],
+      [padKey(consoleId), c.pad],
+    ] as const) {
+      if (v) localStorage.setItem(k, JSON.stringify(v));
+      else localStorage.removeItem(k);
+    }
   } catch {
     /* storage unavailable: the mapping lasts this page only */
   }

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../../lib/auth';
 import { currentLanguage } from '../../../lib/i18n';
@@ -13,15 +13,14 @@ import {
   saveAccountState,
   StateRefused,
 } from '../accountStates';
-import { playerUrl, type Game } from '../api';
+import { playerUrl, useControls, useSaveControls, type Game } from '../api';
 import { CHANNEL, isMessage, type Body, type FromPlayer, type ToPlayer } from '../emulator/protocol';
 import { GAMES_NS } from '../i18n';
 import { getState, putState, stateKey } from '../saveStates';
 import { rememberPlayed } from '../shelf';
-import { loadKeymap, saveKeymap } from '../controls';
+import { DEFAULT_CONTROLS, effective, type Controls } from '../controls';
 import { ControlsPanel } from './ControlsPanel';
 import { AccountSlotList, AccountSlotThumbnail, SlotThumbnail } from './SlotThumbnail';
-import { KEYBOARD, type ButtonId } from '../emulator/input';
 import { MAX_THUMB_BYTES } from '../emulator/thumbnail';
 
 interface Props {
@@ -48,7 +47,13 @@ export function Player({ game, core, onClose }: Props) {
   const autoKey = `${key}:auto`;
   const [slot, setSlot] = useState<Slot>('browser');
   const [message, setMessage] = useState('');
-  const [keymap, setKeymap] = useState<Record<string, ButtonId>>(() => loadKeymap(game.console));
+  // The player's controls for this console: the server's when signed in, else this browser's.
+  const controls = useControls(game.console);
+  const saveControls = useSaveControls(game.console);
+  const mapping = useMemo(() => effective(controls.data ?? DEFAULT_CONTROLS), [controls.data]);
+  // The frame has started (it takes a mapping from then on) and the mapping to give it.
+  const started = useRef(false);
+  const mappingRef = useRef(mapping);
   const [controlsOpen, setControlsOpen] = useState(false);
   // shot: the browser autosave's picture (an account autosave's comes from the server).
   const [offer, setOffer] = useState<{ from: 'account' | 'browser'; shot?: Uint8Array } | null>(null);
@@ -100,7 +105,8 @@ export function Player({ game, core, onClose }: Props) {
       const msg = e.data;
       switch (msg.type) {
         case 'started': {
-          reply({ type: 'keymap', map: keymap });
+          started.current = true;
+          reply({ type: 'keymap', map: mappingRef.current.keys, pad: mappingRef.current.pad });
           const saved = await getState(key).catch(() => null);
           reply({ type: 'has-state', exists: !!saved });
           if (signedIn) {
@@ -172,13 +178,17 @@ export function Player({ game, core, onClose }: Props) {
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
-  }, [key, autoKey, signedIn, game, core, reply, keepAuto, t, queryClient, keymap]);
+  }, [key, autoKey, signedIn, game, core, reply, keepAuto, t, queryClient]);
 
-  const changeKeymap = (map: Record<string, ButtonId> | null) => {
-    const next = map ?? { ...KEYBOARD };
-    setKeymap(next);
-    saveKeymap(game.console, map);
-    reply({ type: 'keymap', map: next });
+  // The running game follows the mapping: when it loads (from the server, after the game started)
+  // and when it changes.
+  useEffect(() => {
+    mappingRef.current = mapping;
+    if (started.current) reply({ type: 'keymap', map: mapping.keys, pad: mapping.pad });
+  }, [mapping, reply]);
+
+  const changeControls = (next: Controls | null) => {
+    saveControls.mutate(next, { onError: () => setMessage(t('controls.saveFailed')) });
     // The game's screen keeps the focus from moving when clicked: give the keys back to the game.
     frame.current?.focus({ preventScroll: true });
   };
@@ -320,7 +330,14 @@ export function Player({ game, core, onClose }: Props) {
           {message}
         </p>
       </div>
-      {controlsOpen ? <ControlsPanel map={keymap} onChange={changeKeymap} onReset={() => changeKeymap(null)} /> : null}
+      {controlsOpen ? (
+        <ControlsPanel
+          keys={mapping.keys}
+          pad={mapping.pad}
+          onChange={(next) => changeControls({ ...(controls.data ?? DEFAULT_CONTROLS), ...next })}
+          onReset={() => changeControls(null)}
+        />
+      ) : null}
       <p className="games-muted games-player__hint">{t('keysHint')}</p>
     </div>
   );

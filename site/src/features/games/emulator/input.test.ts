@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { BUTTON, gamepadButtons, InputState, KEYBOARD } from './input';
+import { BUTTON, bindPad, gamepadButtons, InputState, KEYBOARD, newlyPressed, validPadmap } from './input';
 import { validParams } from './protocol';
 
 describe('InputState', () => {
@@ -90,5 +90,45 @@ describe('key mapping', () => {
     const map = { KeyX: BUTTON.A, KeyZ: BUTTON.B, ArrowUp: BUTTON.UP };
     expect(bindKey(map, BUTTON.A, 'KeyK')).toEqual({ KeyZ: BUTTON.B, ArrowUp: BUTTON.UP, KeyK: BUTTON.A });
     expect(bindKey(map, BUTTON.A, 'KeyZ')).toEqual({ ArrowUp: BUTTON.UP, KeyZ: BUTTON.A });
+  });
+});
+
+describe('gamepad mappings', () => {
+  const pad = (pressed: number[], index = 0) => ({
+    index,
+    axes: [0, 0],
+    buttons: Array.from({ length: 17 }, (_, i) => ({ pressed: pressed.includes(i) })),
+  });
+
+  it('reads a pad through the player’s own mapping', () => {
+    expect([...gamepadButtons(pad([2]))]).toEqual([BUTTON.Y]);
+    expect([...gamepadButtons(pad([2]), { 2: BUTTON.A })]).toEqual([BUTTON.A]);
+    expect([...gamepadButtons(pad([1]), { 2: BUTTON.A })]).toEqual([]);
+  });
+
+  it.each([
+    [{ 0: 8, 15: 7 }, { 0: 8, 15: 7 }],
+    [{ '2': 8 }, { 2: 8 }],
+    [{ 32: 8 }, undefined],
+    [{ '01': 8 }, undefined],
+    [{ 1: 12 }, undefined],
+    [{ 1: '8' }, undefined],
+    [[8], undefined],
+    [null, undefined],
+  ])('validPadmap(%j) → %j', (input, want) => {
+    expect(validPadmap(input)).toEqual(want);
+  });
+
+  it('binds one pad button per joypad button', () => {
+    expect(bindPad({ 0: BUTTON.B, 1: BUTTON.A, 2: BUTTON.Y }, BUTTON.A, 2)).toEqual({ 0: BUTTON.B, 2: BUTTON.A });
+  });
+
+  it('finds the button pressed since the wait began', () => {
+    const seen = new Map<number, Set<number>>();
+    expect(newlyPressed([pad([4])], seen, true)).toBeUndefined();
+    expect(newlyPressed([pad([4])], seen)).toBeUndefined();
+    expect(newlyPressed([pad([4, 7])], seen)).toBe(7);
+    expect(newlyPressed([pad([4, 7])], seen)).toBeUndefined();
+    expect(newlyPressed([pad([4, 7]), pad([3], 1)], seen)).toBe(3);
   });
 });

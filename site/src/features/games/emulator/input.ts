@@ -82,6 +82,67 @@ export function bindKey(map: Record<string, ButtonId>, button: ButtonId, code: s
   return out;
 }
 
+/** The highest gamepad button index a mapping may name (the server's limit too). */
+export const MAX_PAD_BUTTON = 31;
+
+/**
+ * A gamepad mapping as it arrives over postMessage, from storage or from the server, if it is
+ * one: button indexes ("0"…"31", as JSON keys are strings) to known button ids, at most 64.
+ */
+export function validPadmap(map: unknown): Record<number, ButtonId> | undefined {
+  if (typeof map !== 'object' || map === null || Array.isArray(map)) return undefined;
+  const entries = Object.entries(map as Record<string, unknown>);
+  if (entries.length > 64) return undefined;
+  const out: Record<number, ButtonId> = {};
+  for (const [index, id] of entries) {
+    if (!/^(0|[1-9][0-9]?)$/.test(index) || Number(index) > MAX_PAD_BUTTON) return undefined;
+    if (typeof id !== 'number' || !BUTTON_IDS.has(id)) return undefined;
+    out[Number(index)] = id as ButtonId;
+  }
+  return out;
+}
+
+/** Binds a gamepad button to a joypad button, as bindKey does for keys. */
+export function bindPad(map: Record<number, ButtonId>, button: ButtonId, index: number): Record<number, ButtonId> {
+  const out: Record<number, ButtonId> = {};
+  for (const [i, id] of Object.entries(map)) if (id !== button && Number(i) !== index) out[Number(i)] = id;
+  out[index] = button;
+  return out;
+}
+
+/**
+ * The first button pressed on any pad that was not held in before (index per pad): what the
+ * controls panel binds while it waits. before is updated so a held button counts once; the
+ * seeding call only records what is held when the wait starts.
+ */
+export function newlyPressed(
+  pads: ReadonlyArray<{ index: number; buttons: ReadonlyArray<{ pressed: boolean }> } | null>,
+  before: Map<number, Set<number>>,
+  seeding = false,
+): number | undefined {
+  let found: number | undefined;
+  for (const pad of pads) {
+    if (!pad) continue;
+    const held = new Set<number>();
+    pad.buttons.forEach((b, i) => {
+      if (b.pressed) held.add(i);
+    });
+    // A pad first seen while waiting counts all it holds: browsers show a pad to a page only once
+    // one of its buttons is pressed, so that press is the one to bind.
+    const was = seeding ? undefined : (before.get(pad.index) ?? new Set<number>());
+    if (was && found === undefined) {
+      for (const i of held) {
+        if (!was.has(i) && i <= MAX_PAD_BUTTON) {
+          found = i;
+          break;
+        }
+      }
+    }
+    before.set(pad.index, held);
+  }
+  return found;
+}
+
 /** Keys for the player's own commands. */
 export const COMMAND_KEYS: Record<string, 'pause' | 'save' | 'load' | 'fullscreen' | 'mute' | 'restart' | 'screenshot'> = {
   KeyP: 'pause',
@@ -163,11 +224,17 @@ export const GAMEPAD_BUTTONS: Record<number, ButtonId> = {
 /** Stick deflection that counts as a D-pad press. */
 export const AXIS_THRESHOLD = 0.5;
 
-/** The D-pad buttons a gamepad's state holds down (buttons and the left stick). */
-export function gamepadButtons(pad: { buttons: ReadonlyArray<{ pressed: boolean }>; axes: ReadonlyArray<number> }): Set<ButtonId> {
+/**
+ * The joypad buttons a gamepad's state holds down: its buttons through map (the player's own
+ * mapping, else the standard layout) and the left stick as the D-pad.
+ */
+export function gamepadButtons(
+  pad: { buttons: ReadonlyArray<{ pressed: boolean }>; axes: ReadonlyArray<number> },
+  map: Record<number, ButtonId> = GAMEPAD_BUTTONS,
+): Set<ButtonId> {
   const held = new Set<ButtonId>();
   pad.buttons.forEach((b, i) => {
-    const id = GAMEPAD_BUTTONS[i];
+    const id = map[i];
     if (b.pressed && id !== undefined) held.add(id);
   });
   const [x = 0, y = 0] = pad.axes;

@@ -8,12 +8,14 @@ import {
   BUTTON,
   COMMAND_KEYS,
   FAST_FORWARD_KEY,
+  GAMEPAD_BUTTONS,
   InputState,
   KEYBOARD,
   KEY_HELP,
   gamepadButtons,
   touchFaceButtons,
   validKeymap,
+  validPadmap,
   type ButtonId,
 } from './input';
 import { CHANNEL, isMessage, resolveCore, validParams, type Body, type CoreName, type FromPlayer, type ToPlayer } from './protocol';
@@ -93,6 +95,7 @@ window.addEventListener('message', (e: MessageEvent) => {
       break;
     case 'keymap':
       keymap = validKeymap(msg.map) ?? { ...KEYBOARD };
+      padmap = validPadmap(msg.pad) ?? { ...GAMEPAD_BUTTONS };
       input.releaseAll();
       break;
     case 'capture': {
@@ -160,6 +163,8 @@ const abs = (path: string) => new URL(path, location.href).href;
 // --- Input -------------------------------------------------------------------------------------
 /** The keyboard mapping in use: the defaults until the page sends the player's own. */
 let keymap: Record<string, ButtonId> = { ...KEYBOARD };
+/** The gamepad mapping in use (button index → joypad button), the standard layout until then. */
+let padmap: Record<number, ButtonId> = { ...GAMEPAD_BUTTONS };
 
 const input = new InputState((id, down) => mod?._simulate_input(0, id, down ? 1 : 0));
 
@@ -203,7 +208,7 @@ function pollGamepads(): void {
       return;
     }
     any = true;
-    input.setAll(`pad${i}`, gamepadButtons(pad));
+    input.setAll(`pad${i}`, gamepadButtons(pad, padmap));
   });
   if (any) requestAnimationFrame(pollGamepads);
   else polling = false;
@@ -565,6 +570,7 @@ async function start(): Promise<void> {
   paused: () => paused,
   fastForward: () => fastForward,
   keymap: () => keymap,
+  padmap: () => padmap,
   gains: (): number[] | null => {
     const ctx = openAL()?.currentCtx;
     if (!ctx) return null;

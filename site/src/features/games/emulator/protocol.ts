@@ -21,8 +21,11 @@ export type ToPlayer =
   | { channel: typeof CHANNEL; type: 'state'; data: Uint8Array | null }
   | { channel: typeof CHANNEL; type: 'state-saved'; ok: boolean }
   | { channel: typeof CHANNEL; type: 'has-state'; exists: boolean }
-  /** The player's own keyboard mapping (KeyboardEvent.code → libretro button id). */
-  | { channel: typeof CHANNEL; type: 'keymap'; map: Record<string, number> }
+  /**
+   * The player's own mapping: keyboard (KeyboardEvent.code → libretro button id) and gamepad
+   * (standard-layout button index → libretro button id).
+   */
+  | { channel: typeof CHANNEL; type: 'keymap'; map: Record<string, number>; pad?: Record<number, number> }
   /** Asks the frame for its current state; it answers save-state with the same slot. */
   | { channel: typeof CHANNEL; type: 'capture'; slot: string };
 
