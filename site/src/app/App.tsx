@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter, useRoutes } from 'react-router';
 import { AuthProvider } from '../lib/auth';
@@ -9,7 +9,6 @@ import { ToastProvider } from '../lib/toast';
 import { routes } from './routes';
 import { I18nReadyContext } from './shellContext';
 import { FullScreenLoader, useLoaderVisible } from './shell/Loader';
-
 
 function AppRoutes() {
   return useRoutes(routes);
@@ -23,7 +22,8 @@ export function App() {
   useEffect(() => {
     let alive = true;
     void initI18n().then(() => {
-      if (alive) setReady(true);
+      // The whole shell and the page render now: in slices (a transition), not as one long task.
+      if (alive) startTransition(() => setReady(true));
     });
     return () => {
       alive = false;

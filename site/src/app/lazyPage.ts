@@ -1,4 +1,4 @@
-import { lazy, type ComponentType } from 'react';
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 
 /** Chunk loading timeout (spec §9): a page chunk that has not arrived after 120 s fails. */
 export const CHUNK_TIMEOUT_MS = 120_000;
@@ -19,7 +19,25 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what = 'chunk'):
   });
 }
 
-/** A lazily loaded page (its own chunk) whose module default-exports the page component. */
-export function lazyPage(factory: () => Promise<{ default: ComponentType }>) {
-  return lazy(() => withTimeout(factory(), CHUNK_TIMEOUT_MS));
+type PageModule = { default: ComponentType };
+
+/** A page component in its own chunk, with a way to start fetching that chunk before it renders. */
+export type LazyPage = LazyExoticComponent<ComponentType> & {
+  /** Starts loading the chunk (once; a failed load may be tried again) and returns that load. */
+  preload: () => Promise<PageModule>;
+};
+
+/**
+ * A lazily loaded page (its own chunk) whose module default-exports the page component.
+ * preload() and the first render share one load, so a page whose chunk was requested at start-up
+ * (preloadRoute) renders as soon as the shell is ready instead of asking for it only then.
+ */
+export function lazyPage(factory: () => Promise<PageModule>): LazyPage {
+  let loading: Promise<PageModule> | null = null;
+  const preload = () =>
+    (loading ??= withTimeout(factory(), CHUNK_TIMEOUT_MS).catch((err: unknown) => {
+      loading = null;
+      throw err;
+    }));
+  return Object.assign(lazy(preload), { preload });
 }

@@ -1,5 +1,6 @@
-import type { RouteObject } from 'react-router';
-import { lazyPage } from './lazyPage';
+import { isValidElement } from 'react';
+import { matchRoutes, type RouteObject } from 'react-router';
+import { lazyPage, type LazyPage } from './lazyPage';
 import { Layout } from './shell/Layout';
 
 // Every page is a lazy route with its own chunk (spec §2 routes; anything else → not found).
@@ -47,3 +48,20 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/** The lazy page that renders at pathname (the not-found page for an unknown path). */
+export function pageFor(pathname: string): LazyPage | null {
+  const element = matchRoutes(routes, pathname)?.at(-1)?.route.element;
+  const type: unknown = isValidElement(element) ? element.type : null;
+  return typeof type === 'object' && type !== null && 'preload' in type ? (type as LazyPage) : null;
+}
+
+/**
+ * Starts loading the chunk of the page at pathname. Called at start-up, before the language is
+ * known and the shell renders, so the page's code arrives alongside instead of after them.
+ */
+export function preloadRoute(pathname: string): void {
+  pageFor(pathname)
+    ?.preload()
+    .catch(() => undefined); // the render tries again and shows the page error
+}

@@ -42,6 +42,20 @@ describe('activity logging', () => {
     expect(logged(fetch).map((e) => e.action)).toEqual(['page_load', 'guest_visit']);
   });
 
+  it('waits for the browser to be idle, then sends the events in their order', async () => {
+    const fetch = stubFetch({ 'POST /api/activity/log': () => new Response(null, { status: 204 }) });
+    const idle: Array<() => void> = [];
+    vi.stubGlobal('requestIdleCallback', (fn: () => void) => idle.push(fn));
+    logPageLoad('/');
+    logRouteChange('/', '/games');
+    await flush();
+    expect(logged(fetch)).toEqual([]);
+    expect(idle).toHaveLength(1);
+    idle[0]();
+    await flush();
+    expect(logged(fetch).map((e) => e.action)).toEqual(['page_load', 'guest_visit', 'route_change']);
+  });
+
   it('no guest_visit with a token', async () => {
     localStorage.setItem('token', 't');
     const fetch = stubFetch({ 'POST /api/activity/log': () => new Response(null, { status: 204 }) });

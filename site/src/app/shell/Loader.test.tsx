@@ -1,4 +1,6 @@
 import { act, render, renderHook, screen } from '@testing-library/react';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FullScreenLoader, LOADER_DELAY_MS, useLoaderVisible } from './Loader';
 
@@ -13,6 +15,13 @@ describe('full-screen loader', () => {
   it("says 'Загрузка...'", () => {
     render(<FullScreenLoader />);
     expect(screen.getByRole('status').textContent).toBe('Загрузка...');
+  });
+
+  it('is the same markup as the loader index.html paints before the scripts run', () => {
+    const html = readFileSync(resolve(import.meta.dirname, '../../../index.html'), 'utf8');
+    const page = new DOMParser().parseFromString(html, 'text/html');
+    const { container } = render(<FullScreenLoader />);
+    expect(page.getElementById('root')!.innerHTML).toBe(container.innerHTML);
   });
 
   it('stays while localization is not ready, however long that takes', () => {
