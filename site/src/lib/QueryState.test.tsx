@@ -29,6 +29,15 @@ describe('QueryState', () => {
     expect(screen.getByRole('alert').textContent).toBe('Failed: boom');
   });
 
+  it('gives the error line its own class when asked to', () => {
+    render(
+      <QueryState query={{ data: undefined, error: new Error('x'), isPending: false, isError: true }} loading="" error="bad" className="state" errorClassName="state--error">
+        {() => null}
+      </QueryState>,
+    );
+    expect(screen.getByRole('alert').className).toBe('state--error');
+  });
+
   it('shows the empty message for an empty answer', () => {
     show({ data: [], error: null, isPending: false, isError: false });
     expect(screen.getByRole('status').textContent).toBe('Nothing yet');

@@ -19,6 +19,8 @@ interface Props<T> {
   isEmpty?: (data: T) => boolean;
   /** The class of the status line, so each page keeps its look. */
   className?: string;
+  /** The class of the error line when it looks unlike the others (a form's error text); className otherwise. */
+  errorClassName?: string;
   children: (data: T) => ReactNode;
 }
 
@@ -27,11 +29,11 @@ interface Props<T> {
  * message or the data. Data already shown (a previous page kept as placeholder, or a cached
  * answer being refreshed) stays on screen — a refetch never blanks the page.
  */
-export function QueryState<T>({ query, loading, error, empty, isEmpty, className, children }: Props<T>) {
+export function QueryState<T>({ query, loading, error, empty, isEmpty, className, errorClassName = className, children }: Props<T>) {
   if (query.data === undefined) {
     if (query.isError) {
       return (
-        <p role="alert" className={className}>
+        <p role="alert" className={errorClassName}>
           {typeof error === 'function' ? error(query.error) : error}
         </p>
       );

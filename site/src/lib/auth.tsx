@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api, getToken, onTokenChange, setToken, TOKEN_KEY } from './api';
 
@@ -31,8 +31,12 @@ export const LOGOUT_ENDPOINT = '/api/auth/logout';
  */
 export const PROFILE_KEY = ['auth', 'profile'] as const;
 
-/** Queries that hold one account's data: dropped when the account signs out. */
-const ACCOUNT_QUERY_ROOTS = [['auth', 'profile'], ['account'], ['admin']] as const;
+/**
+ * Queries that hold one account's data, dropped when an account signs in or out so that none of
+ * it shows for the next: the profile, the account's and the admin's lists, the file cloud (its
+ * lists hold the viewer's private files), share links, and the games' shelf and save states.
+ */
+const ACCOUNT_QUERY_ROOTS = [['auth', 'profile'], ['account'], ['admin'], ['files'], ['shares'], ['games', 'shelf'], ['games', 'states']] as const;
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const qc = useQueryClient();
@@ -85,21 +89,20 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [qc],
   );
 
+  // The server call of a sign-out, with the token being given up (the client's is gone by then).
+  const { mutateAsync: signOut } = useMutation({
+    mutationFn: (had: string) =>
+      api.post(LOGOUT_ENDPOINT, undefined, { headers: { Authorization: `Bearer ${had}` }, responseType: 'response' }),
+  });
+
   const logout = useCallback(async () => {
     const had = getToken();
     // The token is removed even if the server call fails (spec §4).
     setToken(null);
     setTokenState(null);
     for (const queryKey of ACCOUNT_QUERY_ROOTS) qc.removeQueries({ queryKey });
-    if (had) {
-      await api
-        .post(LOGOUT_ENDPOINT, undefined, {
-          headers: { Authorization: `Bearer ${had}` },
-          responseType: 'response',
-        })
-        .catch(() => undefined);
-    }
-  }, [qc]);
+    if (had) await signOut(had).catch(() => undefined);
+  }, [qc, signOut]);
 
   const value = useMemo<AuthState>(
     () => ({ user, token, isAdmin: user?.role === 'admin', loading, setSession, logout }),

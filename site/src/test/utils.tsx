@@ -80,10 +80,10 @@ export function renderWithQuery(ui: ReactElement): RenderResult & { client: Retu
 export function renderWithShell(
   ui: ReactElement,
   { route = '/', path = '*', extra }: { route?: string; path?: string; extra?: ReactNode } = {},
-): RenderResult {
+): RenderResult & { client: ReturnType<typeof testQueryClient> } {
   // a fresh query client per render: no cached answer leaks from one test into the next
   const client = testQueryClient();
-  return render(
+  const result = render(
     <QueryClientProvider client={client}>
       <I18nextProvider i18n={i18n}>
         <AuthProvider>
@@ -105,4 +105,5 @@ export function renderWithShell(
       </I18nextProvider>
     </QueryClientProvider>,
   );
+  return { ...result, client };
 }

@@ -1,7 +1,10 @@
-// The accounts API (spec §7 "Auth"): one function per call, all through the one client.
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../../lib/api';
-import type { User } from '../../lib/auth';
+// The accounts API (spec §7 "Auth"): one function per call, all through the one client, and the
+// TanStack Query hooks the sign-in, sign-up and password forms use.
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { api, setToken } from '../../lib/api';
+import { useAuth, type User } from '../../lib/auth';
+import { accountKeys, useSecurityWrite } from './security/api';
+import { passkeySecondFactor, signInWithPasskey } from './security/webauthn';
 
 export interface AuthTokens {
   accessToken: string;
@@ -78,4 +81,56 @@ export function useRegistrationPolicy() {
     queryFn: ({ signal }) => fetchRegistrationPolicy(signal),
     staleTime: Infinity,
   });
+}
+
+export type SignInResult = AuthResponse | MfaChallenge;
+
+/** An answer that is neither a challenge nor an account with its token is a failure. */
+function checked(res: SignInResult): SignInResult {
+  if (isMfaChallenge(res)) return res;
+  if (!res?.user || !res.tokens?.accessToken) throw new Error('malformed answer');
+  return res;
+}
+
+/**
+ * A sign-in write. An answer with an account starts its session: setSession drops the previous
+ * account's cached queries (profile, account and admin lists, files, shares, the games shelf)
+ * and puts the user in the profile query, so nothing is asked again. A two-factor challenge is
+ * the caller's to continue (the mutation's data).
+ */
+function useSignIn<V>(call: (v: V) => Promise<SignInResult>) {
+  const { setSession } = useAuth();
+  return useMutation({
+    mutationFn: async (v: V) => checked(await call(v)),
+    onSuccess: (res) => {
+      if (!isMfaChallenge(res)) setSession(res.user, res.tokens.accessToken);
+    },
+  });
+}
+
+/** POST /api/auth/login: the password step. */
+export const useLogin = () => useSignIn((v: { email: string; password: string }) => login(v.email, v.password));
+
+/** POST /api/auth/register. */
+export const useRegister = () => useSignIn(register);
+
+/** POST /api/auth/login/2fa: the code step after a challenge. */
+export const useLoginMfa = () => useSignIn((v: { mfaToken: string; code: string }) => loginMfa(v.mfaToken, v.code));
+
+/** A passkey sign-in (the browser's ceremony between the two requests). */
+export const usePasskeySignIn = () => useSignIn((_: void) => signInWithPasskey());
+
+/** A passkey as the second step after a challenge (its mfaToken). */
+export const usePasskeySecondFactor = () => useSignIn(passkeySecondFactor);
+
+/**
+ * POST /api/auth/change-password. Every older access token stops working and the answer carries
+ * this session's new one, which is stored at once; the other sessions ended.
+ */
+export function useChangePassword() {
+  return useSecurityWrite(async (v: { oldPassword: string; newPassword: string }) => {
+    const res = await changePassword(v.oldPassword, v.newPassword);
+    if (res && typeof res.token === 'string' && res.token) setToken(res.token);
+    return res;
+  }, accountKeys.sessions);
 }

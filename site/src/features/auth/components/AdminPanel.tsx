@@ -4,6 +4,7 @@ import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
 import { pageCount } from '../../../lib/pagination';
+import { QueryState } from '../../../lib/QueryState';
 import { useDebouncedValue } from '../../../lib/useDebouncedValue';
 import type { AdminUser } from '../api';
 import { USER_SEARCH_DEBOUNCE_MS, USERS_PER_PAGE, useAdminAction, useAdminUsers, type AdminAction } from '../security/api';
@@ -35,7 +36,6 @@ export function AdminPanel() {
   const [deleting, setDeleting] = useState<AdminUser | null>(null);
   const [keepFiles, setKeepFiles] = useState(true);
   const pages = pageCount(users.data?.total ?? 0, USERS_PER_PAGE);
-  const list = users.data?.users ?? [];
 
   const run = (a: AdminAction) => action.mutate(a, { onSuccess: () => setDeleting(null) });
 
@@ -56,87 +56,89 @@ export function AdminPanel() {
           }}
         />
       </div>
-      {users.isPending ? <p role="status">{t('auth.admin.loading')}</p> : null}
-      {users.error ? (
-        <p className="auth-form__error" role="alert">
-          {t(listError(users.error))}
-        </p>
-      ) : null}
       {action.error ? (
         <p className="auth-form__error" role="alert">
           {ta('admin.failed', { message: errorMessage(action.error) })}
         </p>
       ) : null}
-      {users.data && list.length === 0 ? <p>{t('auth.admin.empty')}</p> : null}
-      {list.length > 0 ? (
-        <div className="admin-users">
-          {/* Explicit roles: on a phone the CSS lays rows out as cards, and a table whose display
-              changed may lose its semantics in some browsers. */}
-          <table className="admin-users__table" role="table" aria-labelledby="admin-users-title">
-            <thead role="rowgroup">
-              <tr role="row">
-                <th scope="col" role="columnheader">
-                  {t('auth.admin.email')}
-                </th>
-                <th scope="col" role="columnheader">
-                  {t('auth.admin.name')}
-                </th>
-                <th scope="col" role="columnheader">
-                  {t('auth.admin.role')}
-                </th>
-                <th scope="col" role="columnheader">
-                  {ta('admin.actions')}
-                </th>
-              </tr>
-            </thead>
-            <tbody role="rowgroup">
-              {list.map((u) => {
-                const self = me?.id === u.id;
-                return (
-                  <tr key={u.id} role="row">
-                    <td className="admin-users__email" role="cell">
-                      {u.email}
-                    </td>
-                    <td className="admin-users__name" role="cell">
-                      {u.name ?? ''}
-                    </td>
-                    <td role="cell">
-                      <span className={u.role === 'admin' ? 'badge badge--admin' : 'badge'}>
-                        {u.role === 'admin' ? t('auth.admin.roleAdmin') : t('auth.admin.roleUser')}
-                      </span>
-                    </td>
-                    <td role="cell" className="admin-users__actions">
-                      {self ? (
-                        <span className="profile-section__hint">{ta('admin.self')}</span>
-                      ) : (
-                        <>
-                          <button
-                            type="button"
-                            className="btn"
-                            disabled={action.isPending}
-                            onClick={() => run({ kind: 'role', id: u.id, role: u.role === 'admin' ? 'user' : 'admin' })}
-                          >
-                            {u.role === 'admin' ? ta('admin.makeUser') : ta('admin.makeAdmin')}
-                          </button>
-                          <button type="button" className="btn" disabled={action.isPending} onClick={() => run({ kind: 'revoke', id: u.id })}>
-                            {ta('admin.revoke')}
-                          </button>
-                          <button type="button" className="btn" disabled={action.isPending} onClick={() => run({ kind: 'reset2fa', id: u.id })}>
-                            {ta('admin.reset2fa')}
-                          </button>
-                          <button type="button" className="btn btn--danger" disabled={action.isPending} onClick={() => setDeleting(u)}>
-                            {ta('admin.delete')}
-                          </button>
-                        </>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <QueryState
+        query={users}
+        loading={t('auth.admin.loading')}
+        error={(err) => t(listError(err))}
+        errorClassName="auth-form__error"
+        empty={t('auth.admin.empty')}
+        isEmpty={(d) => d.users.length === 0}
+      >
+        {({ users: list }) => (
+          <div className="admin-users">
+            {/* Explicit roles: on a phone the CSS lays rows out as cards, and a table whose display
+                changed may lose its semantics in some browsers. */}
+            <table className="admin-users__table" role="table" aria-labelledby="admin-users-title">
+              <thead role="rowgroup">
+                <tr role="row">
+                  <th scope="col" role="columnheader">
+                    {t('auth.admin.email')}
+                  </th>
+                  <th scope="col" role="columnheader">
+                    {t('auth.admin.name')}
+                  </th>
+                  <th scope="col" role="columnheader">
+                    {t('auth.admin.role')}
+                  </th>
+                  <th scope="col" role="columnheader">
+                    {ta('admin.actions')}
+                  </th>
+                </tr>
+              </thead>
+              <tbody role="rowgroup">
+                {list.map((u) => {
+                  const self = me?.id === u.id;
+                  return (
+                    <tr key={u.id} role="row">
+                      <td className="admin-users__email" role="cell">
+                        {u.email}
+                      </td>
+                      <td className="admin-users__name" role="cell">
+                        {u.name ?? ''}
+                      </td>
+                      <td role="cell">
+                        <span className={u.role === 'admin' ? 'badge badge--admin' : 'badge'}>
+                          {u.role === 'admin' ? t('auth.admin.roleAdmin') : t('auth.admin.roleUser')}
+                        </span>
+                      </td>
+                      <td role="cell" className="admin-users__actions">
+                        {self ? (
+                          <span className="profile-section__hint">{ta('admin.self')}</span>
+                        ) : (
+                          <>
+                            <button
+                              type="button"
+                              className="btn"
+                              disabled={action.isPending}
+                              onClick={() => run({ kind: 'role', id: u.id, role: u.role === 'admin' ? 'user' : 'admin' })}
+                            >
+                              {u.role === 'admin' ? ta('admin.makeUser') : ta('admin.makeAdmin')}
+                            </button>
+                            <button type="button" className="btn" disabled={action.isPending} onClick={() => run({ kind: 'revoke', id: u.id })}>
+                              {ta('admin.revoke')}
+                            </button>
+                            <button type="button" className="btn" disabled={action.isPending} onClick={() => run({ kind: 'reset2fa', id: u.id })}>
+                              {ta('admin.reset2fa')}
+                            </button>
+                            <button type="button" className="btn btn--danger" disabled={action.isPending} onClick={() => setDeleting(u)}>
+                              {ta('admin.delete')}
+                            </button>
+                          </>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryState>
       {pages > 1 ? (
         <nav className="admin-users__pager" aria-label={ta('admin.pageOf', { page, pages })}>
           <button type="button" className="btn" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>

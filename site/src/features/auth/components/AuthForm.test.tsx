@@ -159,3 +159,27 @@ describe('AuthForm — login', () => {
     expect(formCalls(fetch)).toHaveLength(0);
   });
 });
+
+describe('AuthForm — the cache after signing in', () => {
+  it("drops the previous account's cached lists and puts the new user in the profile query", async () => {
+    stubFetch({ 'POST /api/auth/login': () => json(AUTH_OK) });
+    const { client } = renderWithShell(<AuthForm />, { extra: <WhoAmI /> });
+    const before = [
+      ['shares', 'mine'],
+      ['games', 'shelf', true],
+      ['games', 'states', 3],
+      ['files', 'quota', 5],
+      ['account', 'sessions'],
+      ['admin', 'users', '', 1],
+    ];
+    for (const key of before) client.setQueryData(key, ['of the account before']);
+    client.setQueryData(['blog', 'categories'], ['everyone sees these']);
+    fill('Електронна пошта', 'olena@example.com');
+    fill('Пароль', 'password1');
+    submitLogin();
+    await waitFor(() => expect(screen.getByTestId('who').textContent).toBe('olena@example.com'));
+    for (const key of before) expect(client.getQueryData(key), key.join('/')).toBeUndefined();
+    expect(client.getQueryData(['blog', 'categories'])).toEqual(['everyone sees these']);
+    expect(client.getQueryData(['auth', 'profile'])).toEqual(USER);
+  });
+});

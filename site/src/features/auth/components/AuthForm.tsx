@@ -1,12 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api';
-import { useAuth } from '../../../lib/auth';
-import { isMfaChallenge, login, register, useRegistrationPolicy, type MfaChallenge } from '../api';
+import { isMfaChallenge, useLogin, usePasskeySignIn, useRegister, useRegistrationPolicy } from '../api';
 import { errorText, fieldErrors } from '../errors';
 import { MfaStep } from '../security/MfaStep';
 import { ACCOUNT_NS } from '../security/i18n';
-import { passkeysSupported, signInWithPasskey } from '../security/webauthn';
+import { passkeysSupported } from '../security/webauthn';
 
 export type AuthMode = 'login' | 'register';
 
@@ -30,65 +29,65 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
   const { t } = useTranslation();
   const { t: ta } = useTranslation(ACCOUNT_NS);
   const policy = useRegistrationPolicy().data?.policy;
-  const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
-  const { setSession } = useAuth();
   const id = useId();
   const [mode, setMode] = useState<AuthMode>(initialMode);
   const [values, setValues] = useState<Values>(EMPTY);
-  const [error, setError] = useState<string | null>(null);
-  const [fields, setFields] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
+  // What the form itself refused before sending; the server's answers are the mutations'.
+  const [refused, setRefused] = useState<string | null>(null);
+  const login = useLogin();
+  const register = useRegister();
+  const passkey = usePasskeySignIn();
+  const busy = login.isPending || register.isPending || passkey.isPending;
   const isRegister = mode === 'register' && policy !== 'closed';
   const needsInvite = isRegister && policy === 'invite';
+  // The password step's answer for an account with a second factor: the code step follows.
+  const challenge = [login.data, register.data].find(isMfaChallenge) ?? null;
+
+  // One attempt's outcome at a time: a new one (or the other mode) forgets the last.
+  const forget = () => {
+    setRefused(null);
+    login.reset();
+    register.reset();
+    passkey.reset();
+  };
+
+  let error = refused;
+  let fields: Record<string, string> = {};
+  if (!error && register.error) {
+    fields = fieldErrors(register.error, t);
+    error = errorText(register.error, t, t('auth.errors.registerFailed'), 'register');
+  } else if (!error && login.error) {
+    error =
+      login.error instanceof ApiError && login.error.status === 429
+        ? errorText(login.error, t, t('auth.errors.loginFailed'))
+        : t('auth.errors.loginFailed');
+  } else if (!error && passkey.error) {
+    error = ta('login.passkeyFailed');
+  }
 
   const set = (key: keyof Values) => (e: { target: { value: string } }) =>
     setValues((v) => ({ ...v, [key]: e.target.value }));
 
   const toggle = () => {
     setMode(isRegister ? 'login' : 'register');
-    setError(null);
-    setFields({});
+    forget();
   };
 
-  const onSubmit = async (e: FormEvent) => {
+  const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    setError(null);
-    setFields({});
+    forget();
     const required: Array<keyof Values> = isRegister ? ['name', 'email', 'password', 'confirmPassword'] : ['email', 'password'];
     if (needsInvite) required.push('invite');
     if (required.some((k) => !values[k].trim())) {
-      setError(t('auth.form.required'));
+      setRefused(t('auth.form.required'));
       return;
     }
     if (isRegister && values.password !== values.confirmPassword) {
-      setError(t('auth.errors.passwordsMismatch'));
+      setRefused(t('auth.errors.passwordsMismatch'));
       return;
     }
-    setBusy(true);
-    try {
-      const res = isRegister
-        ? await register(needsInvite ? values : { ...values, invite: undefined })
-        : await login(values.email, values.password);
-      if (isMfaChallenge(res)) {
-        setChallenge(res);
-        return;
-      }
-      if (!res?.user || !res.tokens?.accessToken) throw new Error('malformed answer');
-      setSession(res.user, res.tokens.accessToken);
-    } catch (err) {
-      if (isRegister) {
-        setFields(fieldErrors(err, t));
-        setError(errorText(err, t, t('auth.errors.registerFailed'), 'register'));
-      } else {
-        setError(
-          err instanceof ApiError && err.status === 429
-            ? errorText(err, t, t('auth.errors.loginFailed'))
-            : t('auth.errors.loginFailed'),
-        );
-      }
-    } finally {
-      setBusy(false);
-    }
+    if (isRegister) register.mutate(needsInvite ? values : { ...values, invite: undefined });
+    else login.mutate({ email: values.email, password: values.password });
   };
 
   const field = (key: keyof Values, label: string, type: string, autoComplete: string) => (
@@ -113,17 +112,9 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
     </div>
   );
 
-  const withPasskey = async () => {
-    setError(null);
-    setBusy(true);
-    try {
-      const res = await signInWithPasskey();
-      setSession(res.user, res.tokens.accessToken);
-    } catch {
-      setError(ta('login.passkeyFailed'));
-    } finally {
-      setBusy(false);
-    }
+  const withPasskey = () => {
+    forget();
+    passkey.mutate();
   };
 
   if (challenge) {
@@ -132,7 +123,7 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
         mfaToken={challenge.mfaToken}
         passkey={challenge.methods?.includes('passkey') ?? false}
         onBack={() => {
-          setChallenge(null);
+          forget();
           setValues((v) => ({ ...v, password: '' }));
         }}
       />
@@ -158,7 +149,7 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
         {busy ? t('auth.form.submitting') : isRegister ? t('auth.form.submitRegister') : t('auth.form.submitLogin')}
       </button>
       {!isRegister && passkeysSupported() ? (
-        <button type="button" className="btn auth-form__passkey" onClick={() => void withPasskey()} disabled={busy}>
+        <button type="button" className="btn auth-form__passkey" onClick={withPasskey} disabled={busy}>
           {ta('login.withPasskey')}
         </button>
       ) : null}

@@ -47,9 +47,12 @@ describe('ChangePasswordForm', () => {
     const fetch = stubFetch({
       'POST /api/auth/change-password': () => json({ message: 'Password changed successfully', token: 't1' }),
     });
-    renderWithShell(<ChangePasswordForm />);
+    const { client } = renderWithShell(<ChangePasswordForm />);
+    client.setQueryData(['account', 'sessions'], [{ id: 'other' }]);
     fillAndSubmit();
     expect((await screen.findByText('Пароль успішно змінено')).textContent).toBe('Пароль успішно змінено');
+    // Every other session ended: the list is asked again when shown.
+    expect(client.getQueryState(['account', 'sessions'])?.isInvalidated).toBe(true);
     expect(oldField().value).toBe('');
     expect(newField().value).toBe('');
     expect(localStorage.getItem('token')).toBe('t1');

@@ -1,10 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getToken, setToken } from '../../../lib/api';
-import { changePassword } from '../api';
+import { getToken } from '../../../lib/api';
+import { useChangePassword } from '../api';
 import { errorText } from '../errors';
-
-type Status = { kind: 'error' | 'success'; text: string } | null;
 
 /**
  * The settings view's change-password form (spec §2, §5, §8): both fields required;
@@ -18,34 +16,37 @@ export function ChangePasswordForm() {
   const id = useId();
   const [oldPassword, setOldPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
-  const [status, setStatus] = useState<Status>(null);
-  const [busy, setBusy] = useState(false);
+  // What the form itself refused before sending; the server's answer is the mutation's.
+  const [refused, setRefused] = useState<string | null>(null);
+  const change = useChangePassword();
 
-  const onSubmit = async (e: FormEvent) => {
+  const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    setStatus(null);
+    change.reset();
+    setRefused(null);
     if (!oldPassword || !newPassword) {
-      setStatus({ kind: 'error', text: t('auth.form.required') });
+      setRefused(t('auth.form.required'));
       return;
     }
     if (!getToken()) {
-      setStatus({ kind: 'error', text: t('auth.errors.unauthorized') });
+      setRefused(t('auth.errors.unauthorized'));
       return;
     }
-    setBusy(true);
-    try {
-      const res = await changePassword(oldPassword, newPassword);
-      // Every older access token stopped working; the answer carries this session's new one.
-      if (res && typeof res.token === 'string' && res.token) setToken(res.token);
-      setStatus({ kind: 'success', text: t('auth.settings.success') });
-      setOldPassword('');
-      setNewPassword('');
-    } catch (err) {
-      setStatus({ kind: 'error', text: errorText(err, t, t('auth.errors.changeFailed')) });
-    } finally {
-      setBusy(false);
-    }
+    change.mutate(
+      { oldPassword, newPassword },
+      {
+        onSuccess: () => {
+          setOldPassword('');
+          setNewPassword('');
+        },
+      },
+    );
   };
+
+  let status: { kind: 'error' | 'success'; text: string } | null = null;
+  if (refused) status = { kind: 'error', text: refused };
+  else if (change.isError) status = { kind: 'error', text: errorText(change.error, t, t('auth.errors.changeFailed')) };
+  else if (change.isSuccess) status = { kind: 'success', text: t('auth.settings.success') };
 
   return (
     <form className="auth-form" onSubmit={onSubmit} aria-label={t('auth.settings.title')} noValidate>
@@ -79,8 +80,8 @@ export function ChangePasswordForm() {
           {status.text}
         </p>
       ) : null}
-      <button type="submit" className="btn btn--primary" disabled={busy}>
-        {busy ? t('auth.form.submitting') : t('auth.settings.submit')}
+      <button type="submit" className="btn btn--primary" disabled={change.isPending}>
+        {change.isPending ? t('auth.form.submitting') : t('auth.settings.submit')}
       </button>
     </form>
   );

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { QueryState } from '../../../lib/QueryState';
 import { useAudit } from './api';
 import { ACCOUNT_NS } from './i18n';
 
@@ -8,6 +9,7 @@ const TYPES = ['', 'signin', 'signin.failed', '2fa', 'password.changed', 'role.c
 /** The admin panel's audit log: newest first, filtered by event type, paged backwards. */
 export function AuditLog() {
   const { t, i18n } = useTranslation(ACCOUNT_NS);
+  const { t: tc } = useTranslation();
   const id = useId();
   const [type, setType] = useState('');
   const [before, setBefore] = useState<number | null>(null);
@@ -15,7 +17,6 @@ export function AuditLog() {
   // Event types hold dots ("signin.failed"), which i18next reads as nesting: keys use '_'.
   const typeName = (x: string) => (x ? t(`audit.types.${x.replaceAll('.', '_')}`, { defaultValue: x }) : t('audit.all'));
   const filterName = (x: string) => (x === '2fa' || x === 'user' ? t(`audit.groups.${x}`) : typeName(x));
-  const events = audit.data?.events ?? [];
 
   return (
     <section className="profile-section audit" aria-labelledby={`${id}-title`}>
@@ -37,39 +38,47 @@ export function AuditLog() {
           </option>
         ))}
       </select>
-      {audit.data && events.length === 0 ? <p>{t('audit.empty')}</p> : null}
-      {events.length > 0 ? (
-        <div className="audit__table-wrap" tabIndex={0} role="region" aria-label={t('audit.title')}>
-          <table className="audit__table" aria-labelledby={`${id}-title`}>
-            <thead>
-              <tr>
-                <th scope="col">{t('audit.time')}</th>
-                <th scope="col">{t('audit.event')}</th>
-                <th scope="col">{t('audit.actor')}</th>
-                <th scope="col">{t('audit.target')}</th>
-                <th scope="col">{t('audit.ip')}</th>
-                <th scope="col">{t('audit.details')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {events.map((e) => (
-                <tr key={e.id}>
-                  <td>{new Date(e.at).toLocaleString(i18n.language)}</td>
-                  <td>{typeName(e.type)}</td>
-                  <td>{e.actor}</td>
-                  <td>{e.target}</td>
-                  <td>{e.ip}</td>
-                  <td>
-                    {Object.entries(e.details ?? {})
-                      .map(([k, v]) => `${k}: ${v}`)
-                      .join(', ')}
-                  </td>
+      <QueryState
+        query={audit}
+        loading={tc('auth.admin.loading')}
+        error={t('loadFailed')}
+        errorClassName="auth-form__error"
+        empty={t('audit.empty')}
+        isEmpty={(page) => page.events.length === 0}
+      >
+        {({ events }) => (
+          <div className="audit__table-wrap" tabIndex={0} role="region" aria-label={t('audit.title')}>
+            <table className="audit__table" aria-labelledby={`${id}-title`}>
+              <thead>
+                <tr>
+                  <th scope="col">{t('audit.time')}</th>
+                  <th scope="col">{t('audit.event')}</th>
+                  <th scope="col">{t('audit.actor')}</th>
+                  <th scope="col">{t('audit.target')}</th>
+                  <th scope="col">{t('audit.ip')}</th>
+                  <th scope="col">{t('audit.details')}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+              </thead>
+              <tbody>
+                {events.map((e) => (
+                  <tr key={e.id}>
+                    <td>{new Date(e.at).toLocaleString(i18n.language)}</td>
+                    <td>{typeName(e.type)}</td>
+                    <td>{e.actor}</td>
+                    <td>{e.target}</td>
+                    <td>{e.ip}</td>
+                    <td>
+                      {Object.entries(e.details ?? {})
+                        .map(([k, v]) => `${k}: ${v}`)
+                        .join(', ')}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryState>
       <div className="audit__pager">
         {before !== null ? (
           <button type="button" className="btn" onClick={() => setBefore(null)}>

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { QueryState } from '../../../lib/QueryState';
 import { useRegistrationPolicy } from '../api';
 import { useCreateInvite, useDeleteInvite, useInvites } from './api';
 import { ACCOUNT_NS } from './i18n';
@@ -9,6 +10,7 @@ const VALIDITY_DAYS = [1, 7, 30] as const;
 /** The admin panel's invitations: make one (its code shown once), list them, withdraw. */
 export function InvitesPanel() {
   const { t, i18n } = useTranslation(ACCOUNT_NS);
+  const { t: tc } = useTranslation();
   const id = useId();
   const policy = useRegistrationPolicy().data?.policy;
   const invites = useInvites();
@@ -51,25 +53,33 @@ export function InvitesPanel() {
           <p className="profile-section__hint">{t('invites.codeHint')}</p>
         </div>
       ) : null}
-      {invites.data && invites.data.length === 0 ? <p>{t('invites.empty')}</p> : null}
-      {invites.data && invites.data.length > 0 ? (
-        <ul className="invites__list">
-          {invites.data.map((inv) => (
-            <li key={inv.id} className="invites__item">
-              <code>{inv.id}</code>
-              <span>
-                {t('invites.expires')}: {fmt(inv.expiresAt)}
-              </span>
-              <span>{inv.usedBy ? t('invites.usedBy', { email: inv.usedBy }) : t('invites.unused')}</span>
-              {inv.usedBy ? null : (
-                <button type="button" className="btn" disabled={withdraw.isPending} onClick={() => withdraw.mutate(inv.id)}>
-                  {t('invites.withdraw')}
-                </button>
-              )}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <QueryState
+        query={invites}
+        loading={tc('auth.admin.loading')}
+        error={t('loadFailed')}
+        errorClassName="auth-form__error"
+        empty={t('invites.empty')}
+        isEmpty={(l) => l.length === 0}
+      >
+        {(l) => (
+          <ul className="invites__list">
+            {l.map((inv) => (
+              <li key={inv.id} className="invites__item">
+                <code>{inv.id}</code>
+                <span>
+                  {t('invites.expires')}: {fmt(inv.expiresAt)}
+                </span>
+                <span>{inv.usedBy ? t('invites.usedBy', { email: inv.usedBy }) : t('invites.unused')}</span>
+                {inv.usedBy ? null : (
+                  <button type="button" className="btn" disabled={withdraw.isPending} onClick={() => withdraw.mutate(inv.id)}>
+                    {t('invites.withdraw')}
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
     </section>
   );
 }

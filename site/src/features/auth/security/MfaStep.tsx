@@ -1,11 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api';
-import { useAuth } from '../../../lib/auth';
-import { loginMfa } from '../api';
+import { useLoginMfa, usePasskeySecondFactor } from '../api';
 import { errorText } from '../errors';
 import { ACCOUNT_NS } from './i18n';
-import { passkeySecondFactor } from './webauthn';
+
+/** The five minutes of the password step's token ran out: the code step cannot continue. */
+const expired = (err: unknown) => err instanceof ApiError && err.status === 401 && /token/i.test(err.message);
 
 /**
  * The second step of a two-factor sign-in: a code from the authenticator app (or a recovery
@@ -15,43 +16,37 @@ import { passkeySecondFactor } from './webauthn';
 export function MfaStep({ mfaToken, passkey = false, onBack }: { mfaToken: string; passkey?: boolean; onBack: () => void }) {
   const { t } = useTranslation(ACCOUNT_NS);
   const { t: tc } = useTranslation();
-  const { setSession } = useAuth();
   const id = useId();
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const verify = useLoginMfa();
+  const withPasskey = usePasskeySecondFactor();
+  const busy = verify.isPending || withPasskey.isPending;
 
-  const onSubmit = async (e: FormEvent) => {
+  let error: string | null = null;
+  if (verify.error) {
+    error = verify.error instanceof ApiError && verify.error.status === 429 ? errorText(verify.error, tc, t('mfa.failed')) : t('mfa.failed');
+  } else if (withPasskey.error) {
+    error = t('mfa.passkeyFailed');
+  }
+
+  const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     if (!code.trim()) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const res = await loginMfa(mfaToken, code.trim());
-      setSession(res.user, res.tokens.accessToken);
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 401 && /token/i.test(err.message)) {
-        onBack(); // the five minutes ran out: start again from the password
-        return;
-      }
-      setError(err instanceof ApiError && err.status === 429 ? errorText(err, tc, t('mfa.failed')) : t('mfa.failed'));
-      setCode('');
-    } finally {
-      setBusy(false);
-    }
+    withPasskey.reset();
+    verify.mutate(
+      { mfaToken, code: code.trim() },
+      {
+        onError: (err) => {
+          if (expired(err)) onBack(); // start again from the password
+          else setCode('');
+        },
+      },
+    );
   };
 
-  const usePasskey = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const res = await passkeySecondFactor(mfaToken);
-      setSession(res.user, res.tokens.accessToken);
-    } catch {
-      setError(t('mfa.passkeyFailed'));
-    } finally {
-      setBusy(false);
-    }
+  const onPasskey = () => {
+    verify.reset();
+    withPasskey.mutate(mfaToken);
   };
 
   return (
@@ -81,7 +76,7 @@ export function MfaStep({ mfaToken, passkey = false, onBack }: { mfaToken: strin
         {busy ? tc('auth.form.submitting') : t('mfa.submit')}
       </button>
       {passkey ? (
-        <button type="button" className="btn" onClick={() => void usePasskey()} disabled={busy}>
+        <button type="button" className="btn" onClick={onPasskey} disabled={busy}>
           {t('mfa.usePasskey')}
         </button>
       ) : null}

@@ -1,22 +1,19 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { accountKeys, usePasskeys, useRemovePasskey } from './api';
+import { QueryState } from '../../../lib/QueryState';
+import { useAddPasskey, usePasskeys, useRemovePasskey } from './api';
 import { ACCOUNT_NS } from './i18n';
-import { addPasskey, passkeysSupported } from './webauthn';
+import { passkeysSupported } from './webauthn';
 
 /** The profile's passkeys: named, listed, removable, and a form to add one. */
 export function PasskeysSettings() {
   const { t, i18n } = useTranslation(ACCOUNT_NS);
+  const { t: tc } = useTranslation();
   const id = useId();
-  const qc = useQueryClient();
   const list = usePasskeys();
   const remove = useRemovePasskey();
   const [name, setName] = useState(() => t('passkeys.defaultName'));
-  const add = useMutation({
-    mutationFn: (n: string) => addPasskey(n),
-    onSuccess: () => qc.invalidateQueries({ queryKey: accountKeys.passkeys }),
-  });
+  const add = useAddPasskey();
   const when = (iso?: string) => (iso ? new Date(iso).toLocaleString(i18n.language) : t('passkeys.never'));
   const onAdd = (e: FormEvent) => {
     e.preventDefault();
@@ -29,31 +26,39 @@ export function PasskeysSettings() {
         {t('passkeys.title')}
       </h3>
       <p className="profile-section__hint">{t('passkeys.hint')}</p>
-      {list.data && list.data.length === 0 ? <p>{t('passkeys.empty')}</p> : null}
-      {list.data && list.data.length > 0 ? (
-        <ul className="sessions__list" aria-label={t('passkeys.title')}>
-          {list.data.map((p) => (
-            <li key={p.id} className="sessions__item">
-              <strong>{p.name}</strong>
-              <dl className="sessions__meta">
-                <dt>{t('passkeys.created')}</dt>
-                <dd>{when(p.createdAt)}</dd>
-                <dt>{t('passkeys.lastUsed')}</dt>
-                <dd>{when(p.lastUsedAt)}</dd>
-              </dl>
-              <button
-                type="button"
-                className="btn"
-                disabled={remove.isPending}
-                onClick={() => remove.mutate(p.id)}
-                aria-label={`${t('passkeys.remove')}: ${p.name}`}
-              >
-                {t('passkeys.remove')}
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <QueryState
+        query={list}
+        loading={tc('auth.admin.loading')}
+        error={t('loadFailed')}
+        errorClassName="auth-form__error"
+        empty={t('passkeys.empty')}
+        isEmpty={(l) => l.length === 0}
+      >
+        {(l) => (
+          <ul className="sessions__list" aria-label={t('passkeys.title')}>
+            {l.map((p) => (
+              <li key={p.id} className="sessions__item">
+                <strong>{p.name}</strong>
+                <dl className="sessions__meta">
+                  <dt>{t('passkeys.created')}</dt>
+                  <dd>{when(p.createdAt)}</dd>
+                  <dt>{t('passkeys.lastUsed')}</dt>
+                  <dd>{when(p.lastUsedAt)}</dd>
+                </dl>
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={remove.isPending}
+                  onClick={() => remove.mutate(p.id)}
+                  aria-label={`${t('passkeys.remove')}: ${p.name}`}
+                >
+                  {t('passkeys.remove')}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
       {passkeysSupported() ? (
         <form className="auth-form twofactor__form" onSubmit={onAdd}>
           <div className="auth-form__field">

@@ -1,5 +1,6 @@
 import { UAParser } from 'ua-parser-js';
 import { useTranslation } from 'react-i18next';
+import { QueryState } from '../../../lib/QueryState';
 import { useRevokeSession, useSessions, type SessionItem } from './api';
 import { ACCOUNT_NS } from './i18n';
 
@@ -19,22 +20,29 @@ function when(iso: string, lang: string): string {
 
 /** The profile's list of the account's sessions, each revocable, and "sign out everywhere else". */
 export function SessionsList() {
-  const { t, i18n } = useTranslation(ACCOUNT_NS);
+  const { t } = useTranslation(ACCOUNT_NS);
+  const { t: tc } = useTranslation();
   const sessions = useSessions();
-  const revoke = useRevokeSession();
-  const list: SessionItem[] = sessions.data ?? [];
-  const others = list.filter((s) => !s.current).length;
   return (
     <section className="profile-section sessions" aria-labelledby="sessions-title">
       <h3 id="sessions-title" className="profile-section__title">
         {t('sessions.title')}
       </h3>
       <p className="profile-section__hint">{t('sessions.hint')}</p>
-      {sessions.error ? (
-        <p className="auth-form__error" role="alert">
-          {t('sessions.error')}
-        </p>
-      ) : null}
+      <QueryState query={sessions} loading={tc('auth.admin.loading')} error={t('sessions.error')} errorClassName="auth-form__error">
+        {(list) => <Sessions list={list} />}
+      </QueryState>
+    </section>
+  );
+}
+
+/** The sessions, each with its sign-out, and the sign-out of all the others. */
+function Sessions({ list }: { list: SessionItem[] }) {
+  const { t, i18n } = useTranslation(ACCOUNT_NS);
+  const revoke = useRevokeSession();
+  const others = list.filter((s) => !s.current).length;
+  return (
+    <>
       <ul className="sessions__list">
         {list.map((s) => (
           <li key={s.id} className="sessions__item">
@@ -69,6 +77,6 @@ export function SessionsList() {
           {t('sessions.revokeOthers')}
         </button>
       ) : null}
-    </section>
+    </>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api';
+import { QueryState } from '../../../lib/QueryState';
 import { useBeginTotp, useConfirmTotp, useDisableTotp, useTwoFactorStatus, type Enrolment } from './api';
 import { ACCOUNT_NS } from './i18n';
 
@@ -165,50 +166,46 @@ export function TwoFactorSettings() {
         />
       </div>
     );
-  } else if (status.data?.totp) {
-    body = (
-      <>
-        <p>{t('twoFactor.on')}</p>
-        <p>{t('twoFactor.recoveryLeft', { count: status.data.recoveryCodesLeft })}</p>
-        {disabling ? (
-          <CodeForm
-            label={t('mfa.code')}
-            submit={t('twoFactor.disable')}
-            hint={t('twoFactor.disableHint')}
-            busy={disable.isPending}
-            error={codeError(disable.error, t)}
-            onSubmit={turnOff}
-            onCancel={() => setDisabling(false)}
-          />
-        ) : (
-          <button type="button" className="btn" onClick={() => setDisabling(true)}>
-            {t('twoFactor.disable')}
-          </button>
-        )}
-      </>
-    );
-  } else if (status.data) {
-    body = (
-      <>
-        <p>{t('twoFactor.off')}</p>
-        <button type="button" className="btn btn--primary" onClick={start} disabled={begin.isPending}>
-          {t('twoFactor.enable')}
-        </button>
-        {begin.error ? (
-          <p className="auth-form__error" role="alert">
-            {t('twoFactor.error')}
-          </p>
-        ) : null}
-      </>
-    );
-  } else if (status.error) {
-    body = (
-      <p className="auth-form__error" role="alert">
-        {t('twoFactor.error')}
-      </p>
-    );
   } else {
-    body = <p role="status" className="twofactor__loading" />;
+    body = (
+      <QueryState query={status} loading={null} error={t('twoFactor.error')} className="twofactor__loading" errorClassName="auth-form__error">
+        {(s) =>
+          s.totp ? (
+            <>
+              <p>{t('twoFactor.on')}</p>
+              <p>{t('twoFactor.recoveryLeft', { count: s.recoveryCodesLeft })}</p>
+              {disabling ? (
+                <CodeForm
+                  label={t('mfa.code')}
+                  submit={t('twoFactor.disable')}
+                  hint={t('twoFactor.disableHint')}
+                  busy={disable.isPending}
+                  error={codeError(disable.error, t)}
+                  onSubmit={turnOff}
+                  onCancel={() => setDisabling(false)}
+                />
+              ) : (
+                <button type="button" className="btn" onClick={() => setDisabling(true)}>
+                  {t('twoFactor.disable')}
+                </button>
+              )}
+            </>
+          ) : (
+            <>
+              <p>{t('twoFactor.off')}</p>
+              <button type="button" className="btn btn--primary" onClick={start} disabled={begin.isPending}>
+                {t('twoFactor.enable')}
+              </button>
+              {begin.error ? (
+                <p className="auth-form__error" role="alert">
+                  {t('twoFactor.error')}
+                </p>
+              ) : null}
+            </>
+          )
+        }
+      </QueryState>
+    );
   }
 
   return (

@@ -1,9 +1,10 @@
 // The account-security API: two-factor sign-in, sessions, and the admin panel's management,
 // invitations and audit log. Reads and writes go through TanStack Query; keys live here.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { api, request } from '../../../lib/api';
 import type { Schema } from '../../../lib/apiTypes';
 import type { AdminUser } from '../api';
+import { addPasskey } from './webauthn';
 
 export const accountKeys = {
   twoFactor: ['account', 'twoFactor'] as const,
@@ -13,7 +14,20 @@ export const accountKeys = {
   usersAll: ['admin', 'users'] as const,
   invites: ['admin', 'invites'] as const,
   audit: (type: string) => ['admin', 'audit', type] as const,
+  auditAll: ['admin', 'audit'] as const,
 };
+
+/**
+ * A write of the account's or the site's security settings. Afterwards the lists it changed are
+ * asked again, and so is the audit log, which records every one of them.
+ */
+export function useSecurityWrite<V, R>(mutationFn: (v: V) => Promise<R>, ...changed: QueryKey[]) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: () => Promise.all([...changed, accountKeys.auditAll].map((queryKey) => qc.invalidateQueries({ queryKey }))),
+  });
+}
 
 export type TwoFactorStatus = { totp: boolean; recoveryCodesLeft: number };
 
@@ -43,19 +57,17 @@ export function useBeginTotp() {
 }
 
 export function useConfirmTotp() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (code: string) => api.post<{ recoveryCodes: string[] }>('/api/auth/2fa/totp/confirm', { code }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: accountKeys.twoFactor }),
-  });
+  return useSecurityWrite(
+    (code: string) => api.post<{ recoveryCodes: string[] }>('/api/auth/2fa/totp/confirm', { code }),
+    accountKeys.twoFactor,
+  );
 }
 
 export function useDisableTotp() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (code: string) => request<void>('/api/auth/2fa/totp', { method: 'DELETE', body: { code } }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: accountKeys.twoFactor }),
-  });
+  return useSecurityWrite(
+    (code: string) => request<void>('/api/auth/2fa/totp', { method: 'DELETE', body: { code } }),
+    accountKeys.twoFactor,
+  );
 }
 
 export function useSessions() {
@@ -65,13 +77,12 @@ export function useSessions() {
   });
 }
 
+/** Ends one of the account's other sessions, or all of them ('others'). */
 export function useRevokeSession() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string | 'others') =>
-      api.delete<void>(id === 'others' ? '/api/auth/sessions' : `/api/auth/sessions/${encodeURIComponent(id)}`),
-    onSuccess: () => qc.invalidateQueries({ queryKey: accountKeys.sessions }),
-  });
+  return useSecurityWrite(
+    (id: string | 'others') => api.delete<void>(id === 'others' ? '/api/auth/sessions' : `/api/auth/sessions/${encodeURIComponent(id)}`),
+    accountKeys.sessions,
+  );
 }
 
 /** Users per page in the admin panel. */
@@ -108,26 +119,19 @@ export type AdminAction =
   | { kind: 'delete'; id: number; files: 'keep' | 'delete' };
 
 export function useAdminAction() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (a: AdminAction): Promise<unknown> => {
-      const path = `/api/auth/admin/users/${a.id}`;
-      switch (a.kind) {
-        case 'role':
-          return api.patch<AdminUser>(path, { role: a.role });
-        case 'revoke':
-          return api.post<void>(`${path}/revoke`);
-        case 'reset2fa':
-          return api.delete<void>(`${path}/2fa`);
-        case 'delete':
-          return api.delete<void>(path, { query: { files: a.files } });
-      }
-    },
-    onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: accountKeys.usersAll });
-      void qc.invalidateQueries({ queryKey: ['admin', 'audit'] });
-    },
-  });
+  return useSecurityWrite((a: AdminAction): Promise<unknown> => {
+    const path = `/api/auth/admin/users/${a.id}`;
+    switch (a.kind) {
+      case 'role':
+        return api.patch<AdminUser>(path, { role: a.role });
+      case 'revoke':
+        return api.post<void>(`${path}/revoke`);
+      case 'reset2fa':
+        return api.delete<void>(`${path}/2fa`);
+      case 'delete':
+        return api.delete<void>(path, { query: { files: a.files } });
+    }
+  }, accountKeys.usersAll);
 }
 
 export function useInvites() {
@@ -138,19 +142,14 @@ export function useInvites() {
 }
 
 export function useCreateInvite() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (expiresIn: string) => api.post<Invite & { code: string }>('/api/auth/admin/invites', { expiresIn }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: accountKeys.invites }),
-  });
+  return useSecurityWrite(
+    (expiresIn: string) => api.post<Invite & { code: string }>('/api/auth/admin/invites', { expiresIn }),
+    accountKeys.invites,
+  );
 }
 
 export function useDeleteInvite() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api.delete<void>(`/api/auth/admin/invites/${encodeURIComponent(id)}`),
-    onSuccess: () => qc.invalidateQueries({ queryKey: accountKeys.invites }),
-  });
+  return useSecurityWrite((id: string) => api.delete<void>(`/api/auth/admin/invites/${encodeURIComponent(id)}`), accountKeys.invites);
 }
 
 export function useAudit(type: string, before: number | null) {
@@ -171,10 +170,11 @@ export function usePasskeys() {
   });
 }
 
+/** Adds a passkey under a name (the browser's ceremony between the two requests). */
+export function useAddPasskey() {
+  return useSecurityWrite((name: string) => addPasskey(name), accountKeys.passkeys);
+}
+
 export function useRemovePasskey() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api.delete<void>(`/api/auth/passkeys/${encodeURIComponent(id)}`),
-    onSuccess: () => qc.invalidateQueries({ queryKey: accountKeys.passkeys }),
-  });
+  return useSecurityWrite((id: string) => api.delete<void>(`/api/auth/passkeys/${encodeURIComponent(id)}`), accountKeys.passkeys);
 }

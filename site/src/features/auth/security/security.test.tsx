@@ -4,6 +4,8 @@ import { useAuth } from '../../../lib/auth';
 import { initTestI18n, json, renderWithShell, stubFetch } from '../../../test/utils';
 import { AdminPanel } from '../components/AdminPanel';
 import { AuthForm } from '../components/AuthForm';
+import { InvitesPanel } from './InvitesPanel';
+import { PasskeysSettings } from './PasskeysSettings';
 import { SessionsList, deviceName } from './SessionsList';
 import { TwoFactorSettings } from './TwoFactorSettings';
 
@@ -54,6 +56,28 @@ describe('two-step sign-in', () => {
     expect(codes).toBe(2);
     expect(localStorage.getItem('token')).toBe('access-1');
     expect(fetch).toHaveBeenCalled();
+  });
+});
+
+describe('two-step sign-in, token expired', () => {
+  it('goes back to the password step with the password cleared', async () => {
+    stubFetch({
+      '/api/auth/registration': () => json({ policy: 'open' }),
+      'POST /api/auth/login': () => json({ mfaRequired: true, mfaToken: 'mfa-1' }),
+      'POST /api/auth/login/2fa': () => json({ status: 401, message: 'invalid or expired sign-in token', data: {} }, 401),
+    });
+    renderWithShell(<AuthForm />, { extra: <WhoAmI /> });
+    fill('E-mail', 'olena@example.com');
+    fill('Password', 'password1');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await screen.findByRole('form', { name: 'Two-step sign-in' });
+    fill('Code', '123456');
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await screen.findByRole('form', { name: 'Sign in' });
+    expect((screen.getByLabelText('Password') as HTMLInputElement).value).toBe('');
+    expect((screen.getByLabelText('E-mail') as HTMLInputElement).value).toBe('olena@example.com');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByTestId('who').textContent).toBe('guest');
   });
 });
 
@@ -146,6 +170,29 @@ describe('SessionsList', () => {
     await waitFor(() => expect(deleted).toEqual(['s2']));
     fireEvent.click(screen.getByRole('button', { name: 'Sign out everywhere else' }));
     await waitFor(() => expect(deleted).toEqual(['s2', 'others']));
+  });
+});
+
+describe('the security lists read through one pattern', () => {
+  it('say they load, then what failed or that there is nothing', async () => {
+    localStorage.setItem('token', 't');
+    stubFetch({
+      '/api/auth/passkeys': () => json([]),
+      '/api/auth/sessions': () => json({ status: 500, message: 'boom', data: {} }, 500),
+      '/api/auth/admin/invites': () => json({ status: 500, message: 'boom', data: {} }, 500),
+    });
+    renderWithShell(
+      <>
+        <PasskeysSettings />
+        <SessionsList />
+        <InvitesPanel />
+      </>,
+    );
+    expect(screen.getAllByRole('status').map((s) => s.textContent)).toContain('Loading the list…');
+    expect(await screen.findByText('No passkeys yet')).toBeTruthy();
+    expect(await screen.findByText('Could not load the sessions.')).toBeTruthy();
+    expect(await screen.findByText('Could not load the list.')).toBeTruthy();
+    expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual(['Could not load the sessions.', 'Could not load the list.']);
   });
 });
 
