@@ -317,15 +317,7 @@ func (s *Server) uploadFiles(c fiber.Ctx) error {
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
 		return NewError(fiber.StatusBadRequest, "expected a multipart/form-data body with one or more \"files\" fields")
 	}
-	body := rawBody(c)
-	if min := s.uploads.minRate; min > 0 {
-		// The server's read timeout is meant for a request's head; an upload
-		// may take long, so it only has to keep a minimum pace.
-		body = newMinRateReader(body, c.RequestCtx().Conn(), min)
-	} else if rt := s.cfg.Server.ReadTimeout; rt > 0 {
-		body = &deadlineReader{r: body, conn: c.RequestCtx().Conn(), timeout: rt}
-	}
-	capped := &capReader{r: body, left: limit}
+	capped := &capReader{r: s.uploadBody(c), left: limit}
 	id := currentUser(c)
 	saved, err := svc.SaveMultipart(c.Context(), capped, params["boundary"], "files", s.cfg.Files.MaxPartsPerRequest,
 		files.Uploader{ID: id.ID, Name: id.Email})

@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -43,8 +44,8 @@ func (s *Server) mountGames(api fiber.Router) {
 	}
 	if s.svc.Roms != nil {
 		s.allowStreamingBodyMatch(romUploadPath.MatchString)
-		g.Post("/roms", s.finishRefusedUpload, s.requireAdmin, s.uploadROM)
-		g.Put("/:gameId/cover", s.finishRefusedUpload, s.requireAdmin, s.uploadCover)
+		g.Post("/roms", s.finishRefusedUpload, s.requireAdmin, s.holdUploadSlot, s.uploadROM)
+		g.Put("/:gameId/cover", s.finishRefusedUpload, s.requireAdmin, s.holdUploadSlot, s.uploadCover)
 		g.Delete("/:gameId", s.requireAdmin, s.removeROM)
 	}
 	if s.svc.Shelf != nil {
@@ -281,20 +282,83 @@ func (s *Server) gameSlotParams(c fiber.Ctx) (roms.Game, string, error) {
 // uploadROM adds a ROM from the games page: the raw body is the file,
 // ?file= its name, ?console= its console (else the one console of its
 // extension), ?name= an optional display name. Admins only.
+//
+// It goes through the file cloud's upload path up to the point where the
+// bytes become a file record: the body streams past server.body_limit
+// (allowStreamingBodyMatch, as /api/files/upload and the tus PATCH do), is
+// read through uploadBody (rawBody held to files.min_upload_rate, the
+// multipart upload's reader), takes a place among the uploads in progress
+// (holdUploadSlot, shared with both file-cloud routes, so ROMs and files
+// together never exceed files.max_concurrent_uploads), and a refused body is
+// drained the same way (finishRefusedUpload). What differs is the end: the
+// bytes go to roms.Service.Upload, which checks the name and the console's
+// extensions before reading a byte and indexes the game, instead of
+// files.Service. The start rate (files.uploads_per_minute) is not applied:
+// one dropped folder of ROMs is one request per file, and only admins get
+// here.
+//
+// The tus endpoint is not used for ROMs on purpose: it finishes into
+// files.Service.Save (a user's file record, counted in their quota, under
+// files.max_upload_bytes, which tusd itself enforces), so a ROM target would
+// mean an admin-only branch in each of its hooks (creation, every PATCH's
+// quota check, finishing) and a second size limit beside tusd's. See
+// docs/emulator.md, "Adding games from the games page".
 func (s *Server) uploadROM(c fiber.Ctx) error {
 	limit := s.cfg.Emulator.MaxROMBytes
 	if n := c.Request().Header.ContentLength(); n > 0 && int64(n) > limit {
 		return NewError(fiber.StatusRequestEntityTooLarge, "ROM larger than the limit of "+text.Bytes(limit))
 	}
 	g, err := s.svc.Roms.Upload(c.Context(), roms.UploadInput{FileName: c.Query("file"), Console: c.Query("console"),
-		Name: c.Query("name"), Body: s.requestBody(c), MaxBytes: limit})
-	if errors.Is(err, roms.ErrTooLarge) {
-		return NewError(fiber.StatusRequestEntityTooLarge, "ROM larger than the limit of "+text.Bytes(limit))
-	}
+		Name: c.Query("name"), Body: s.ownerUploadBody(c), MaxBytes: limit})
 	if err != nil {
-		return err
+		return s.ownerUploadError(c, err, "ROM", limit)
 	}
 	return c.Status(fiber.StatusCreated).JSON(g)
+}
+
+// ownerUploadBody is an owner's upload as uploadBody reads it, cut-off
+// aware: the body is the whole file, so one that ends before its
+// Content-Length (the client went away; the stream then just ends) is
+// io.ErrUnexpectedEOF, never a shorter ROM. The file cloud's multipart body
+// needs no such check: a cut-off one lacks its closing boundary.
+func (s *Server) ownerUploadBody(c fiber.Ctx) io.Reader {
+	body := s.uploadBody(c)
+	if n := c.Request().Header.ContentLength(); n >= 0 {
+		return &announcedReader{r: body, left: int64(n)}
+	}
+	return body
+}
+
+// announcedReader turns an end before the announced length into
+// io.ErrUnexpectedEOF.
+type announcedReader struct {
+	r    io.Reader
+	left int64
+}
+
+func (a *announcedReader) Read(p []byte) (int, error) {
+	n, err := a.r.Read(p)
+	a.left -= int64(n)
+	if errors.Is(err, io.EOF) && a.left > 0 {
+		return n, io.ErrUnexpectedEOF
+	}
+	return n, err
+}
+
+// ownerUploadError answers an owner's upload that failed for a cause the
+// file cloud's upload answers too, the same way (413 over the limit, 408 too
+// slow, 400 cut off); other errors go to the error handler.
+func (s *Server) ownerUploadError(c fiber.Ctx, err error, what string, limit int64) error {
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return NewError(fiber.StatusBadRequest, "the upload was cut off; nothing was kept")
+	case errors.Is(err, roms.ErrTooLarge):
+		return NewError(fiber.StatusRequestEntityTooLarge, what+" larger than the limit of "+text.Bytes(limit))
+	case errors.Is(err, errUploadTooSlow):
+		s.logFor(c).Info("upload ended: too slow", slog.String("ip", s.clientIP(c).String()))
+		return NewError(fiber.StatusRequestTimeout, "the upload arrived too slowly and was ended; nothing was kept")
+	}
+	return err
 }
 
 // uploadCover sets a game's cover from the raw body; ?file= names it (its
@@ -307,12 +371,9 @@ func (s *Server) uploadCover(c fiber.Ctx) error {
 	if n := c.Request().Header.ContentLength(); n > maxCoverBytes {
 		return NewError(fiber.StatusRequestEntityTooLarge, "cover larger than the limit of "+text.Bytes(maxCoverBytes))
 	}
-	g, err = s.svc.Roms.SetCover(c.Context(), g.ID, c.Query("file"), s.requestBody(c), maxCoverBytes)
-	if errors.Is(err, roms.ErrTooLarge) {
-		return NewError(fiber.StatusRequestEntityTooLarge, "cover larger than the limit of "+text.Bytes(maxCoverBytes))
-	}
+	g, err = s.svc.Roms.SetCover(c.Context(), g.ID, c.Query("file"), s.ownerUploadBody(c), maxCoverBytes)
 	if err != nil {
-		return err
+		return s.ownerUploadError(c, err, "cover", maxCoverBytes)
 	}
 	return c.JSON(g)
 }

@@ -104,6 +104,22 @@ func (s *Server) holdUploadSlot(c fiber.Ctx) error {
 	return c.Next()
 }
 
+// uploadBody is an upload's body as every upload route reads it: the
+// stream (or the bytes already read, rawBody) held to the minimum pace when
+// one is set, else to the read timeout between reads. The server's read
+// timeout is meant for a request's head; an upload may take long, so it only
+// has to keep a minimum pace.
+func (s *Server) uploadBody(c fiber.Ctx) io.Reader {
+	body := rawBody(c)
+	if min := s.uploads.minRate; min > 0 {
+		return newMinRateReader(body, c.RequestCtx().Conn(), min)
+	}
+	if rt := s.cfg.Server.ReadTimeout; rt > 0 {
+		return &deadlineReader{r: body, conn: c.RequestCtx().Conn(), timeout: rt}
+	}
+	return body
+}
+
 func tooManyUploads(c fiber.Ctx, wait time.Duration, msg string) error {
 	c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int((wait+time.Second-1)/time.Second)))
 	return NewError(fiber.StatusTooManyRequests, msg)

@@ -3048,6 +3048,9 @@ export interface paths {
          * @description At most emulator.max_rom_bytes (512 MiB by default). The file name must be a bare name (no
          *     path, not hidden) with an extension the console runs; without `console` the one console of
          *     that extension is taken (`.bin`, `.iso`, `.zip` need it). A ROM of the same name is 409.
+         *     The body streams as the file cloud's uploads do: it takes a place among the uploads in
+         *     progress (429 with Retry-After past files.max_concurrent_uploads[_per_user]), must keep
+         *     files.min_upload_rate (408), and one that ends before its Content-Length is 400, nothing kept.
          */
         post: {
             parameters: {
@@ -3081,8 +3084,10 @@ export interface paths {
                 400: components["responses"]["Error"];
                 401: components["responses"]["Error"];
                 403: components["responses"]["Error"];
+                408: components["responses"]["Error"];
                 409: components["responses"]["Error"];
                 413: components["responses"]["Error"];
+                429: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -3142,7 +3147,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set a game's cover (admins); raw body, at most 10 MiB; ?file= names it (.png, .jpg, .webp) */
+        /**
+         * Set a game's cover (admins); raw body, at most 10 MiB; ?file= names it (.png, .jpg, .webp)
+         * @description Streams as a ROM upload does (an upload place, 429 past the caps; 408 too slow; 400 cut off).
+         */
         put: {
             parameters: {
                 query: {
@@ -3174,7 +3182,9 @@ export interface paths {
                 401: components["responses"]["Error"];
                 403: components["responses"]["Error"];
                 404: components["responses"]["Error"];
+                408: components["responses"]["Error"];
                 413: components["responses"]["Error"];
+                429: components["responses"]["Error"];
             };
         };
         post?: never;

@@ -1,0 +1,79 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/devhub/devhub/pkg/gameshelf"
+	"github.com/devhub/devhub/pkg/gamestates"
+	"github.com/devhub/devhub/pkg/store/storetest"
+)
+
+// An owner's ROM upload takes a place among the uploads in progress, the
+// same places the file cloud's uploads take (holdUploadSlot): past the cap a
+// new one is a 429 with Retry-After and nothing is kept; the place frees up
+// when the upload ends, and the upload cut off by the client keeps nothing
+// (its body ends before its Content-Length: not a shorter ROM).
+func TestAdminROMUploadHoldsAnUploadSlot(t *testing.T) {
+	states, err := gamestates.New(filepath.Join(t.TempDir(), "gamestates"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shelf, err := gameshelf.New(storetest.Open(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newRomsFixture(t, func(o *Options) {
+		o.Config.Emulator.MaxROMBytes = 64 << 20
+		o.Config.Files.MaxConcurrentUploadsPerUser = 1
+		o.Config.Files.MaxConcurrentUploads = 8
+		o.Services.Authenticate = fakeAuthenticate
+		o.Services.GameStates = states
+		o.Services.Shelf = shelf
+	})
+	base := f.ta.listen(t)
+
+	// An upload that starts and then waits: it holds the admin's one place.
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /api/games/roms?file=Slow.nes HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer %s\r\n"+
+		"Content-Type: application/octet-stream\r\nContent-Length: %d\r\n\r\n", adminToken, 10<<20)
+	conn.Write(bytes.Repeat([]byte("x"), 256<<10))
+
+	// A second upload of the same admin (for a console that does not exist,
+	// so it keeps nothing once it gets in).
+	post := func(name string) *http.Response {
+		req, _ := http.NewRequest("POST", base+"/api/games/roms?file="+name, bytes.NewReader([]byte("NES\x1a")))
+		req.Header.Set("Content-Type", "application/octet-stream")
+		req.Header.Set("Authorization", "Bearer "+adminToken)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+	var resp *http.Response
+	waitFor(t, "the stalled upload to hold the place", func() bool { resp = post("Second.nes&console=toaster"); return resp.StatusCode == 429 })
+	if resp.Header.Get("Retry-After") == "" {
+		t.Fatal("429 without Retry-After")
+	}
+	conn.Close()
+	waitFor(t, "the place to free up", func() bool { resp = post("Second.nes&console=toaster"); return resp.StatusCode == 400 })
+	for _, name := range []string{"Slow.nes", "Second.nes"} {
+		if _, err := os.Stat(filepath.Join(f.root, "nes", name)); err == nil {
+			t.Fatalf("%s kept in roms/", name)
+		}
+	}
+}
