@@ -34,9 +34,19 @@ export const PROFILE_KEY = ['auth', 'profile'] as const;
 /**
  * Queries that hold one account's data, dropped when an account signs in or out so that none of
  * it shows for the next: the profile, the account's and the admin's lists, the file cloud (its
- * lists hold the viewer's private files), share links, and the games' shelf and save states.
+ * lists hold the viewer's private files), share links, and the games' shelf, save states and
+ * controls.
  */
-const ACCOUNT_QUERY_ROOTS = [['auth', 'profile'], ['account'], ['admin'], ['files'], ['shares'], ['games', 'shelf'], ['games', 'states']] as const;
+const ACCOUNT_QUERY_ROOTS = [
+  ['auth', 'profile'],
+  ['account'],
+  ['admin'],
+  ['files'],
+  ['shares'],
+  ['games', 'shelf'],
+  ['games', 'states'],
+  ['games', 'controls'],
+] as const;
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const qc = useQueryClient();

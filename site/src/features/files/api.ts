@@ -294,7 +294,9 @@ function sendUpload(files: File[], onProgress: (p: UploadProgress) => void, toke
 
 /**
  * POST /api/files/upload: multipart with one repeated "files" field, reporting progress and
- * speed. An expired access token is refreshed once and the upload sent again.
+ * speed. An expired access token is refreshed once and the upload sent again. An XMLHttpRequest,
+ * not fetch through a mutation: only XHR reports upload progress, and the Uploader keeps the
+ * handle to abort it; what it changes (lists, quota) is refreshed by the caller when it ends.
  */
 export function uploadFiles(files: File[], onProgress: (p: UploadProgress) => void): UploadHandle {
   let current = sendUpload(files, onProgress, getToken());
@@ -320,7 +322,9 @@ export type DownloadProgress = { loaded: number; total: number | null; percent: 
 
 /**
  * GET a file's bytes (download or stream route) and report progress from Content-Length while
- * reading the body. Resolves to a Blob of the file's type.
+ * reading the body. Resolves to a Blob of the file's type. Called on demand (a download, a
+ * preview), not through a query: the bytes are handed to the browser or an object URL at once,
+ * and keeping up to files.max_upload_bytes of them in the query cache would only cost memory.
  */
 export async function fetchFileBlob(
   path: string,

@@ -2,7 +2,7 @@
 // the autosave, each with the core that made it. The bytes travel raw; the core goes in
 // X-Emulator-Core and comes back with the state, and loading asks with ?core= so the server
 // refuses a state of another core (409 wrong_core) before anything reaches the emulator.
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, request } from '../../lib/api';
 
 export const ACCOUNT_SLOTS = ['1', '2', '3', '4', '5'] as const;
@@ -19,8 +19,38 @@ const base = (gameId: number) => `/api/games/${gameId}/states`;
 
 export const accountStatesKey = (gameId: number) => ['games', 'states', gameId] as const;
 
-export function listAccountStates(gameId: number): Promise<AccountState[]> {
-  return request<AccountState[]>(base(gameId));
+export function listAccountStates(gameId: number, signal?: AbortSignal): Promise<AccountState[]> {
+  return request<AccountState[]>(base(gameId), { signal });
+}
+
+/** The list query's options: the player's slot list reads it, and so does a game's start (fresh). */
+export const accountStatesQuery = (gameId: number) => ({
+  queryKey: accountStatesKey(gameId),
+  queryFn: ({ signal }: { signal: AbortSignal }) => listAccountStates(gameId, signal),
+});
+
+/** The signed-in player's slots of a game (nothing is asked for a guest). */
+export function useAccountStates(gameId: number, signedIn: boolean) {
+  return useQuery({ ...accountStatesQuery(gameId), enabled: signedIn });
+}
+
+/** Saves a state (and its thumbnail) into an account slot; the slot list loads again. */
+export function useSaveAccountState(gameId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { slot: string; core: string; data: Uint8Array; shot?: Uint8Array }) =>
+      saveAccountState(gameId, v.slot, v.core, v.data, v.shot),
+    onSuccess: () => qc.invalidateQueries({ queryKey: accountStatesKey(gameId) }),
+  });
+}
+
+/** Records that a signed-in player started a game; the "continue playing" row loads again. */
+export function useMarkPlayed() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (gameId: number) => markPlayed(gameId),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['games', 'shelf'] }),
+  });
 }
 
 /**
@@ -81,6 +111,11 @@ export class StateRefused extends Error {
   }
 }
 
+/**
+ * A slot's bytes, asked for when the player loads it. Not a query: the bytes go straight into the
+ * emulator frame and are never shown or reused, so there is nothing to cache, and the answer must
+ * be the slot as it is at that moment.
+ */
 export async function loadAccountState(gameId: number, slot: string, core: string): Promise<Uint8Array> {
   try {
     const blob = await request<Blob>(`${base(gameId)}/${slot}`, { query: { core }, responseType: 'blob' });
@@ -99,6 +134,8 @@ export async function loadAccountState(gameId: number, slot: string, core: strin
  * Keeps the autosave when the player is being left: a keepalive request outlives the page for
  * small states (browsers allow 64 KiB in flight); a larger one is a normal request, which
  * completes when the page stays open (closing the game, going to another page of the site).
+ * Fire-and-forget on purpose, not a mutation: it runs from pagehide and effect clean-ups, when
+ * the component (and any mutation observer) is already going away, and nobody waits for it.
  */
 export function keepAutosave(gameId: number, core: string, data: Uint8Array, shot?: Uint8Array): Promise<unknown> {
   const keepalive = data.byteLength < 60_000;

@@ -6,6 +6,7 @@ import type { Schema } from '../../lib/apiTypes';
 import { useAuth } from '../../lib/auth';
 import { DEFAULT_CONTROLS, loadLocalControls, saveLocalControls, type Controls } from './controls';
 import { validKeymap, validPadmap } from './emulator/input';
+import { removeRom, uploadCover, uploadRom } from './romUpload';
 
 export const ROMSERV = '/romserv';
 /** Games per page (spec §9). */
@@ -108,6 +109,32 @@ export function useGames(consoleId: string | null, page: number, search: string)
 export function useInvalidateGames() {
   const qc = useQueryClient();
   return () => qc.invalidateQueries({ queryKey: gameKeys.all });
+}
+
+/** An admin adds a ROM, then its cover when one came with it; the lists and counts load again. */
+export function useAddRom() {
+  const reload = useInvalidateGames();
+  return useMutation({
+    mutationFn: async ({ rom, cover, consoleId }: { rom: File; cover?: File; consoleId: string }) => {
+      const game = await uploadRom(rom, consoleId);
+      if (cover) await uploadCover(game.id, cover);
+      return game;
+    },
+    onSettled: reload,
+  });
+}
+
+/**
+ * An admin removes a game. The lists and counts load again whatever the answer (another admin
+ * may have removed it first), and so do the shelves, which drop games that are gone.
+ */
+export function useRemoveRom() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (gameId: number) => removeRom(gameId),
+    onSettled: () =>
+      Promise.all([qc.invalidateQueries({ queryKey: gameKeys.all }), qc.invalidateQueries({ queryKey: ['games', 'shelf'] })]),
+  });
 }
 
 // --- Controls per console: the server's for a signed-in player, this browser's for a guest -------

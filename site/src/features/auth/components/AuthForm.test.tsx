@@ -168,6 +168,7 @@ describe('AuthForm — the cache after signing in', () => {
       ['shares', 'mine'],
       ['games', 'shelf', true],
       ['games', 'states', 3],
+      ['games', 'controls', true, 'nes'],
       ['files', 'quota', 5],
       ['account', 'sessions'],
       ['admin', 'users', '', 1],

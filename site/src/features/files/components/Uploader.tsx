@@ -217,6 +217,8 @@ export function Uploader({ onUploaded }: Props) {
         onRetrying: () => patch({ status: 'retrying' }),
         onSuccess: (id) => {
           patch({ status: 'done', sent: file.size });
+          // The finished upload's record, read once to hand to onUploaded as part of the upload's
+          // own flow (the lists are refreshed by it); not a query nobody else reads.
           const found = id === null ? Promise.resolve(null) : getFile(id).catch(() => null);
           void found.then((item) => settle({ uploaded: item ? [item] : [], stored: true }));
         },

@@ -1,17 +1,17 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../../lib/auth';
 import { currentLanguage } from '../../../lib/i18n';
 import {
   ACCOUNT_SLOTS,
-  accountStatesKey,
+  accountStatesQuery,
   keepAutosave,
-  listAccountStates,
   loadAccountState,
-  markPlayed,
-  saveAccountState,
   StateRefused,
+  useAccountStates,
+  useMarkPlayed,
+  useSaveAccountState,
 } from '../accountStates';
 import { playerUrl, useControls, useSaveControls, type Game } from '../api';
 import { CHANNEL, isMessage, type Body, type FromPlayer, type ToPlayer } from '../emulator/protocol';
@@ -58,11 +58,9 @@ export function Player({ game, core, onClose }: Props) {
   // shot: the browser autosave's picture (an account autosave's comes from the server).
   const [offer, setOffer] = useState<{ from: 'account' | 'browser'; shot?: Uint8Array } | null>(null);
   const queryClient = useQueryClient();
-  const states = useQuery({
-    queryKey: accountStatesKey(game.id),
-    queryFn: () => listAccountStates(game.id),
-    enabled: signedIn,
-  });
+  const states = useAccountStates(game.id, signedIn);
+  const { mutate: played } = useMarkPlayed();
+  const { mutateAsync: saveToAccount } = useSaveAccountState(game.id);
   // The newest autosave the frame sent (with its thumbnail); kept when the player is left.
   const lastAuto = useRef<{ data: Uint8Array; shot?: Uint8Array } | null>(null);
   const keptAuto = useRef<Uint8Array | null>(null);
@@ -110,11 +108,9 @@ export function Player({ game, core, onClose }: Props) {
           const saved = await getState(key).catch(() => null);
           reply({ type: 'has-state', exists: !!saved });
           if (signedIn) {
-            void markPlayed(game.id)
-              .then(() => queryClient.invalidateQueries({ queryKey: ['games', 'shelf'] }))
-              .catch(() => undefined);
-            const list = await listAccountStates(game.id).catch(() => null);
-            if (list) queryClient.setQueryData(accountStatesKey(game.id), list);
+            played(game.id);
+            // Another device may have saved since the list was read: ask again now.
+            const list = await queryClient.fetchQuery({ ...accountStatesQuery(game.id), staleTime: 0 }).catch(() => null);
             if (list?.some((s) => s.slot === 'auto' && s.core === core)) setOffer({ from: 'account' });
           } else {
             rememberPlayed(game);
@@ -136,9 +132,8 @@ export function Player({ game, core, onClose }: Props) {
           if (msg.slot && msg.slot !== 'browser') {
             const n = msg.slot;
             try {
-              await saveAccountState(game.id, n, core, msg.data, shot);
+              await saveToAccount({ slot: n, core, data: msg.data, shot });
               setMessage(t('saves.savedAccount', { slot: n }));
-              void queryClient.invalidateQueries({ queryKey: accountStatesKey(game.id) });
             } catch {
               setMessage(t('saves.saveFailed'));
             }
@@ -178,7 +173,7 @@ export function Player({ game, core, onClose }: Props) {
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
-  }, [key, autoKey, signedIn, game, core, reply, keepAuto, t, queryClient]);
+  }, [key, autoKey, signedIn, game, core, reply, keepAuto, t, queryClient, played, saveToAccount]);
 
   // The running game follows the mapping: when it loads (from the server, after the game started)
   // and when it changes.

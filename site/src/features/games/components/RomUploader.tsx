@@ -1,14 +1,12 @@
 import { useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api';
-import type { Console } from '../api';
+import { useAddRom, type Console } from '../api';
 import { GAMES_NS } from '../i18n';
-import { pairUploads, uploadCover, uploadRom } from '../romUpload';
+import { pairUploads } from '../romUpload';
 
 interface Props {
   consoles: Console[];
-  /** Called after uploads finished, so the lists reload. */
-  onDone: () => void;
 }
 
 /** The server's words for a refused file: the field's message, else the error's. */
@@ -25,12 +23,13 @@ interface Row {
 }
 
 /** Admins drop ROMs (and covers of the same name) here; the console comes from the extension or the choice. */
-export function RomUploader({ consoles, onDone }: Props) {
+export function RomUploader({ consoles }: Props) {
   const { t } = useTranslation(GAMES_NS);
   const [consoleId, setConsoleId] = useState('');
   const [rows, setRows] = useState<Row[]>([]);
   const [over, setOver] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  const add = useAddRom();
 
   const upload = async (files: File[]) => {
     const pairs = pairUploads(files);
@@ -38,15 +37,13 @@ export function RomUploader({ consoles, onDone }: Props) {
     for (const [i, p] of pairs.entries()) {
       let row: Row;
       try {
-        const game = await uploadRom(p.rom, consoleId);
-        if (p.cover) await uploadCover(game.id, p.cover);
+        await add.mutateAsync({ rom: p.rom, cover: p.cover, consoleId });
         row = { name: p.rom.name, state: 'added' };
       } catch (err) {
         row = { name: p.rom.name, state: 'failed', message: reason(err) };
       }
       setRows((r) => r.map((x, j) => (j === i ? row : x)));
     }
-    onDone();
   };
 
   const onDrop = (e: DragEvent) => {

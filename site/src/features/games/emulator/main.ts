@@ -521,6 +521,8 @@ async function start(): Promise<void> {
   showStatus(t('loadingCore'));
   let info: CoreInfo | undefined;
   try {
+    // A plain fetch: this page runs in a sandboxed frame without React, the query client or the
+    // API client (no token, no /api), and reads the index once per start.
     const res = await fetch('/cores/index.json');
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     const index = (await res.json()) as { cores: CoreInfo[] };

@@ -4,7 +4,7 @@ import { Page } from '../../../components/ui/Page';
 import { ApiError } from '../../../lib/api';
 import { pageCount } from '../../../lib/pagination';
 import { useDebouncedValue } from '../../../lib/useDebouncedValue';
-import { PAGE_SIZE, SEARCH_DEBOUNCE_MS, useConsoles, useGames, useInvalidateGames, type Game } from '../api';
+import { PAGE_SIZE, SEARCH_DEBOUNCE_MS, useConsoles, useGames, useRemoveRom, type Game } from '../api';
 import { ConnectionError } from '../components/ConnectionError';
 import { ConsoleSelector } from '../components/ConsoleSelector';
 import { DonationBanner } from '../components/DonationBanner';
@@ -12,7 +12,6 @@ import { GameList } from '../components/GameList';
 import { Player } from '../components/Player';
 import { RomUploader } from '../components/RomUploader';
 import { ShelfRows } from '../components/ShelfRows';
-import { removeRom } from '../romUpload';
 import { useAuth } from '../../../lib/auth';
 import { useShelf, useToggleFavourite } from '../shelf';
 import { GAMES_NS } from '../i18n';
@@ -27,7 +26,7 @@ export default function GamesPage() {
   const mobile = useIsMobile();
   const sidebar = useSidebarWidth();
   const [libraryOpen, setLibraryOpen] = useState(true);
-  const reload = useInvalidateGames();
+  const removeRom = useRemoveRom();
   const { isAdmin } = useAuth();
   const debounced = useDebouncedValue(state.search, SEARCH_DEBOUNCE_MS);
   const search = state.search === '' ? '' : debounced;
@@ -127,12 +126,11 @@ export default function GamesPage() {
                   isAdmin
                     ? (game) => {
                         if (!window.confirm(t('removeConfirm', { name: game.name }))) return;
-                        void removeRom(game.id)
-                          .catch(() => undefined)
-                          .finally(() => {
+                        removeRom.mutate(game.id, {
+                          onSettled: () => {
                             if (state.game?.id === game.id) closeGame();
-                            void reload();
-                          });
+                          },
+                        });
                       }
                     : undefined
                 }
@@ -156,7 +154,7 @@ export default function GamesPage() {
         ) : null}
         <div className="games-main">
           {isAdmin && state.consolesStatus !== 'loading' ? (
-            <RomUploader consoles={state.consoles} onDone={() => void reload()} />
+            <RomUploader consoles={state.consoles} />
           ) : null}
           <ShelfRows recent={shelf.data?.recent ?? []} favourites={shelf.data?.favourites ?? []} onPlay={playFromShelf} />
           {playing && selected ? (
