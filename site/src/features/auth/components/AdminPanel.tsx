@@ -4,11 +4,11 @@ import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
 import { pageCount } from '../../../lib/pagination';
-import { QueryState } from '../../../lib/QueryState';
 import { useDebouncedValue } from '../../../lib/useDebouncedValue';
 import type { AdminUser } from '../api';
 import { USER_SEARCH_DEBOUNCE_MS, USERS_PER_PAGE, useAdminAction, useAdminUsers, type AdminAction } from '../security/api';
 import { ACCOUNT_NS } from '../security/i18n';
+import { ListState } from '../security/ListState';
 
 /** The spec's error text for a failed user list (§8). */
 function listError(err: unknown): string {
@@ -61,14 +61,7 @@ export function AdminPanel() {
           {ta('admin.failed', { message: errorMessage(action.error) })}
         </p>
       ) : null}
-      <QueryState
-        query={users}
-        loading={t('auth.admin.loading')}
-        error={(err) => t(listError(err))}
-        errorClassName="auth-form__error"
-        empty={t('auth.admin.empty')}
-        isEmpty={(d) => d.users.length === 0}
-      >
+      <ListState query={users} error={(err) => t(listError(err))} empty={t('auth.admin.empty')} isEmpty={(d) => d.users.length === 0}>
         {({ users: list }) => (
           <div className="admin-users">
             {/* Explicit roles: on a phone the CSS lays rows out as cards, and a table whose display
@@ -76,18 +69,11 @@ export function AdminPanel() {
             <table className="admin-users__table" role="table" aria-labelledby="admin-users-title">
               <thead role="rowgroup">
                 <tr role="row">
-                  <th scope="col" role="columnheader">
-                    {t('auth.admin.email')}
-                  </th>
-                  <th scope="col" role="columnheader">
-                    {t('auth.admin.name')}
-                  </th>
-                  <th scope="col" role="columnheader">
-                    {t('auth.admin.role')}
-                  </th>
-                  <th scope="col" role="columnheader">
-                    {ta('admin.actions')}
-                  </th>
+                  {[t('auth.admin.email'), t('auth.admin.name'), t('auth.admin.role'), ta('admin.actions')].map((h) => (
+                    <th key={h} scope="col" role="columnheader">
+                      {h}
+                    </th>
+                  ))}
                 </tr>
               </thead>
               <tbody role="rowgroup">
@@ -138,7 +124,7 @@ export function AdminPanel() {
             </table>
           </div>
         )}
-      </QueryState>
+      </ListState>
       {pages > 1 ? (
         <nav className="admin-users__pager" aria-label={ta('admin.pageOf', { page, pages })}>
           <button type="button" className="btn" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>

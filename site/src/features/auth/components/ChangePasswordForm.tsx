@@ -48,33 +48,26 @@ export function ChangePasswordForm() {
   else if (change.isError) status = { kind: 'error', text: errorText(change.error, t, t('auth.errors.changeFailed')) };
   else if (change.isSuccess) status = { kind: 'success', text: t('auth.settings.success') };
 
+  const field = (name: string, label: string, autoComplete: string, value: string, set: (v: string) => void) => (
+    <div className="auth-form__field">
+      <label htmlFor={`${id}-${name}`}>{label}</label>
+      <input
+        id={`${id}-${name}`}
+        name={name}
+        type="password"
+        autoComplete={autoComplete}
+        required
+        value={value}
+        onChange={(e) => set(e.target.value)}
+      />
+    </div>
+  );
+
   return (
     <form className="auth-form" onSubmit={onSubmit} aria-label={t('auth.settings.title')} noValidate>
       <h2 className="auth-form__title">{t('auth.settings.title')}</h2>
-      <div className="auth-form__field">
-        <label htmlFor={`${id}-old`}>{t('auth.settings.oldPassword')}</label>
-        <input
-          id={`${id}-old`}
-          name="oldPassword"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={oldPassword}
-          onChange={(e) => setOldPassword(e.target.value)}
-        />
-      </div>
-      <div className="auth-form__field">
-        <label htmlFor={`${id}-new`}>{t('auth.settings.newPassword')}</label>
-        <input
-          id={`${id}-new`}
-          name="newPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={newPassword}
-          onChange={(e) => setNewPassword(e.target.value)}
-        />
-      </div>
+      {field('oldPassword', t('auth.settings.oldPassword'), 'current-password', oldPassword, setOldPassword)}
+      {field('newPassword', t('auth.settings.newPassword'), 'new-password', newPassword, setNewPassword)}
       {status ? (
         <p className={`auth-form__${status.kind}`} role={status.kind === 'error' ? 'alert' : 'status'}>
           {status.text}

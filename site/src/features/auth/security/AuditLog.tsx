@@ -1,15 +1,14 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { QueryState } from '../../../lib/QueryState';
 import { useAudit } from './api';
 import { ACCOUNT_NS } from './i18n';
+import { ListState } from './ListState';
 
 const TYPES = ['', 'signin', 'signin.failed', '2fa', 'password.changed', 'role.changed', 'sessions.revoked', 'user', 'invite.created'] as const;
 
 /** The admin panel's audit log: newest first, filtered by event type, paged backwards. */
 export function AuditLog() {
   const { t, i18n } = useTranslation(ACCOUNT_NS);
-  const { t: tc } = useTranslation();
   const id = useId();
   const [type, setType] = useState('');
   const [before, setBefore] = useState<number | null>(null);
@@ -38,14 +37,7 @@ export function AuditLog() {
           </option>
         ))}
       </select>
-      <QueryState
-        query={audit}
-        loading={tc('auth.admin.loading')}
-        error={t('loadFailed')}
-        errorClassName="auth-form__error"
-        empty={t('audit.empty')}
-        isEmpty={(page) => page.events.length === 0}
-      >
+      <ListState query={audit} empty={t('audit.empty')} isEmpty={(page) => page.events.length === 0}>
         {({ events }) => (
           <div className="audit__table-wrap" tabIndex={0} role="region" aria-label={t('audit.title')}>
             <table className="audit__table" aria-labelledby={`${id}-title`}>
@@ -78,7 +70,7 @@ export function AuditLog() {
             </table>
           </div>
         )}
-      </QueryState>
+      </ListState>
       <div className="audit__pager">
         {before !== null ? (
           <button type="button" className="btn" onClick={() => setBefore(null)}>

@@ -1,16 +1,15 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { QueryState } from '../../../lib/QueryState';
 import { useRegistrationPolicy } from '../api';
 import { useCreateInvite, useDeleteInvite, useInvites } from './api';
 import { ACCOUNT_NS } from './i18n';
+import { ListState } from './ListState';
 
 const VALIDITY_DAYS = [1, 7, 30] as const;
 
 /** The admin panel's invitations: make one (its code shown once), list them, withdraw. */
 export function InvitesPanel() {
   const { t, i18n } = useTranslation(ACCOUNT_NS);
-  const { t: tc } = useTranslation();
   const id = useId();
   const policy = useRegistrationPolicy().data?.policy;
   const invites = useInvites();
@@ -53,14 +52,7 @@ export function InvitesPanel() {
           <p className="profile-section__hint">{t('invites.codeHint')}</p>
         </div>
       ) : null}
-      <QueryState
-        query={invites}
-        loading={tc('auth.admin.loading')}
-        error={t('loadFailed')}
-        errorClassName="auth-form__error"
-        empty={t('invites.empty')}
-        isEmpty={(l) => l.length === 0}
-      >
+      <ListState query={invites} empty={t('invites.empty')}>
         {(l) => (
           <ul className="invites__list">
             {l.map((inv) => (
@@ -79,7 +71,7 @@ export function InvitesPanel() {
             ))}
           </ul>
         )}
-      </QueryState>
+      </ListState>
     </section>
   );
 }

@@ -1,14 +1,13 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { QueryState } from '../../../lib/QueryState';
 import { useAddPasskey, usePasskeys, useRemovePasskey } from './api';
 import { ACCOUNT_NS } from './i18n';
+import { ListState } from './ListState';
 import { passkeysSupported } from './webauthn';
 
 /** The profile's passkeys: named, listed, removable, and a form to add one. */
 export function PasskeysSettings() {
   const { t, i18n } = useTranslation(ACCOUNT_NS);
-  const { t: tc } = useTranslation();
   const id = useId();
   const list = usePasskeys();
   const remove = useRemovePasskey();
@@ -26,14 +25,7 @@ export function PasskeysSettings() {
         {t('passkeys.title')}
       </h3>
       <p className="profile-section__hint">{t('passkeys.hint')}</p>
-      <QueryState
-        query={list}
-        loading={tc('auth.admin.loading')}
-        error={t('loadFailed')}
-        errorClassName="auth-form__error"
-        empty={t('passkeys.empty')}
-        isEmpty={(l) => l.length === 0}
-      >
+      <ListState query={list} empty={t('passkeys.empty')}>
         {(l) => (
           <ul className="sessions__list" aria-label={t('passkeys.title')}>
             {l.map((p) => (
@@ -58,7 +50,7 @@ export function PasskeysSettings() {
             ))}
           </ul>
         )}
-      </QueryState>
+      </ListState>
       {passkeysSupported() ? (
         <form className="auth-form twofactor__form" onSubmit={onAdd}>
           <div className="auth-form__field">

@@ -1,8 +1,8 @@
 import { UAParser } from 'ua-parser-js';
 import { useTranslation } from 'react-i18next';
-import { QueryState } from '../../../lib/QueryState';
 import { useRevokeSession, useSessions, type SessionItem } from './api';
 import { ACCOUNT_NS } from './i18n';
+import { ListState } from './ListState';
 
 /** A session's device in words, from its User-Agent ("Firefox 133 on Ubuntu"). */
 export function deviceName(ua: string, t: (k: string, o?: Record<string, string>) => string): string {
@@ -21,7 +21,6 @@ function when(iso: string, lang: string): string {
 /** The profile's list of the account's sessions, each revocable, and "sign out everywhere else". */
 export function SessionsList() {
   const { t } = useTranslation(ACCOUNT_NS);
-  const { t: tc } = useTranslation();
   const sessions = useSessions();
   return (
     <section className="profile-section sessions" aria-labelledby="sessions-title">
@@ -29,9 +28,9 @@ export function SessionsList() {
         {t('sessions.title')}
       </h3>
       <p className="profile-section__hint">{t('sessions.hint')}</p>
-      <QueryState query={sessions} loading={tc('auth.admin.loading')} error={t('sessions.error')} errorClassName="auth-form__error">
+      <ListState query={sessions} error={t('sessions.error')}>
         {(list) => <Sessions list={list} />}
-      </QueryState>
+      </ListState>
     </section>
   );
 }
