@@ -12,9 +12,9 @@
 // screenshot is never shown beside a state it was not taken of.
 //
 // The writers (Put, Delete, PutScreenshot) take a context and give up
-// before they change a slot once it is done: Put stops streaming a body
-// whose request went away, and each of them may wait for another slot's
-// rename. The readers open one or a few small files and take none.
+// before they change a slot once it is done: Put stops streaming the body
+// between reads, and each of them may wait for another slot's rename. The
+// readers open one or a few small files and take none.
 package gamestates
 
 import (

@@ -1,5 +1,5 @@
-// Package ctxio makes a streaming copy stop when its context ends: a closed
-// request or a Ctrl-C then ends an upload or a file move between reads
+// Package ctxio makes a streaming copy stop when its context ends: a Ctrl-C,
+// a shutdown or a deadline then ends an upload or a file move between reads
 // instead of after the whole body.
 package ctxio
 

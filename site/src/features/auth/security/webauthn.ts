@@ -1,6 +1,8 @@
 // The browser side of the passkey ceremonies: the server's options (JSON, binary fields as
 // base64url) become the objects navigator.credentials wants, and the credential it returns
 // becomes JSON again. The browser's own JSON helpers are used where it has them.
+// The ceremonies (two requests around the browser's prompt) run as the mutations of
+// useAddPasskey (security/api.ts) and usePasskeySignIn/usePasskeySecondFactor (auth/api.ts).
 import { api } from '../../../lib/api';
 import type { AuthResponse } from '../api';
 
