@@ -270,6 +270,9 @@ func (s *Service) Open(id uint64) (*File, io.ReadSeekCloser, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	// Not the caller's context: the reader outlives the handler that asked
+	// (the response streams after it returns), and a backend ties its reads
+	// to the context it was opened with (S3's object reads).
 	r, size, err := be.Open(context.Background(), f.StoredName)
 	if err != nil {
 		return nil, nil, fmt.Errorf("file %d content: %w (%v)", id, store.ErrNotFound, err)

@@ -110,11 +110,11 @@ func (s *Service) migrateOne(ctx context.Context, f File, dst storage.Store) err
 		return store.PutJSON(b, store.Itob(f.ID), updated)
 	})
 	if err != nil {
-		dst.Delete(context.Background(), f.StoredName)
+		dst.Delete(context.WithoutCancel(ctx), f.StoredName)
 		return fmt.Errorf("file %d: record the move: %w", f.ID, err)
 	}
 	s.ix.put(updated)
-	if err := src.Delete(context.Background(), f.StoredName); err != nil {
+	if err := src.Delete(context.WithoutCancel(ctx), f.StoredName); err != nil {
 		s.log.Warn("moved file's old bytes stay until the next start-up sweep", "id", f.ID, "err", err)
 	}
 	return nil
