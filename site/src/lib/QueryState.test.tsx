@@ -24,6 +24,20 @@ describe('QueryState', () => {
     expect(screen.getByRole('status').className).toBe('state');
   });
 
+  it('shows the placeholder instead of the loading line when given one, and the data in its place', () => {
+    const view = (query: QueryLike<string[]>) => (
+      <QueryState query={query} loading="Loading…" placeholder={<div data-testid="skeleton" />} error="bad">
+        {(items) => <p>{items.join()}</p>}
+      </QueryState>
+    );
+    const { rerender } = render(view({ data: undefined, error: null, isPending: true, isError: false }));
+    expect(screen.getByTestId('skeleton')).toBeTruthy();
+    expect(screen.queryByText('Loading…')).toBeNull();
+    rerender(view({ data: ['a', 'b'], error: null, isPending: false, isError: false }));
+    expect(screen.queryByTestId('skeleton')).toBeNull();
+    expect(screen.getByText('a,b')).toBeTruthy();
+  });
+
   it('shows the error when the read failed', () => {
     show({ data: undefined, error: new Error('boom'), isPending: false, isError: true });
     expect(screen.getByRole('alert').textContent).toBe('Failed: boom');

@@ -12,6 +12,11 @@ interface Props<T> {
   query: QueryLike<T>;
   /** Shown while nothing has arrived yet (role=status). */
   loading: ReactNode;
+  /**
+   * Shown instead of the loading line when given: a placeholder of the final size (a Skeleton,
+   * which carries its own status), so the answer does not push the page about (issue 16).
+   */
+  placeholder?: ReactNode;
   /** Shown when the read failed and there is nothing to show (role=alert); a function gets the error. */
   error: ReactNode | ((error: unknown) => ReactNode);
   /** Shown instead of children when isEmpty says the answer has nothing (role=status). */
@@ -29,7 +34,17 @@ interface Props<T> {
  * message or the data. Data already shown (a previous page kept as placeholder, or a cached
  * answer being refreshed) stays on screen — a refetch never blanks the page.
  */
-export function QueryState<T>({ query, loading, error, empty, isEmpty, className, errorClassName = className, children }: Props<T>) {
+export function QueryState<T>({
+  query,
+  loading,
+  placeholder,
+  error,
+  empty,
+  isEmpty,
+  className,
+  errorClassName = className,
+  children,
+}: Props<T>) {
   if (query.data === undefined) {
     if (query.isError) {
       return (
@@ -38,6 +53,7 @@ export function QueryState<T>({ query, loading, error, empty, isEmpty, className
         </p>
       );
     }
+    if (placeholder !== undefined) return <>{placeholder}</>;
     return (
       <p role="status" className={className}>
         {loading}

@@ -1,6 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
 import { Page } from '../../../components/ui/Page';
+import { Skeleton, SkeletonBox } from '../../../components/ui/Skeleton';
+import { usePageTitle } from '../../../lib/usePageTitle';
 import { ApiError } from '../../../lib/api';
 import { useArticle } from '../api';
 import { ArticleContent } from '../components/ArticleContent';
@@ -38,14 +40,7 @@ export default function ArticlePage() {
 
   switch (kind) {
     case 'loading':
-      return (
-        <Page title={t('title')} className="blog-article">
-          {back}
-          <p role="status" className="blog__status">
-            {t('article.loading')}
-          </p>
-        </Page>
-      );
+      return <ArticleSkeleton label={t('article.loading')} documentTitle={t('title')} />;
     case 'notFound':
       return (
         <Page title={t('article.notFoundTitle')} className="blog-article blog-article--missing">
@@ -102,5 +97,24 @@ export default function ArticlePage() {
       {articleImageSrc(a.image_url) ? <ArticleImage value={a.image_url} className="blog-article__image" alt={a.name} /> : null}
       <ArticleContent html={a.content_html ?? ''} lang={lang} />
     </Page>
+  );
+}
+
+/**
+ * The article's place while it loads: grey shapes where the title, the meta line, the picture and
+ * the text will be, a screen tall. Its elements are not the article's (a different component),
+ * so none of them is moved by the arriving title's height: the article replaces them whole.
+ */
+function ArticleSkeleton({ label, documentTitle }: { label: string; documentTitle: string }) {
+  usePageTitle(documentTitle);
+  return (
+    <div className="page blog-article">
+      <Skeleton label={label} className="blog-skeleton-article">
+        <SkeletonBox className="blog-skeleton-article__title" />
+        <SkeletonBox className="blog-skeleton-article__line" />
+        <SkeletonBox className="blog-skeleton-article__image" />
+        <SkeletonBox className="blog-skeleton-article__text" />
+      </Skeleton>
+    </div>
   );
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { Page } from '../../../components/ui/Page';
+import { Skeleton, SkeletonBox } from '../../../components/ui/Skeleton';
 import { useAuth } from '../../../lib/auth';
 import { toast } from '../../../lib/toast';
 import { pageCount } from '../../../lib/pagination';
@@ -151,6 +152,13 @@ export default function BlogPage() {
         <QueryState
           query={list}
           loading={t('loading')}
+          placeholder={
+            <Skeleton label={t('loading')} className="blog-skeleton-list">
+              {Array.from({ length: 5 }, (_, i) => (
+                <SkeletonBox key={i} className="blog-skeleton-list__card" />
+              ))}
+            </Skeleton>
+          }
           error={t('toast.loadError')}
           empty={t('empty')}
           isEmpty={(l) => l.articles.length === 0}

@@ -77,6 +77,28 @@ describe('GamesPage', () => {
     expect(within(await screen.findByRole('region', { name: 'Favourites' })).getByRole('button', { name: 'Tanks' })).toBeTruthy();
   });
 
+  it('shows the main column only once the library has arrived, and keeps it while another console loads', async () => {
+    let answerGames: (r: Response) => void = () => undefined;
+    let answerSnes: (r: Response) => void = () => undefined;
+    stubFetch({
+      '/api/site': () => json({ contacts: {}, donation: {} }),
+      '/romserv/consoles': () => json(consoles),
+      '/romserv/consoles/nes/games': () => new Promise<Response>((resolve) => (answerGames = resolve)),
+      '/romserv/consoles/snes/games': () => new Promise<Response>((resolve) => (answerSnes = resolve)),
+    });
+    renderPage();
+    const nav = await screen.findByRole('navigation', { name: 'Consoles' });
+    // the library is still growing above it (on a phone): the main column is not there to be pushed down
+    expect(screen.queryByText('Choose a game in the list to start playing.')).toBeNull();
+    answerGames(json(games(['Coin Catcher'], 'nes')));
+    expect(await screen.findByText('Choose a game in the list to start playing.')).toBeTruthy();
+    fireEvent.click(within(nav).getByRole('button', { name: /^SNES/ }));
+    await waitFor(() => expect(within(nav).getByRole('button', { name: /^SNES/ }).getAttribute('aria-pressed')).toBe('true'));
+    expect(screen.getByText('Choose a game in the list to start playing.')).toBeTruthy();
+    answerSnes(json(games(['Colour Test'], 'snes')));
+    expect(await screen.findByRole('button', { name: 'Play Colour Test' })).toBeTruthy();
+  });
+
   it('shows the connection error screen when the server cannot be reached', async () => {
     stubFetch({});
     const { vi } = await import('vitest');

@@ -52,6 +52,16 @@ export default function GamesPage() {
   const toggleFavourite = useToggleFavourite();
   const favouriteIds = new Set((shelf.data?.favourites ?? []).map((g) => g.id));
 
+  // The main column waits until what decides its place and its top has arrived (or failed): on a
+  // phone the library above it, everywhere the shelf rows at its top. It then appears where it
+  // stays, instead of being pushed down the screen as they arrive (issue 16: layout shift).
+  const libraryPending =
+    state.consolesStatus === 'loading' ||
+    (state.consolesStatus === 'ready' && state.consoles.length > 0 && games.data === undefined && !games.isError);
+  // Once shown it stays: a later read (another console, a search) never takes a running game away.
+  const [mainShown, setMainShown] = useState(false);
+  if (!mainShown && !libraryPending && !shelf.isPending) setMainShown(true);
+
   const selected = state.consoles.find((c) => c.id === state.consoleId) ?? null;
   const playing = state.game && selected ? state.game : null;
 
@@ -152,18 +162,18 @@ export default function GamesPage() {
             {...sidebar.handleProps}
           />
         ) : null}
-        <div className="games-main">
-          {isAdmin && state.consolesStatus !== 'loading' ? (
-            <RomUploader consoles={state.consoles} />
-          ) : null}
-          <ShelfRows recent={shelf.data?.recent ?? []} favourites={shelf.data?.favourites ?? []} onPlay={playFromShelf} />
-          {playing && selected ? (
-            <Player game={playing} core={selected.core} onClose={closeGame} />
-          ) : (
-            <p className="games-placeholder">{t('chooseGame')}</p>
-          )}
-          <DonationBanner />
-        </div>
+        {!mainShown ? null : (
+          <div className="games-main">
+            {isAdmin ? <RomUploader consoles={state.consoles} /> : null}
+            <ShelfRows recent={shelf.data?.recent ?? []} favourites={shelf.data?.favourites ?? []} onPlay={playFromShelf} />
+            {playing && selected ? (
+              <Player game={playing} core={selected.core} onClose={closeGame} />
+            ) : (
+              <p className="games-placeholder">{t('chooseGame')}</p>
+            )}
+            <DonationBanner />
+          </div>
+        )}
       </div>
     </Page>
   );

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../../lib/i18n';
-import { initTestI18n, renderWithShell } from '../../../test/utils';
+import { initTestI18n, json, renderWithShell, stubFetch } from '../../../test/utils';
 import en from '../home/locales/en.json';
 import ru from '../home/locales/ru.json';
 import uk from '../home/locales/uk.json';
@@ -9,7 +9,17 @@ import HomePage from './HomePage';
 
 beforeEach(async () => {
   await initTestI18n('en');
+  stubFetch(); // no profile: GET /api/profile answers 404
 });
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+/** Renders the home page and waits for the profile's answer (the cards come with it). */
+async function renderHome() {
+  renderWithShell(<HomePage />);
+  await screen.findByRole('list');
+}
 
 const location = () => screen.getByTestId('location').textContent;
 const cardsList = () => screen.getByRole('list');
@@ -26,8 +36,8 @@ describe('HomePage', () => {
     expect(document.title).toBe('Home · DevHub');
   });
 
-  it('has one card per section in the spec order, then the catch-all card; only built sections link', () => {
-    renderWithShell(<HomePage />);
+  it('has one card per section in the spec order, then the catch-all card; only built sections link', async () => {
+    await renderHome();
     const rows = cards().map((card) => {
       const link = within(card).queryByRole('link');
       return [card.querySelector('.home-card__title')!.textContent, link?.getAttribute('href') ?? null];
@@ -44,8 +54,8 @@ describe('HomePage', () => {
     ]);
   });
 
-  it('every card has a title, a description, and an inline SVG icon; a link is described by it', () => {
-    renderWithShell(<HomePage />);
+  it('every card has a title, a description, and an inline SVG icon; a link is described by it', async () => {
+    await renderHome();
     for (const card of cards()) {
       expect(card.querySelector('.home-card__title')!.textContent!.length).toBeGreaterThan(2);
       expect(card.querySelector('.home-card__text')!.textContent!.length).toBeGreaterThan(10);
@@ -55,30 +65,30 @@ describe('HomePage', () => {
     }
   });
 
-  it('marks only the sections that do not exist yet as coming soon, without a link to the not-found page', () => {
-    renderWithShell(<HomePage />);
+  it('marks only the sections that do not exist yet as coming soon, without a link to the not-found page', async () => {
+    await renderHome();
     const soon = cards().filter((card) => within(card).queryByText('Coming soon'));
     expect(soon.map((card) => card.querySelector('.home-card__title')!.textContent)).toEqual(['Alavar games', 'Windows programs', 'Forum']);
     for (const card of soon) expect(within(card).queryByRole('link')).toBeNull();
   });
 
-  it('the catch-all card shows the pattern and describes the not-found page without a dead link', () => {
-    renderWithShell(<HomePage />);
+  it('the catch-all card shows the pattern and describes the not-found page without a dead link', async () => {
+    await renderHome();
     const card = cards().at(-1)!;
     expect(within(card).getByText(/^\* — any other path$/)).toBeTruthy();
     expect(within(card).getByText(/not-found page/)).toBeTruthy();
     expect(within(card).queryByRole('link')).toBeNull();
   });
 
-  it('a section card navigates to its section', () => {
-    renderWithShell(<HomePage />);
+  it('a section card navigates to its section', async () => {
+    await renderHome();
     fireEvent.click(screen.getByRole('link', { name: 'Blog' }));
     expect(location()).toBe('/blog');
   });
 
   it('has its own uk/en/ru selector, starting in the site language, that leaves the site language alone', async () => {
     await act(() => i18n.changeLanguage('ru'));
-    renderWithShell(<HomePage />);
+    await renderHome();
     expect(screen.getByRole('heading', { level: 1, name: 'Добро пожаловать в DevHub' })).toBeTruthy();
     const select = screen.getByRole('combobox') as HTMLSelectElement;
     expect([...select.options].map((o) => o.value)).toEqual(['uk', 'en', 'ru']);
@@ -90,6 +100,19 @@ describe('HomePage', () => {
     fireEvent.change(select, { target: { value: 'en' } });
     expect(screen.getByRole('heading', { level: 1, name: 'Welcome to DevHub' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Skills' }).getAttribute('href')).toBe('/skills');
+  });
+
+  it('holds the place of the owner and the cards with one placeholder until the profile has answered', async () => {
+    let answer: (r: Response) => void = () => undefined;
+    stubFetch({ '/api/profile': () => new Promise<Response>((resolve) => (answer = resolve)) });
+    renderWithShell(<HomePage />);
+    // the hero is there at once; the cards wait with the owner block, so the owner cannot push them down
+    expect(screen.getByRole('heading', { level: 1, name: 'Welcome to DevHub' })).toBeTruthy();
+    expect(screen.getByText('Loading…').closest('[role="status"]')).not.toBeNull();
+    expect(screen.queryByRole('list')).toBeNull();
+    answer(json({ status: 404, message: 'no profile', data: null }, 404));
+    expect(await screen.findByRole('link', { name: 'Blog' })).toBeTruthy();
+    expect(screen.queryByText('Loading…')).toBeNull();
   });
 });
 

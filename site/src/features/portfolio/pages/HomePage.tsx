@@ -1,15 +1,17 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { Skeleton, SkeletonBox } from '../../../components/ui/Skeleton';
 import type { PageLanguage } from '../../../lib/i18n';
 import { usePageTitle } from '../../../lib/usePageTitle';
 import { HomeIcon } from '../home/HomeIcon';
 import { HOME_ROUTES, type HomeRoute } from '../home/homeRoutes';
 import { HOME_NS } from '../home/i18n';
 import '../home/home.css';
-import '../profile/i18n';
+import { PORTFOLIO_NS } from '../profile/i18n';
 import { LanguageSelect, usePageLanguage } from '../profile/LanguageSelect';
 import { OwnerHero } from '../profile/OwnerHero';
+import { useProfile } from '../profile/useProfile';
 
 /** The home page's own languages (portfolio spec §2). */
 export const HOME_LANGUAGES: readonly PageLanguage[] = ['uk', 'en', 'ru'];
@@ -26,6 +28,11 @@ export default function HomePage() {
   const { lang, setLang } = usePageLanguage(HOME_LANGUAGES);
   const t = i18n.getFixedT(lang, HOME_NS);
   usePageTitle(t('documentTitle'));
+  // The owner block's size is known only with the profile: until it has arrived (or failed) a
+  // placeholder a screen tall stands for the owner and the cards, so the cards do not jump down
+  // when the owner appears above them. isFetched, not isPending: a failed read that the owner
+  // block retries as it mounts is pending again, and must not swap the cards out for the placeholder.
+  const profilePending = !useProfile().isFetched;
   return (
     <div className="home" lang={lang}>
       <LanguageSelect offered={HOME_LANGUAGES} value={lang} onChange={setLang} />
@@ -39,17 +46,26 @@ export default function HomePage() {
           <span>{t('construction')}</span>
         </p>
       </section>
-      <OwnerHero lang={lang} />
-      <section aria-labelledby="home-sections">
-        <h2 id="home-sections" className="visually-hidden">
-          {t('sections')}
-        </h2>
-        <ul className="home-cards">
-          {HOME_ROUTES.map((route) => (
-            <HomeCard key={route.path} route={route} t={t} />
-          ))}
-        </ul>
-      </section>
+      {profilePending ? (
+        <Skeleton label={i18n.getFixedT(lang, PORTFOLIO_NS)('loading')} className="home-skeleton">
+          <SkeletonBox className="home-skeleton__owner" />
+          <SkeletonBox className="home-skeleton__cards" />
+        </Skeleton>
+      ) : (
+        <>
+          <OwnerHero lang={lang} />
+          <section aria-labelledby="home-sections">
+            <h2 id="home-sections" className="visually-hidden">
+              {t('sections')}
+            </h2>
+            <ul className="home-cards">
+              {HOME_ROUTES.map((route) => (
+                <HomeCard key={route.path} route={route} t={t} />
+              ))}
+            </ul>
+          </section>
+        </>
+      )}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Page } from '../../../components/ui/Page';
+import { Skeleton, SkeletonBox } from '../../../components/ui/Skeleton';
 import { useBrowserInfo, useIpInfo, useReadiness, useWebRtcCheck, ipKeys } from './api';
 import { COPIED_ALERT, IP_NS } from './i18n';
 import './ip.css';
@@ -106,64 +107,75 @@ export default function IpPage() {
         <button type="button" className="btn" onClick={() => void doShare()} disabled={!haveData}>
           {t('share')}
         </button>
+        {/* Its line is there before the time is: the time does not wrap the toolbar and push the panels. */}
         {ip.isSuccess ? (
           <span className="ip-updated" data-testid="last-updated">
             {t('lastUpdated', { time: ruTime(ip.dataUpdatedAt) })}
           </span>
-        ) : null}
+        ) : (
+          <span className="ip-updated" aria-hidden="true" />
+        )}
       </div>
 
-      <div className="ip-grid">
-        <Section id="ip-data" title={t('ipBlock.heading')}>
-          {ip.isPending ? (
-            <p role="status">{t('loading')}</p>
-          ) : ip.isError ? (
-            <div role="alert" className="ip-error">
-              <h3>{t('errorHeading')}</h3>
-              <p>{t('errorMessage')}</p>
-              <p className="ip-hint">{ip.error.message}</p>
-            </div>
-          ) : (
-            <>
-              <div className="ip-address">
-                <span className="ip-address__label">{t('ipBlock.ip')}</span>
-                <span className="ip-address__value" data-testid="ip-address">
-                  {ip.data.ip || 'Unknown'}
-                </span>
-                <button type="button" className="btn btn--ghost" onClick={() => void copyIp()} aria-label={t('ipBlock.copy')}>
-                  {copied ? <span aria-label={t('ipBlock.copied')}>✓</span> : '⧉'}
-                </button>
+      {/* The panels come together once the address, the browser's report and the readiness check
+          have answered: arriving one by one they pushed each other about the grid (issue 16). */}
+      {ip.isPending || browser.isPending || readiness.isPending ? (
+        <Skeleton label={t('loading')} className="ip-skeleton">
+          <SkeletonBox className="ip-skeleton__card" />
+          <SkeletonBox className="ip-skeleton__card" />
+          <SkeletonBox className="ip-skeleton__card" />
+        </Skeleton>
+      ) : (
+        <div className="ip-grid">
+          <Section id="ip-data" title={t('ipBlock.heading')}>
+            {ip.isError ? (
+              <div role="alert" className="ip-error">
+                <h3>{t('errorHeading')}</h3>
+                <p>{t('errorMessage')}</p>
+                <p className="ip-hint">{ip.error.message}</p>
               </div>
-              <Rows
-                rows={[
-                  [
-                    t('ipBlock.country'),
-                    <span key="c">
-                      <span className="ip-flag" aria-hidden="true">
-                        {flagFromCode(ip.data.countryCode)}
-                      </span>{' '}
-                      {ip.data.country || 'Unknown'}
-                    </span>,
-                  ],
-                  [t('ipBlock.city'), ip.data.city || 'Unknown'],
-                ]}
-              />
-              <NetworkRows ip={ip.data} requestTime={ruTime(ip.dataUpdatedAt)} />
-              <p className="ip-hint">{t('ipBlock.source')}</p>
+            ) : (
+              <>
+                <div className="ip-address">
+                  <span className="ip-address__label">{t('ipBlock.ip')}</span>
+                  <span className="ip-address__value" data-testid="ip-address">
+                    {ip.data.ip || 'Unknown'}
+                  </span>
+                  <button type="button" className="btn btn--ghost" onClick={() => void copyIp()} aria-label={t('ipBlock.copy')}>
+                    {copied ? <span aria-label={t('ipBlock.copied')}>✓</span> : '⧉'}
+                  </button>
+                </div>
+                <Rows
+                  rows={[
+                    [
+                      t('ipBlock.country'),
+                      <span key="c">
+                        <span className="ip-flag" aria-hidden="true">
+                          {flagFromCode(ip.data.countryCode)}
+                        </span>{' '}
+                        {ip.data.country || 'Unknown'}
+                      </span>,
+                    ],
+                    [t('ipBlock.city'), ip.data.city || 'Unknown'],
+                  ]}
+                />
+                <NetworkRows ip={ip.data} requestTime={ruTime(ip.dataUpdatedAt)} />
+                <p className="ip-hint">{t('ipBlock.source')}</p>
+              </>
+            )}
+          </Section>
+          {browser.data ? (
+            <>
+              <BrowserPanel info={browser.data} />
+              <PerformancePanel info={browser.data} />
+              <WebApiPanel info={browser.data} />
             </>
-          )}
-        </Section>
-        {browser.data ? (
-          <>
-            <BrowserPanel info={browser.data} />
-            <PerformancePanel info={browser.data} />
-            <WebApiPanel info={browser.data} />
-          </>
-        ) : null}
-        {rows.length ? <ConsistencyPanel rows={rows} /> : null}
-        <WebRtcPanel result={webrtc.data} pending={webrtc.isPending} />
-        <ReadinessPanel r={readiness.data} />
-      </div>
+          ) : null}
+          {rows.length ? <ConsistencyPanel rows={rows} /> : null}
+          <WebRtcPanel result={webrtc.data} pending={webrtc.isPending} />
+          <ReadinessPanel r={readiness.data} />
+        </div>
+      )}
     </Page>
   );
 }
