@@ -62,7 +62,8 @@ test('an admin creates an article, finds it, reads it rendered and deletes it', 
   await expect(page.getByText('Статей: 1')).toBeVisible();
 
   // Open it: the Markdown is rendered on the server, highlighted with classes, and sanitised.
-  await card.getByRole('link', { name }).click();
+  // the title (exactly: the card's "Read more" link names the article too)
+  await card.getByRole('link', { name, exact: true }).click();
   await expect(page).toHaveURL(/\/blog\/\d+$/);
   const id = page.url().split('/').pop()!;
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
@@ -83,12 +84,12 @@ test('an admin creates an article, finds it, reads it rendered and deletes it', 
   await expect(searchBox(page)).toHaveValue(word.toUpperCase());
   await expect(page.getByRole('article')).toHaveCount(1);
   await searchBox(page).fill(word);
-  await expect(page.getByRole('link', { name })).toBeVisible();
+  await expect(page.getByRole('link', { name, exact: true })).toBeVisible();
   await page.getByRole('button', { name: `Удалить статью «${name}»` }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Удалить статью?' });
   await confirm.getByRole('button', { name: 'Отмена' }).click();
   await expect(confirm).toBeHidden();
-  await expect(page.getByRole('link', { name })).toBeVisible();
+  await expect(page.getByRole('link', { name, exact: true })).toBeVisible();
   await page.getByRole('button', { name: `Удалить статью «${name}»` }).click();
   await confirm.getByRole('button', { name: 'Удалить' }).click();
   await expect(page.getByText('Статья успешно удалена')).toBeVisible();
@@ -109,8 +110,13 @@ test('a guest reads the imported articles but sees no create or delete buttons',
   await expect(page.getByRole('button', { name: /^Удалить/ })).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Лента Atom' })).toHaveAttribute('href', '/feed.xml');
   await searchBox(page).fill('one BINARY');
-  await expect(page.getByRole('link', { name: 'Running devhub — one binary, one data directory' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Running devhub — one binary, one data directory', exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: /^Удалить/ })).toHaveCount(0);
+  // The card's "Read more" link says which article it opens (link text for search engines too).
+  await expect(page.getByRole('link', { name: 'Читать далее о «Running devhub — one binary, one data directory»' })).toHaveAttribute(
+    'href',
+    /^\/blog\/\d+$/,
+  );
 
   // Cyrillic search regardless of case finds the Ukrainian article; its SVG cover is an <img>.
   await searchBox(page).fill('ПОШУК');
@@ -124,7 +130,7 @@ test('a guest reads the imported articles but sees no create or delete buttons',
   await searchBox(page).fill('');
   await page.getByLabel('Категория').selectOption({ label: 'Emulator (1)' });
   await expect(page.getByRole('article')).toHaveCount(1);
-  await expect(page.getByRole('link', { name: /Retro games without a CDN/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: /^Retro games without a CDN/ })).toBeVisible();
   expect(consoleErrors).toEqual([]);
 });
 
@@ -180,7 +186,7 @@ test('hostile Markdown, titles and SVG images render inert on the list and the a
   await inert(page.locator('main'));
 
   // The article page: every hostile construct is gone, the text around it stays.
-  await card.getByRole('link', { name }).click();
+  await card.getByRole('link', { name, exact: true }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
   const body = page.locator('.blog-article__content');
   await expect(body.getByText(`Visible ${word} text.`)).toBeVisible();

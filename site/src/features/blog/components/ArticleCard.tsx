@@ -46,8 +46,11 @@ export function ArticleCard({ article, listUrl, onDelete }: Props) {
           {article.excerpt}
         </p>
         <div className="blog-card__actions">
+          {/* Visibly "Read more"; the link's text goes on with the article's name, so it says
+              where it leads to screen readers, link lists and search engines (issue 16: SEO). */}
           <Link to={href} state={state} className="blog-card__more">
-            {t('readMore')}
+            {t('readMore')}{' '}
+            <span className="visually-hidden">{t('readMoreTitle', { name: article.name })}</span>
           </Link>
           {onDelete ? (
             <button

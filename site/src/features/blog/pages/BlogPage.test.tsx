@@ -105,6 +105,10 @@ describe('BlogPage', () => {
     expect(Object.fromEntries(q)).toEqual({ limit: '5', page: '1', category: 'all', search: '', lang: 'ru' });
     expect(screen.getAllByRole('article')).toHaveLength(5);
     expect(screen.getByRole('link', { name: 'Статья 23' }).getAttribute('href')).toBe('/blog/23');
+    // "Read more" names its article (descriptive link text; visibly it stays "Читать далее")
+    const more = screen.getByRole('link', { name: 'Читать далее о «Статья 23»' });
+    expect(more.getAttribute('href')).toBe('/blog/23');
+    expect(more.firstChild?.textContent).toBe('Читать далее');
     const pager = screen.getByRole('navigation', { name: 'Страницы блога' });
     expect(within(pager).getAllByRole('button').map((b) => b.textContent)).toEqual(['‹', '1', '2', '5', '›']);
     fireEvent.click(within(pager).getByRole('button', { name: 'Страница 2' }));
