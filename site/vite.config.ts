@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { chunkRulesPlugin } from './scripts/chunkRulesPlugin';
 import { iconsPlugin } from './scripts/iconsPlugin';
 
 // The Go binary (devhub serve) serves the built dist/ and the API on one origin.
@@ -9,7 +10,7 @@ import { iconsPlugin } from './scripts/iconsPlugin';
 const apiTarget = process.env.DEVHUB_DEV_API ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), iconsPlugin()],
+  plugins: [react(), iconsPlugin(), chunkRulesPlugin(resolve(import.meta.dirname, 'src/app/routes.tsx'))],
   build: {
     outDir: 'dist',
     assetsDir: 'assets',
@@ -32,7 +33,7 @@ export default defineConfig({
   },
   test: {
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
   },

@@ -10,14 +10,20 @@ import { routes } from './routes';
 import { I18nReadyContext } from './shellContext';
 import { FullScreenLoader, useLoaderVisible } from './shell/Loader';
 
+/**
+ * The full-screen loader stays until localization is ready plus 100 ms. Its own component: its
+ * timer re-renders only the loader, not the whole app below App.
+ */
+function AppLoader({ ready }: { ready: boolean }) {
+  return useLoaderVisible(ready) ? <FullScreenLoader /> : null;
+}
+
 function AppRoutes() {
   return useRoutes(routes);
 }
 
 export function App() {
   const [ready, setReady] = useState(i18n.isInitialized);
-  // The full-screen loader stays until localization is ready plus 100 ms.
-  const loaderVisible = useLoaderVisible(ready);
 
   useEffect(() => {
     let alive = true;
@@ -40,7 +46,7 @@ export function App() {
                 <AppRoutes />
               </BrowserRouter>
             </I18nReadyContext.Provider>
-            {loaderVisible ? <FullScreenLoader /> : null}
+            <AppLoader ready={ready} />
           </ToastProvider>
         </AuthProvider>
       </I18nextProvider>

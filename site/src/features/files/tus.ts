@@ -29,19 +29,13 @@ import { userMark } from './tusStorage';
 
 const MiB = 1024 * 1024;
 
-/** Files larger than this go through tus; smaller ones through the multipart upload. */
-export const TUS_THRESHOLD = 8 * MiB;
+export { TUS_THRESHOLD, isResumable } from './resumable';
 
 /** Bytes per PATCH: what a dropped connection can cost at most. */
 export const CHUNK_SIZE = 8 * MiB;
 
 /** Waits between retries after a dropped connection or a server error (ms). */
 export const RETRY_DELAYS = [0, 1000, 3000, 5000, 10_000, 15_000, 30_000, 60_000];
-
-/** Whether a file goes through the resumable upload. */
-export function isResumable(file: File): boolean {
-  return file.size > TUS_THRESHOLD;
-}
 
 /**
  * Why a resumable upload stopped. `network`: no answer, or a passing server trouble, after the

@@ -1,7 +1,8 @@
 // What this browser remembers of unfinished resumable uploads: tus-js-client's URL storage
 // (localStorage keys "tus::<fingerprint>::<n>"). The fingerprint ends with the user, so one
 // account never lists, continues or forgets another's uploads in a shared browser.
-import { defaultOptions } from 'tus-js-client';
+// tus-js-client is loaded on first use (these run only for a signed-in user), not with the page.
+const urlStorage = async () => (await import('tus-js-client')).defaultOptions.urlStorage;
 
 /** The end of a fingerprint that names the user. */
 export const userMark = (userId: number) => `-user-${userId}`;
@@ -16,9 +17,9 @@ export interface RememberedUpload {
 
 /** The user's unfinished uploads this browser remembers, newest first. */
 export async function rememberedUploads(userId: number): Promise<RememberedUpload[]> {
-  let all: Awaited<ReturnType<typeof defaultOptions.urlStorage.findAllUploads>>;
+  let all: Awaited<ReturnType<Awaited<ReturnType<typeof urlStorage>>['findAllUploads']>>;
   try {
-    all = await defaultOptions.urlStorage.findAllUploads();
+    all = await (await urlStorage()).findAllUploads();
   } catch {
     return [];
   }
@@ -31,5 +32,7 @@ export async function rememberedUploads(userId: number): Promise<RememberedUploa
 
 /** Forgets a remembered upload here (not on the server). */
 export function forgetRemembered(key: string): Promise<void> {
-  return defaultOptions.urlStorage.removeUpload(key).catch(() => undefined);
+  return urlStorage()
+    .then((storage) => storage.removeUpload(key))
+    .catch(() => undefined);
 }

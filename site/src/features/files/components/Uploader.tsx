@@ -15,7 +15,8 @@ import {
 import { type BinaryUnits, formatBinary, formatSpeed } from '../format';
 import { FILES_NS } from '../i18n';
 import { quotaFromErrorData, quotaUsageText } from '../quota';
-import { type ResumableFailure, ResumableUpload, hasEarlierUpload, isResumable } from '../tus';
+import { isResumable, loadTus } from '../resumable';
+import type { ResumableFailure, ResumableUpload } from '../tus';
 import { useBinaryUnits } from '../useUnits';
 import { QuotaUsage } from './QuotaUsage';
 import { RUNNING, type ResumableItem, ResumableList } from './ResumableList';
@@ -169,7 +170,7 @@ export function Uploader({ onUploaded }: Props) {
     const large = files.filter(isResumable);
     if (!large.length) return;
     let live = true;
-    void Promise.all(large.map(async (f) => ((await hasEarlierUpload(f, user.id)) ? f.name : null))).then((names) => {
+    void Promise.all(large.map(async (f) => ((await (await loadTus()).hasEarlierUpload(f, user.id)) ? f.name : null))).then((names) => {
       const earlier = names.filter((n): n is string => n !== null);
       if (live && earlier.length) dispatch({ type: 'earlier', files, names: earlier });
     });
@@ -198,16 +199,25 @@ export function Uploader({ onUploaded }: Props) {
     pump();
   };
 
-  const runResumable = (file: File, key: number, userId: number) =>
-    new Promise<Outcome>((resolve) => {
-      const patch = (p: Partial<ResumableItem>) => dispatch({ type: 'item', key, patch: p });
+  const runResumable = async (file: File, key: number, userId: number): Promise<Outcome> => {
+    const patch = (p: Partial<ResumableItem>) => dispatch({ type: 'item', key, patch: p });
+    let tus: Awaited<ReturnType<typeof loadTus>>;
+    try {
+      tus = await loadTus();
+    } catch (err) {
+      // The upload code itself could not be fetched (offline, or a new build replaced it).
+      const message = err instanceof Error ? err.message : String(err);
+      patch({ status: 'failed', error: message });
+      return { uploaded: [], stored: false, error: t('resumable.failedFile', { name: file.name, message }) };
+    }
+    return new Promise<Outcome>((resolve) => {
       const settle = (o: Outcome) => {
         running.current.delete(key);
         queue.current = queue.current.filter((k) => k !== key);
         stopped(key);
         resolve(o);
       };
-      const upload = new ResumableUpload(file, userId, {
+      const upload = new tus.ResumableUpload(file, userId, {
         onProgress: (sent, _total, speed) => {
           active.current.add(key);
           dispatch({ type: 'itemProgress', key, sent, speed });
@@ -238,6 +248,7 @@ export function Uploader({ onUploaded }: Props) {
       queue.current.push(key);
       pump();
     });
+  };
 
   const pause = (key: number) => {
     const r = running.current.get(key);
