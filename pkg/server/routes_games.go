@@ -105,6 +105,8 @@ func stateError(err error, limit int64) error {
 		return e
 	case errors.Is(err, gamestates.ErrBadCore), errors.Is(err, gamestates.ErrBadSlot), errors.Is(err, gamestates.ErrBadScreenshot):
 		return NewError(fiber.StatusBadRequest, err.Error())
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return NewError(fiber.StatusBadRequest, "the save state was cut off; the slot keeps what it had")
 	}
 	return err
 }
@@ -260,13 +262,14 @@ func (s *Server) gamePlayed(c fiber.Ctx) error {
 }
 
 // requestBody is the request's body as rawBody gives it, limited by
-// inactivity (server.read_timeout between reads) rather than by length.
+// inactivity (server.read_timeout between reads) rather than by length, and
+// whole (wholeBody).
 func (s *Server) requestBody(c fiber.Ctx) io.Reader {
 	body := rawBody(c)
 	if rt := s.cfg.Server.ReadTimeout; rt > 0 && c.Request().IsBodyStream() {
 		body = &deadlineReader{r: body, conn: c.RequestCtx().Conn(), timeout: rt}
 	}
-	return body
+	return wholeBody(c, body)
 }
 
 // gameSlotParams is the game and the save slot a states route names.
@@ -317,12 +320,17 @@ func (s *Server) uploadROM(c fiber.Ctx) error {
 }
 
 // ownerUploadBody is an owner's upload as uploadBody reads it, cut-off
-// aware: the body is the whole file, so one that ends before its
-// Content-Length (the client went away; the stream then just ends) is
-// io.ErrUnexpectedEOF, never a shorter ROM. The file cloud's multipart body
-// needs no such check: a cut-off one lacks its closing boundary.
+// aware (wholeBody).
 func (s *Server) ownerUploadBody(c fiber.Ctx) io.Reader {
-	body := s.uploadBody(c)
+	return wholeBody(c, s.uploadBody(c))
+}
+
+// wholeBody guards a raw body that is the whole of what is stored (a ROM, a
+// cover, a save state): one that ends before its Content-Length (the client
+// went away, and a streamed body then simply ends) is io.ErrUnexpectedEOF,
+// never a shorter file that replaces a good one. The file cloud's multipart
+// body needs no such check: a cut-off one lacks its closing boundary.
+func wholeBody(c fiber.Ctx, body io.Reader) io.Reader {
 	if n := c.Request().Header.ContentLength(); n >= 0 {
 		return &announcedReader{r: body, left: int64(n)}
 	}

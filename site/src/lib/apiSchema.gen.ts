@@ -3540,7 +3540,8 @@ export interface paths {
          * @description The body is the core's state as is. `X-Emulator-Core` names the libretro core that made it; it is
          *     kept and given back, and GET with `?core=` refuses a state of another core (409). A new state
          *     replaces the slot wholly (concurrent writes: the last one wins, never a mix) and drops the slot's
-         *     screenshot; send the screenshot afterwards to `.../screenshot`.
+         *     screenshot; send the screenshot afterwards to `.../screenshot`. A body that ends before its
+         *     Content-Length (the page went away mid-request) is 400 and the slot keeps what it had.
          */
         put: {
             parameters: {

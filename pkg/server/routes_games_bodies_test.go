@@ -77,3 +77,46 @@ func TestAdminROMUploadHoldsAnUploadSlot(t *testing.T) {
 		}
 	}
 }
+
+// A save state whose body ends before its Content-Length (the tab closed
+// mid-request) is not a state: the slot keeps the one it had.
+func TestStatePutCutOffKeepsTheSlot(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "gamestates")
+	states, err := gamestates.New(dir, 64<<10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &gamesFixture{romsFixture: newRomsFixture(t, func(o *Options) {
+		o.Services.Authenticate = fakeAuthenticate
+		o.Services.GameStates = states
+	})}
+	games, err := f.svc.All("nes")
+	if err != nil || len(games) == 0 {
+		t.Fatal("no nes games", err)
+	}
+	game := games[0].ID
+	base := f.ta.listen(t)
+	path := fmt.Sprintf("/api/games/%d/states/auto", game)
+	if resp, body := f.req(t, "PUT", path, userToken, []byte("the good state"), "Content-Type", "application/octet-stream", "X-Emulator-Core", "fceumm"); resp.StatusCode != 204 {
+		t.Fatalf("first save: %d %s", resp.StatusCode, body)
+	}
+	// The state being written streams into a temp file beside the slots.
+	writing := func() bool {
+		m, _ := filepath.Glob(filepath.Join(dir, "*", fmt.Sprint(game), ".put-*"))
+		return len(m) > 0
+	}
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(conn, "PUT %s HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer %s\r\nX-Emulator-Core: fceumm\r\n"+
+		"Content-Type: application/octet-stream\r\nContent-Length: %d\r\n\r\n", path, userToken, 60<<10)
+	conn.Write(bytes.Repeat([]byte("x"), 20<<10))
+	waitFor(t, "the server to write the state", writing)
+	conn.Close()
+	waitFor(t, "the cut-off request to end", func() bool { return !writing() })
+	data, _, err := states.Get(2, game, "auto", "fceumm")
+	if err != nil || string(data) != "the good state" {
+		t.Fatalf("the slot holds %d bytes (%v), want the good state", len(data), err)
+	}
+}
