@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"html"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -162,11 +163,22 @@ func (s *Server) mountSEO(app *fiber.App) {
 }
 
 type sitemapURL struct {
-	Loc     string `xml:"loc"`
-	LastMod string `xml:"lastmod,omitempty"`
+	Loc        string             `xml:"loc"`
+	LastMod    string             `xml:"lastmod,omitempty"`
+	Alternates []sitemapAlternate `xml:"xhtml:link"`
 }
 
-// sitemap lists the public pages and every article, with its last change.
+// sitemapAlternate is an <xhtml:link rel="alternate" hreflang> entry: the
+// same article in another language, so a search engine shows readers the
+// version in theirs.
+type sitemapAlternate struct {
+	Rel      string `xml:"rel,attr"`
+	HrefLang string `xml:"hreflang,attr"`
+	Href     string `xml:"href,attr"`
+}
+
+// sitemap lists the public pages and every article, with its last change;
+// articles that are translations of each other list the whole group.
 func (s *Server) sitemap(c fiber.Ctx) error {
 	var urls []sitemapURL
 	for _, p := range spaPages {
@@ -176,20 +188,77 @@ func (s *Server) sitemap(c fiber.Ctx) error {
 		}
 	}
 	if s.svc.Blog != nil {
-		for _, a := range s.svc.Blog.All("", "") {
-			urls = append(urls, sitemapURL{Loc: s.absolute(c, "/blog/"+strconv.FormatUint(a.ID, 10)),
-				LastMod: a.UpdatedAt.UTC().Format(time.RFC3339)})
+		arts := s.svc.Blog.All("", "")
+		href := func(id uint64) string { return s.absolute(c, "/blog/"+strconv.FormatUint(id, 10)) }
+		alternates := articleAlternates(arts, href)
+		for _, a := range arts {
+			urls = append(urls, sitemapURL{Loc: href(a.ID), LastMod: a.UpdatedAt.UTC().Format(time.RFC3339),
+				Alternates: alternates[a.ID]})
 		}
 	}
 	out, err := xml.MarshalIndent(struct {
 		XMLName xml.Name     `xml:"urlset"`
 		NS      string       `xml:"xmlns,attr"`
+		XHTML   string       `xml:"xmlns:xhtml,attr"`
 		URLs    []sitemapURL `xml:"url"`
-	}{NS: "http://www.sitemaps.org/schemas/sitemap/0.9", URLs: urls}, "", "  ")
+	}{NS: "http://www.sitemaps.org/schemas/sitemap/0.9", XHTML: "http://www.w3.org/1999/xhtml", URLs: urls}, "", "  ")
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderContentType, "application/xml; charset=utf-8")
 	c.Set(fiber.HeaderCacheControl, cacheNoCache)
 	return c.Send(append([]byte(xml.Header), out...))
+}
+
+// articleAlternates gives each article that has a translation the hreflang
+// links of its group (articles sharing a translationKey): one per language,
+// its own included, as search engines ask. Two articles of a group in one
+// language are one version twice: each names itself for its language and the
+// lowest id stands for that language in the others' lists. An article with
+// no key, or alone in its group's only language, has none.
+func articleAlternates(arts []blog.Summary, href func(id uint64) string) map[uint64][]sitemapAlternate {
+	groups := map[string][]blog.Summary{}
+	for _, a := range arts {
+		if a.TranslationKey != "" {
+			groups[a.TranslationKey] = append(groups[a.TranslationKey], a)
+		}
+	}
+	out := map[uint64][]sitemapAlternate{}
+	for _, group := range groups {
+		byLang := map[string]uint64{} // language → the article that stands for it
+		for _, a := range group {
+			if id, ok := byLang[articleLang(a)]; !ok || a.ID < id {
+				byLang[articleLang(a)] = a.ID
+			}
+		}
+		if len(byLang) < 2 {
+			continue
+		}
+		langs := make([]string, 0, len(byLang))
+		for l := range byLang {
+			langs = append(langs, l)
+		}
+		sort.Strings(langs)
+		for _, a := range group {
+			links := make([]sitemapAlternate, 0, len(langs))
+			for _, l := range langs {
+				id := byLang[l]
+				if l == articleLang(a) {
+					id = a.ID
+				}
+				links = append(links, sitemapAlternate{Rel: "alternate", HrefLang: l, Href: href(id)})
+			}
+			out[a.ID] = links
+		}
+	}
+	return out
+}
+
+// articleLang is an article's language as hreflang wants it (lower case; the
+// site's default when it names none).
+func articleLang(a blog.Summary) string {
+	if l := strings.ToLower(strings.TrimSpace(a.Lang)); l != "" {
+		return l
+	}
+	return blog.DefaultLang
 }

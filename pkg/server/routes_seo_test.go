@@ -3,8 +3,12 @@ package server
 import (
 	"encoding/json"
 	"encoding/xml"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/devhub/devhub/pkg/blog"
 )
 
 func TestSEOFiles(t *testing.T) {
@@ -77,5 +81,105 @@ func TestSEOFiles(t *testing.T) {
 	resp, body = ta.testApp.do(t, get("/skills"))
 	if resp.StatusCode != 200 || !strings.Contains(string(body), "<title>Skills — DevHub</title>") {
 		t.Fatalf("skills: %d", resp.StatusCode)
+	}
+}
+
+func TestArticleAlternates(t *testing.T) {
+	href := func(id uint64) string { return "https://hub.example/blog/" + strconv.FormatUint(id, 10) }
+	art := func(id uint64, lang, key string) blog.Summary {
+		return blog.Summary{ID: id, Lang: lang, TranslationKey: key}
+	}
+	alt := func(lang string, id uint64) sitemapAlternate {
+		return sitemapAlternate{Rel: "alternate", HrefLang: lang, Href: href(id)}
+	}
+	cases := []struct {
+		name string
+		arts []blog.Summary
+		want map[uint64][]sitemapAlternate
+	}{
+		{"no articles", nil, map[uint64][]sitemapAlternate{}},
+		{"no translation keys", []blog.Summary{art(1, "en", ""), art(2, "uk", "")}, map[uint64][]sitemapAlternate{}},
+		{"a key with one article", []blog.Summary{art(1, "en", "run")}, map[uint64][]sitemapAlternate{}},
+		{"a key in one language only", []blog.Summary{art(1, "en", "run"), art(2, "en", "run")}, map[uint64][]sitemapAlternate{}},
+		{"a pair: each lists both, itself included, by language",
+			[]blog.Summary{art(2, "uk", "run"), art(1, "en", "run")},
+			map[uint64][]sitemapAlternate{1: {alt("en", 1), alt("uk", 2)}, 2: {alt("en", 1), alt("uk", 2)}}},
+		{"three languages, another key and an article without one",
+			[]blog.Summary{art(1, "en", "run"), art(2, "uk", "run"), art(3, "ru", "run"), art(4, "en", "other"), art(5, "uk", "other"), art(6, "uk", "")},
+			map[uint64][]sitemapAlternate{
+				1: {alt("en", 1), alt("ru", 3), alt("uk", 2)},
+				2: {alt("en", 1), alt("ru", 3), alt("uk", 2)},
+				3: {alt("en", 1), alt("ru", 3), alt("uk", 2)},
+				4: {alt("en", 4), alt("uk", 5)},
+				5: {alt("en", 4), alt("uk", 5)},
+			}},
+		{"two versions in one language: each names itself, the lowest id stands for it elsewhere",
+			[]blog.Summary{art(7, "en", "run"), art(3, "en", "run"), art(5, "uk", "run")},
+			map[uint64][]sitemapAlternate{
+				3: {alt("en", 3), alt("uk", 5)},
+				5: {alt("en", 3), alt("uk", 5)},
+				7: {alt("en", 7), alt("uk", 5)},
+			}},
+		{"no language is the default; case does not matter",
+			[]blog.Summary{art(1, "", "run"), art(2, "UK", "run")},
+			map[uint64][]sitemapAlternate{1: {alt("en", 1), alt("uk", 2)}, 2: {alt("en", 1), alt("uk", 2)}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := articleAlternates(tc.arts, href); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %v\nwant %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// The sitemap links translated articles to each other with xhtml:link hreflang entries.
+func TestSitemapHreflang(t *testing.T) {
+	ta := newBlogTestApp(t, func(o *Options) { o.Config.Server.PublicURL = "https://hub.example" })
+	for _, body := range []string{
+		`{"name":"Run","excerpt":"e","category":"c","content":"x","translationKey":"run"}`,
+		`{"name":"Запуск","excerpt":"e","category":"c","content":"x","lang":"uk","translationKey":"run"}`,
+		`{"name":"Alone","excerpt":"e","category":"c","content":"x","lang":"ru"}`,
+	} {
+		if code, resp := ta.do(t, "POST", "/api/blog", blogAdminToken, body); code != 201 {
+			t.Fatalf("%d %s", code, resp)
+		}
+	}
+	resp, body := ta.testApp.do(t, get("/sitemap.xml"))
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `xmlns:xhtml="http://www.w3.org/1999/xhtml"`) {
+		t.Fatalf("sitemap: %d %s", resp.StatusCode, body)
+	}
+	var sm struct {
+		URLs []struct {
+			Loc   string `xml:"loc"`
+			Links []struct {
+				Rel      string `xml:"rel,attr"`
+				HrefLang string `xml:"hreflang,attr"`
+				Href     string `xml:"href,attr"`
+			} `xml:"http://www.w3.org/1999/xhtml link"`
+		} `xml:"url"`
+	}
+	if err := xml.Unmarshal(body, &sm); err != nil {
+		t.Fatalf("%v\n%s", err, body)
+	}
+	got := map[string]string{}
+	for _, u := range sm.URLs {
+		var links []string
+		for _, l := range u.Links {
+			links = append(links, l.Rel+" "+l.HrefLang+" "+l.Href)
+		}
+		got[u.Loc] = strings.Join(links, ", ")
+	}
+	pair := "alternate en https://hub.example/blog/1, alternate uk https://hub.example/blog/2"
+	want := map[string]string{
+		"https://hub.example/blog/1": pair,
+		"https://hub.example/blog/2": pair,
+		"https://hub.example/blog/3": "",
+		"https://hub.example/blog":   "",
+	}
+	for loc, links := range want {
+		if l, ok := got[loc]; !ok || l != links {
+			t.Errorf("%s: links %q (listed: %v), want %q", loc, l, ok, links)
+		}
 	}
 }
