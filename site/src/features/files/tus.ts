@@ -3,6 +3,9 @@
 // request for several files. One ResumableUpload is one file: start, pause, resume, cancel.
 //
 // Why it looks like this:
+// - It is a class the Uploader drives, not a TanStack mutation: one upload is paused, resumed
+//   (across page loads) and cancelled and reports its progress and speed, which a mutation's one
+//   call and one outcome cannot hold; the Uploader refreshes the lists and the quota when it ends.
 // - The access token is short-lived, so it is set per request (onBeforeRequest) from the stored
 //   one, never fixed in `headers`. A 401 starts the shared refresh and lets tus retry; the retry
 //   waits for that refresh before it sends (onBeforeRequest may be async). The 401 is turned into
