@@ -26,7 +26,12 @@ type UploadInput struct {
 	Console string
 	// Name overrides the name taken from the file name.
 	Name string
+	// Body is the ROM's bytes, unless Staged is set.
 	Body io.Reader
+	// Staged is a file already on disk holding the ROM (a finished
+	// resumable upload), used instead of Body: linked, not copied, into the
+	// temp directory when both are on one file system. The caller deletes it.
+	Staged string
 	// MaxBytes bounds the body; a longer one is ErrTooLarge.
 	MaxBytes int64
 }
@@ -91,39 +96,90 @@ func spool(dir, name string, body io.Reader, max int64) (string, error) {
 	return p, nil
 }
 
-// Upload streams a ROM into roms/<console>/ and indexes it, as `rom add`
-// does for a file on disk. The bytes are spooled to a temp directory first,
-// so a refused or broken upload leaves nothing in roms/.
-func (s *Service) Upload(ctx context.Context, in UploadInput) (Game, error) {
-	if err := checkUploadName("file", in.FileName); err != nil {
-		return Game{}, err
+// CheckUpload is everything Upload checks before it reads a byte: a plain
+// file name, the console (given, else the one console of the extension),
+// that the console runs the extension, and that the console's folder holds
+// no ROM of that name yet (store.ErrConflict). It answers the console's id.
+// The resumable upload calls it when the upload is created, so a refused
+// ROM is refused before its bytes are sent; Upload calls it again at the
+// end, when the folder may have changed.
+func (s *Service) CheckUpload(fileName, console string) (string, error) {
+	if err := checkUploadName("file", fileName); err != nil {
+		return "", err
 	}
-	console := in.Console
 	if strings.TrimSpace(console) == "" {
-		c, ok := ConsoleForFile(in.FileName)
+		c, ok := ConsoleForFile(fileName)
 		if !ok {
-			return Game{}, store.Invalid("console", "required",
-				fmt.Sprintf("choose the console: no single console is known for %q files", filepath.Ext(in.FileName)))
+			return "", store.Invalid("console", "required",
+				fmt.Sprintf("choose the console: no single console is known for %q files", filepath.Ext(fileName)))
 		}
 		console = c.ID
 	}
-	// Refuse a bad console or extension before reading the body.
-	if con, ok := LookupConsole(console); ok && !con.accepts(in.FileName) {
-		return Game{}, store.Invalid("file", "invalid",
-			fmt.Sprintf("%s does not run %q files (it runs %s)", con.Name, filepath.Ext(in.FileName), strings.Join(con.Extensions, " ")))
-	} else if !ok {
-		return Game{}, store.Invalid("console", "invalid", fmt.Sprintf("unknown console %q", console))
+	con, ok := LookupConsole(console)
+	if !ok {
+		return "", store.Invalid("console", "invalid", fmt.Sprintf("unknown console %q", console))
+	}
+	if !con.accepts(fileName) {
+		return "", store.Invalid("file", "invalid",
+			fmt.Sprintf("%s does not run %q files (it runs %s)", con.Name, filepath.Ext(fileName), strings.Join(con.Extensions, " ")))
+	}
+	if _, err := os.Lstat(filepath.Join(s.root, con.ID, fileName)); err == nil {
+		return "", fmt.Errorf("%w: %s/%s", store.ErrConflict, con.ID, fileName)
+	}
+	return con.ID, nil
+}
+
+// Upload streams a ROM into roms/<console>/ and indexes it, as `rom add`
+// does for a file on disk. The bytes are spooled to a temp directory first,
+// so a refused or broken upload leaves nothing in roms/. Both owner uploads
+// end here: POST /api/games/roms with Body, a finished tus upload with
+// Staged.
+func (s *Service) Upload(ctx context.Context, in UploadInput) (Game, error) {
+	console, err := s.CheckUpload(in.FileName, in.Console)
+	if err != nil {
+		return Game{}, err
 	}
 	tmp, err := os.MkdirTemp("", "devhub-rom-*")
 	if err != nil {
 		return Game{}, err
 	}
 	defer os.RemoveAll(tmp)
-	p, err := spool(tmp, in.FileName, in.Body, in.MaxBytes)
+	var p string
+	if in.Staged != "" {
+		p, err = stage(tmp, in.FileName, in.Staged, in.MaxBytes)
+	} else {
+		p, err = spool(tmp, in.FileName, in.Body, in.MaxBytes)
+	}
 	if err != nil {
 		return Game{}, err
 	}
 	return s.Add(ctx, AddInput{Source: p, Console: console, Name: in.Name})
+}
+
+// stage puts the file at staged into dir/name under the same limits as
+// spool: a hard link when it can (no copy of a disc image), else a copy.
+func stage(dir, name, staged string, max int64) (string, error) {
+	fi, err := os.Stat(staged)
+	switch {
+	case err != nil:
+		return "", err
+	case !fi.Mode().IsRegular():
+		return "", fmt.Errorf("roms: staged upload %s is not a regular file", staged)
+	case fi.Size() > max:
+		return "", ErrTooLarge
+	case fi.Size() == 0:
+		return "", store.Invalid("file", "empty", "the file is empty")
+	}
+	p := filepath.Join(dir, name)
+	if err := os.Link(staged, p); err == nil {
+		return p, nil
+	}
+	f, err := os.Open(staged)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	return spool(dir, name, f, max)
 }
 
 // SetCover streams a cover (png, jpg or webp, by fileName's extension) for

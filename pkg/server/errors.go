@@ -51,11 +51,7 @@ func (s *Server) toAPIError(c fiber.Ctx, err error) *APIError {
 		}
 		return apiErr
 	case errors.As(err, &verr):
-		e := NewError(http.StatusBadRequest, verr.Message)
-		if verr.Fields != nil {
-			e.Data = verr.Fields
-		}
-		return e
+		return validationError(verr)
 	case errors.Is(err, store.ErrNotFound):
 		return NewError(http.StatusNotFound, "not found")
 	case errors.Is(err, store.ErrConflict):
@@ -70,6 +66,15 @@ func (s *Server) toAPIError(c fiber.Ctx, err error) *APIError {
 		s.logFor(c).Error("request failed", slog.String("method", c.Method()), slog.String("path", c.Path()), slog.Any("err", err))
 		return NewError(http.StatusInternalServerError, "internal server error")
 	}
+}
+
+// validationError is the 400 of a refused input, its fields in data.
+func validationError(verr *store.ValidationError) *APIError {
+	e := NewError(http.StatusBadRequest, verr.Message)
+	if verr.Fields != nil {
+		e.Data = verr.Fields
+	}
+	return e
 }
 
 // quotaError is the 413 of a write over the user's quota: data.quota says

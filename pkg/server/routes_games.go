@@ -282,9 +282,11 @@ func (s *Server) gameSlotParams(c fiber.Ctx) (roms.Game, string, error) {
 	return g, slot, err
 }
 
-// uploadROM adds a ROM from the games page: the raw body is the file,
-// ?file= its name, ?console= its console (else the one console of its
-// extension), ?name= an optional display name. Admins only.
+// uploadROM adds a ROM from a script: the raw body is the file, ?file= its
+// name, ?console= its console (else the one console of its extension),
+// ?name= an optional display name. Admins only. The games page sends ROMs
+// through the tus endpoint instead (target "rom", routes_tus.go: resumable,
+// with progress); both end in roms.Service.Upload.
 //
 // It goes through the file cloud's upload path up to the point where the
 // bytes become a file record: the body streams past server.body_limit
@@ -299,17 +301,10 @@ func (s *Server) gameSlotParams(c fiber.Ctx) (roms.Game, string, error) {
 // files.Service. The start rate (files.uploads_per_minute) is not applied:
 // one dropped folder of ROMs is one request per file, and only admins get
 // here.
-//
-// The tus endpoint is not used for ROMs on purpose: it finishes into
-// files.Service.Save (a user's file record, counted in their quota, under
-// files.max_upload_bytes, which tusd itself enforces), so a ROM target would
-// mean an admin-only branch in each of its hooks (creation, every PATCH's
-// quota check, finishing) and a second size limit beside tusd's. See
-// docs/emulator.md, "Adding games from the games page".
 func (s *Server) uploadROM(c fiber.Ctx) error {
 	limit := s.cfg.Emulator.MaxROMBytes
 	if n := c.Request().Header.ContentLength(); n > 0 && int64(n) > limit {
-		return NewError(fiber.StatusRequestEntityTooLarge, "ROM larger than the limit of "+text.Bytes(limit))
+		return romTooLarge(limit)
 	}
 	g, err := s.svc.Roms.Upload(c.Context(), roms.UploadInput{FileName: c.Query("file"), Console: c.Query("console"),
 		Name: c.Query("name"), Body: s.ownerUploadBody(c), MaxBytes: limit})

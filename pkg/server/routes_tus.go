@@ -24,7 +24,10 @@ import (
 
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/internal/text"
 	"github.com/devhub/devhub/pkg/quota"
+	"github.com/devhub/devhub/pkg/roms"
+	"github.com/devhub/devhub/pkg/store"
 )
 
 // Resumable uploads: tus 1.0 at /api/files/tus/ through the tusd library.
@@ -50,18 +53,41 @@ import (
 //     creation, and again before every PATCH) and no concatenation.
 //   - An upload belongs to the user who created it (recorded in its
 //     metadata by the server); anyone else gets 404 for it.
+//   - An admin's ROM from the games page comes this way too, created with
+//     the metadata target "rom" (and filename, optionally console and
+//     name). It is checked at creation as POST /api/games/roms checks it
+//     (roms.Service.CheckUpload: name, console, extension, a ROM of that
+//     name already there), limited by emulator.max_rom_bytes instead of
+//     files.max_upload_bytes and kept out of the admin's file quota; its
+//     last byte imports it through roms.Service.Upload, the function the
+//     POST route ends in, and the answer names the game in Devhub-Game-Id.
+//     tusd's own MaxSize is the larger of the two limits; each target's own
+//     is checked at creation against Upload-Length.
 
 // tusBase is where the tus endpoint lives.
 const tusBase = "/api/files/tus/"
 
-// tusFileIDHeader names the file record a finished upload became.
-const tusFileIDHeader = "Devhub-File-Id"
+// tusFileIDHeader names the file record a finished upload became;
+// tusGameIDHeader the game a finished ROM upload became.
+const (
+	tusFileIDHeader = "Devhub-File-Id"
+	tusGameIDHeader = "Devhub-Game-Id"
+)
 
-// Metadata keys the server sets on every upload (client values replaced).
+// Metadata keys the server sets on every upload (client values replaced):
+// the owner and the file name, and for a ROM the target and console (the
+// one resolved at creation) and the display name.
 const (
 	tusMetaUser     = "devhub-user"
 	tusMetaFilename = "filename"
+	tusMetaTarget   = "target"
+	tusMetaConsole  = "console"
+	tusMetaName     = "name"
 )
+
+// tusTargetROM is the target of an admin's ROM upload (no target: a file
+// of the file cloud).
+const tusTargetROM = "rom"
 
 type tusUserKey struct{}
 
@@ -97,7 +123,7 @@ func (s *Server) mountTus(app *fiber.App, api fiber.Router) error {
 	h, err := tusd.NewUnroutedHandler(tusd.Config{
 		StoreComposer:           t.composer,
 		BasePath:                base,
-		MaxSize:                 s.svc.Files.MaxBytes(),
+		MaxSize:                 s.tusMaxSize(),
 		DisableDownload:         true,
 		Cors:                    &tusd.CorsConfig{Disable: true},
 		RespectForwardedHeaders: len(s.trusted) > 0,
@@ -116,7 +142,7 @@ func (s *Server) mountTus(app *fiber.App, api fiber.Router) error {
 	serve := func(fn http.HandlerFunc) fiber.Handler { return s.tusBridge(t, h.Middleware(fn)) }
 	g := api.Group("/files/tus")
 	g.Options("/", serve(func(http.ResponseWriter, *http.Request) {}))
-	g.Post("/", s.requireUser, s.limitUploadRate, s.holdUploadSlot, serve(h.PostFile))
+	g.Post("/", s.requireUser, s.limitTusUploadRate, s.holdUploadSlot, serve(h.PostFile))
 	g.Head("/:id", s.requireUser, t.own, serve(h.HeadFile))
 	g.Patch("/:id", s.requireUser, t.own, s.tusRoom(t), s.holdUploadSlot, serve(h.PatchFile))
 	g.Delete("/:id", s.requireUser, t.own, serve(h.DelFile))
@@ -130,6 +156,27 @@ func (s *Server) mountTus(app *fiber.App, api fiber.Router) error {
 	var once sync.Once
 	app.Hooks().OnPostShutdown(func(error) error { once.Do(func() { close(stop) }); return nil })
 	return nil
+}
+
+// tusMaxSize is tusd's own limit: the larger of a file's and (when the
+// games library is on) a ROM's; tusCreate holds each upload to its own.
+func (s *Server) tusMaxSize() int64 {
+	limit := s.svc.Files.MaxBytes()
+	if s.svc.Roms != nil {
+		limit = max(limit, s.cfg.Emulator.MaxROMBytes)
+	}
+	return limit
+}
+
+// limitTusUploadRate is limitUploadRate (files.uploads_per_minute) for a
+// new upload, except an admin's ROM: as on POST /api/games/roms, a dropped
+// folder is one upload per ROM. tusCreate checks the rest.
+func (s *Server) limitTusUploadRate(c fiber.Ctx) error {
+	meta := tusd.ParseMetadataHeader(c.Get("Upload-Metadata"))
+	if meta[tusMetaTarget] == tusTargetROM && currentUser(c).IsAdmin() {
+		return c.Next()
+	}
+	return s.limitUploadRate(c)
 }
 
 // validTusID is the shape of the ids tusd's filestore makes (32 hex
@@ -245,12 +292,23 @@ func (t *tusArea) sweepEvery(stop <-chan struct{}, every time.Duration) {
 	}
 }
 
-// tusCreate checks a new upload against the quota (by its Upload-Length)
-// and records its owner and file name.
+// tusCreate checks a new upload against the size limit and the quota (by
+// its Upload-Length) and records its owner and file name; a ROM goes to
+// tusCreateROM.
 func (s *Server) tusCreate(ev tusd.HookEvent) (tusd.HTTPResponse, tusd.FileInfoChanges, error) {
 	id, _ := ev.Context.Value(tusUserKey{}).(*auth.Principal)
 	if id == nil {
 		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(NewError(fiber.StatusUnauthorized, "sign in to upload"))
+	}
+	switch ev.Upload.MetaData[tusMetaTarget] {
+	case "":
+	case tusTargetROM:
+		return s.tusCreateROM(ev, id)
+	default:
+		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(NewError(fiber.StatusBadRequest, "unknown upload target; leave it out for a file, or rom"))
+	}
+	if ev.Upload.Size > s.svc.Files.MaxBytes() {
+		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(tooLarge(s.svc.Files.MaxBytes()).(*APIError))
 	}
 	if s.svc.Quota != nil {
 		if err := s.svc.Quota.Check(id.ID, quota.Amount{Bytes: ev.Upload.Size, Files: 1}); err != nil {
@@ -264,12 +322,49 @@ func (s *Server) tusCreate(ev tusd.HookEvent) (tusd.HTTPResponse, tusd.FileInfoC
 	return tusd.HTTPResponse{}, tusd.FileInfoChanges{MetaData: meta}, nil
 }
 
+// tusCreateROM admits an admin's ROM: checked now as POST
+// /api/games/roms checks it, so nothing is sent for a ROM that would be
+// refused, and held to emulator.max_rom_bytes. The file quota does not
+// count it.
+func (s *Server) tusCreateROM(ev tusd.HookEvent, id *auth.Principal) (tusd.HTTPResponse, tusd.FileInfoChanges, error) {
+	refuse := func(e *APIError) (tusd.HTTPResponse, tusd.FileInfoChanges, error) {
+		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(e)
+	}
+	if !id.IsAdmin() {
+		return refuse(NewError(fiber.StatusForbidden, "administrator rights required"))
+	}
+	if s.svc.Roms == nil {
+		return refuse(NewError(fiber.StatusNotFound, "the games library is not enabled"))
+	}
+	if limit := s.cfg.Emulator.MaxROMBytes; ev.Upload.Size > limit {
+		return refuse(romTooLarge(limit))
+	}
+	meta := ev.Upload.MetaData
+	console, err := s.svc.Roms.CheckUpload(meta[tusMetaFilename], meta[tusMetaConsole])
+	if err != nil {
+		return refuse(s.asAPIError(err))
+	}
+	return tusd.HTTPResponse{}, tusd.FileInfoChanges{MetaData: tusd.MetaData{
+		tusMetaUser:     strconv.FormatUint(id.ID, 10),
+		tusMetaTarget:   tusTargetROM,
+		tusMetaFilename: meta[tusMetaFilename],
+		tusMetaConsole:  console,
+		tusMetaName:     meta[tusMetaName],
+	}}, nil
+}
+
+// romTooLarge is the 413 of a ROM over emulator.max_rom_bytes.
+func romTooLarge(limit int64) *APIError {
+	return NewError(fiber.StatusRequestEntityTooLarge, "ROM larger than the limit of "+text.Bytes(limit))
+}
+
 // tusRoom refuses a PATCH once the user's quota no longer has room for the
-// whole upload (other uploads may have filled it since the creation).
+// whole upload (other uploads may have filled it since the creation). A ROM
+// is not counted in the quota.
 func (s *Server) tusRoom(t *tusArea) fiber.Handler {
 	return func(c fiber.Ctx) error {
 		info, _ := c.Locals(tusInfoKey).(tusd.FileInfo)
-		if s.svc.Quota == nil {
+		if s.svc.Quota == nil || info.MetaData[tusMetaTarget] == tusTargetROM {
 			return c.Next()
 		}
 		if err := s.svc.Quota.Check(currentUser(c).ID, quota.Amount{Bytes: info.Size, Files: 1}); err != nil {
@@ -290,6 +385,9 @@ func (s *Server) tusFinish(t *tusArea, ev tusd.HookEvent) (tusd.HTTPResponse, er
 	if err != nil || id == nil || id.ID != owner {
 		return tusd.HTTPResponse{}, tusError(NewError(fiber.StatusNotFound, "no such upload"))
 	}
+	if ev.Upload.MetaData[tusMetaTarget] == tusTargetROM {
+		return s.tusFinishROM(t, ev, id)
+	}
 	f, err := os.Open(filepath.Join(t.dir, ev.Upload.ID))
 	if err != nil {
 		return tusd.HTTPResponse{}, err
@@ -308,13 +406,43 @@ func (s *Server) tusFinish(t *tusArea, ev tusd.HookEvent) (tusd.HTTPResponse, er
 	return tusd.HTTPResponse{Header: tusd.HTTPHeader{tusFileIDHeader: strconv.FormatUint(saved.ID, 10)}}, nil
 }
 
+// tusFinishROM imports a finished ROM upload through roms.Service.Upload
+// (the end of POST /api/games/roms), which checks the name, console and
+// folder again; tusFinish deletes the staged bytes afterwards either way.
+func (s *Server) tusFinishROM(t *tusArea, ev tusd.HookEvent, id *auth.Principal) (tusd.HTTPResponse, error) {
+	if !id.IsAdmin() {
+		return tusd.HTTPResponse{}, tusError(NewError(fiber.StatusForbidden, "administrator rights required"))
+	}
+	if s.svc.Roms == nil {
+		return tusd.HTTPResponse{}, tusError(NewError(fiber.StatusNotFound, "the games library is not enabled"))
+	}
+	meta := ev.Upload.MetaData
+	g, err := s.svc.Roms.Upload(context.WithoutCancel(ev.Context), roms.UploadInput{
+		FileName: meta[tusMetaFilename], Console: meta[tusMetaConsole], Name: meta[tusMetaName],
+		Staged: filepath.Join(t.dir, ev.Upload.ID), MaxBytes: s.cfg.Emulator.MaxROMBytes,
+	})
+	if err != nil {
+		return tusd.HTTPResponse{}, tusError(s.asAPIError(err))
+	}
+	s.log.Info("ROM uploaded", slog.Uint64("id", g.ID), slog.String("console", g.Console), slog.String("path", g.Path),
+		slog.Int64("size", ev.Upload.Size), slog.String("by", id.Email), slog.String("via", "tus"))
+	return tusd.HTTPResponse{Header: tusd.HTTPHeader{tusGameIDHeader: strconv.FormatUint(g.ID, 10)}}, nil
+}
+
 // asAPIError maps what a tus hook met to the API's error answer, the way
 // the upload route does.
 func (s *Server) asAPIError(err error) *APIError {
 	var qerr *quota.ExceededError
+	var verr *store.ValidationError
 	switch {
 	case errors.As(err, &qerr):
 		return quotaError(qerr)
+	case errors.As(err, &verr):
+		return validationError(verr)
+	case errors.Is(err, store.ErrConflict):
+		return NewError(fiber.StatusConflict, err.Error())
+	case errors.Is(err, roms.ErrTooLarge):
+		return romTooLarge(s.cfg.Emulator.MaxROMBytes)
 	case errors.Is(err, files.ErrTooLarge):
 		return tooLarge(s.svc.Files.MaxBytes()).(*APIError)
 	case errors.Is(err, files.ErrNoSpace):
@@ -384,10 +512,18 @@ func (s *Server) tusBridge(t *tusArea, h http.Handler) fiber.Handler {
 		if status >= 400 && c.Method() != fiber.MethodHead && !strings.HasPrefix(w.header.Get("Content-Type"), "application/json") {
 			// tusd's "ERR_CODE: message" becomes the API's error shape.
 			msg := strings.TrimSpace(w.body.String())
-			if _, rest, ok := strings.Cut(msg, ": "); ok && strings.HasPrefix(msg, "ERR_") {
+			code, rest, ok := strings.Cut(msg, ": ")
+			if ok && strings.HasPrefix(msg, "ERR_") {
 				msg = rest
 			}
 			e := NewError(status, msg)
+			if code == "ERR_MAX_SIZE_EXCEEDED" {
+				// Over tusd's limit (the larger of the two): the target's own message.
+				e = tooLarge(s.svc.Files.MaxBytes()).(*APIError)
+				if tusd.ParseMetadataHeader(c.Get("Upload-Metadata"))[tusMetaTarget] == tusTargetROM {
+					e = romTooLarge(s.cfg.Emulator.MaxROMBytes)
+				}
+			}
 			w.body.Reset()
 			json.NewEncoder(&w.body).Encode(e)
 			w.header.Set("Content-Type", "application/json")

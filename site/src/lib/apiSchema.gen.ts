@@ -2002,7 +2002,22 @@ export interface paths {
          *     quota is checked against it); `Upload-Metadata` may carry `filename`. A body of type
          *     `application/offset+octet-stream` is the first piece (creation-with-upload). When the last
          *     byte has arrived the upload is a normal file record (type sniffing, sha256, quota, groups)
-         *     before the answer, which names it in `Devhub-File-Id`. Unfinished uploads expire
+         *     before the answer, which names it in `Devhub-File-Id`.
+         *
+         *     **ROMs (admins).** The games page sends an admin's ROM here too: `Upload-Metadata` carries
+         *     `target` = `rom`, `filename` (a bare file name) and optionally `console` (an id or alias;
+         *     without it, the one console of the extension) and `name` (the display name). The creation
+         *     is refused as `POST /api/games/roms` refuses (403 for a non-admin; 400 for a path in the
+         *     name, a hidden file, an extension no console or not the chosen console runs, an unknown
+         *     console; 409 when the console's folder already holds a ROM of that name; 413 over
+         *     `emulator.max_rom_bytes`). Neither `files.max_upload_bytes` nor the file quota applies,
+         *     and `files.uploads_per_minute` is not counted. The last byte imports the ROM into
+         *     `roms/<console>/` (checked again: 409 if the name was taken meanwhile) and the answer
+         *     names the game in `Devhub-Game-Id` instead of a file record; the staged bytes are deleted
+         *     whether the import succeeded or not. `Tus-Max-Size` is the larger of the two limits.
+         *     Another `target` is 400.
+         *
+         *     Unfinished uploads expire
          *     `files.tus_expiry` after their last byte (`Upload-Expires`); then they answer 410 and their
          *     bytes are deleted. An upload belongs to its creator; anyone else gets 404 for it. Every
          *     request but OPTIONS sends `Tus-Resumable: 1.0.0` (412 without it).
@@ -2031,12 +2046,17 @@ export interface paths {
                         "Upload-Expires"?: string;
                         /** @description set when the whole file came with the creation */
                         "Devhub-File-Id"?: number;
+                        /** @description a ROM upload whose whole file came with the creation: the game */
+                        "Devhub-Game-Id"?: number;
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
                 400: components["responses"]["Error"];
                 401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
                 412: components["responses"]["Error"];
                 413: components["responses"]["Error"];
                 429: components["responses"]["Throttled"];
@@ -2172,18 +2192,20 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Stored; the last piece makes the file, named in Devhub-File-Id */
+                /** @description Stored; the last piece makes the file, named in Devhub-File-Id (a ROM upload's, the game, in Devhub-Game-Id) */
                 204: {
                     headers: {
                         "Upload-Offset"?: number;
                         "Upload-Expires"?: string;
                         "Devhub-File-Id"?: number;
+                        "Devhub-Game-Id"?: number;
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
                 400: components["responses"]["Error"];
                 401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
                 404: components["responses"]["Error"];
                 409: components["responses"]["Error"];
                 410: components["responses"]["Error"];
