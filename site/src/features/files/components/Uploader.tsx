@@ -170,7 +170,13 @@ export function Uploader({ onUploaded }: Props) {
     const large = files.filter(isResumable);
     if (!large.length) return;
     let live = true;
-    void Promise.all(large.map(async (f) => ((await (await loadTus()).hasEarlierUpload(f, user.id)) ? f.name : null))).then((names) => {
+    // The upload code may fail to arrive (offline, or a new build replaced its chunk): then there
+    // is nothing to say here, and the upload itself reports the failure.
+    const earlierUpload = (f: File) =>
+      loadTus()
+        .then((tus) => tus.hasEarlierUpload(f, user.id))
+        .catch(() => false);
+    void Promise.all(large.map(async (f) => ((await earlierUpload(f)) ? f.name : null))).then((names) => {
       const earlier = names.filter((n): n is string => n !== null);
       if (live && earlier.length) dispatch({ type: 'earlier', files, names: earlier });
     });
