@@ -6,6 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Page } from '../../../components/ui/Page';
+import { useNearViewport } from '../../../lib/useNearViewport';
 import { Skeleton, SkeletonBox } from '../../../components/ui/Skeleton';
 import { useBrowserInfo, useIpInfo, useReadiness, useWebRtcCheck, ipKeys } from './api';
 import { COPIED_ALERT, IP_NS } from './i18n';
@@ -34,7 +35,10 @@ export default function IpPage() {
   const ip = useIpInfo();
   const browser = useBrowserInfo();
   const webrtc = useWebRtcCheck();
-  const readiness = useReadiness();
+  // The readiness checks open an audio output and a WebGL context (tens of milliseconds of main
+  // thread on a phone); they run when their panel, far below the fold, comes near the viewport.
+  const [readinessRef, readinessNear] = useNearViewport();
+  const readiness = useReadiness(readinessNear);
   const [copied, setCopied] = useState(false);
   const copyTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(copyTimer.current), []);
@@ -173,7 +177,7 @@ export default function IpPage() {
           ) : null}
           {rows.length ? <ConsistencyPanel rows={rows} /> : null}
           <WebRtcPanel result={webrtc.data} pending={webrtc.isPending} />
-          <ReadinessPanel r={readiness.data} />
+          <ReadinessPanel r={readiness.data} ref={readinessRef} />
         </div>
       )}
     </Page>

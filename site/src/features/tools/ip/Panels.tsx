@@ -1,5 +1,5 @@
 // The IP report's blocks. Each takes its data and renders it; the page owns the fetching.
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { IpInfo } from '../../../lib/ipInfo';
 import { formatOffset, supportSummary, type BrowserInfo } from './browserInfo';
@@ -22,9 +22,9 @@ export function Rows({ rows }: { rows: [string, ReactNode][] }) {
 
 const show = (v: unknown): string => (v === null || v === undefined || v === '' ? 'Unknown' : String(v));
 
-export function Section({ title, children, id }: { title: string; children: ReactNode; id: string }) {
+export function Section({ title, children, id, ref }: { title: string; children: ReactNode; id: string; ref?: Ref<HTMLElement> }) {
   return (
-    <section className="ip-card" aria-labelledby={id}>
+    <section className="ip-card" aria-labelledby={id} ref={ref}>
       <h2 id={id}>{title}</h2>
       {children}
     </section>
@@ -244,13 +244,19 @@ export function WebRtcPanel({ result, pending }: { result: WebRtcResult | undefi
   );
 }
 
-export function ReadinessPanel({ r }: { r: Readiness | undefined }) {
+export function ReadinessPanel({ r, ref }: { r: Readiness | undefined; ref?: Ref<HTMLElement> }) {
   const { t } = useTranslation(IP_NS);
-  if (!r) return null;
+  if (!r) {
+    return (
+      <Section id="ip-readiness" title={t('readiness.heading')} ref={ref}>
+        <p className="ip-hint">{t('readiness.checking')}</p>
+      </Section>
+    );
+  }
   const mark = (ok: boolean) => (ok ? `✓ ${t('webApis.supported')}` : `✗ ${t('webApis.unsupported')}`);
   const ready = r.webAssembly && r.webGL2 && r.audioOutput;
   return (
-    <Section id="ip-readiness" title={t('readiness.heading')}>
+    <Section id="ip-readiness" title={t('readiness.heading')} ref={ref}>
       <Rows
         rows={[
           [t('readiness.webAssembly'), mark(r.webAssembly)],

@@ -25,6 +25,7 @@ export function useWebRtcCheck() {
   return useQuery({ queryKey: ipKeys.webrtc, queryFn: () => checkWebRtc(), staleTime: Infinity, retry: false });
 }
 
-export function useReadiness() {
-  return useQuery({ queryKey: ipKeys.readiness, queryFn: () => checkReadiness(), staleTime: Infinity, retry: false });
+/** Runs once enabled: the page enables it when its panel nears the viewport (see IpPage). */
+export function useReadiness(enabled = true) {
+  return useQuery({ queryKey: ipKeys.readiness, queryFn: () => checkReadiness(), staleTime: Infinity, retry: false, enabled });
 }
