@@ -121,9 +121,10 @@ export default function IpPage() {
         )}
       </div>
 
-      {/* The panels come together once the address, the browser's report and the readiness check
-          have answered: arriving one by one they pushed each other about the grid (issue 16). */}
-      {ip.isPending || browser.isPending || readiness.isPending ? (
+      {/* The panels come together once the address and the browser's report have answered:
+          arriving one by one they pushed each other about the grid (issue 16). The readiness
+          panel is there with them, its rows saying Checking… until its checks have run. */}
+      {ip.isPending || browser.isPending ? (
         <Skeleton label={t('loading')} className="ip-skeleton">
           <SkeletonBox className="ip-skeleton__card" />
           <SkeletonBox className="ip-skeleton__card" />

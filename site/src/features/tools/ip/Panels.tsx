@@ -246,33 +246,32 @@ export function WebRtcPanel({ result, pending }: { result: WebRtcResult | undefi
 
 export function ReadinessPanel({ r, ref }: { r: Readiness | undefined; ref?: Ref<HTMLElement> }) {
   const { t } = useTranslation(IP_NS);
-  if (!r) {
-    return (
-      <Section id="ip-readiness" title={t('readiness.heading')} ref={ref}>
-        <p className="ip-hint">{t('readiness.checking')}</p>
-      </Section>
-    );
-  }
-  const mark = (ok: boolean) => (ok ? `✓ ${t('webApis.supported')}` : `✗ ${t('webApis.unsupported')}`);
-  const ready = r.webAssembly && r.webGL2 && r.audioOutput;
+  // Until the checks have run (they wait for the panel to near the viewport) every row says
+  // Checking…: the same rows as the answer, so its arrival moves nothing.
+  const checking = t('readiness.checking');
+  const mark = (ok: boolean | undefined) =>
+    ok === undefined ? checking : ok ? `✓ ${t('webApis.supported')}` : `✗ ${t('webApis.unsupported')}`;
+  const ready = r && r.webAssembly && r.webGL2 && r.audioOutput;
   return (
     <Section id="ip-readiness" title={t('readiness.heading')} ref={ref}>
       <Rows
         rows={[
-          [t('readiness.webAssembly'), mark(r.webAssembly)],
-          [t('readiness.webGL2'), mark(r.webGL2)],
-          [t('readiness.audioOutput'), mark(r.audioOutput)],
+          [t('readiness.webAssembly'), mark(r?.webAssembly)],
+          [t('readiness.webGL2'), mark(r?.webGL2)],
+          [t('readiness.audioOutput'), mark(r?.audioOutput)],
           [
             t('readiness.gamepads'),
-            r.gamepads.supported ? t('readiness.gamepadsConnected', { count: r.gamepads.connected }) : mark(false),
+            !r ? checking : r.gamepads.supported ? t('readiness.gamepadsConnected', { count: r.gamepads.connected }) : mark(false),
           ],
           [
             t('readiness.storage'),
-            r.storage.supported ? t('readiness.storageValue', { quota: r.storage.quota, usage: r.storage.usage }) : mark(false),
+            !r ? checking : r.storage.supported ? t('readiness.storageValue', { quota: r.storage.quota, usage: r.storage.usage }) : mark(false),
           ],
         ]}
       />
-      <p className="ip-hint">{ready ? t('readiness.ready') : t('readiness.notReady')}</p>
+      <p className="ip-hint" aria-live="polite">
+        {!r ? checking : ready ? t('readiness.ready') : t('readiness.notReady')}
+      </p>
     </Section>
   );
 }
