@@ -19,7 +19,12 @@ function articlePath(): string {
   return `/blog/${a.id}`;
 }
 
-const ROUTES = ['/', '/blog', 'article', '/filecloud', '/games', '/tools/ip', '/tools/tone_generator'];
+// The routes `make bench` measures with Lighthouse, then the other public pages (the camera and
+// microphone pages list the devices the browser reports, whose number is not known in advance).
+const ROUTES = [
+  '/', '/blog', 'article', '/filecloud', '/games', '/tools/ip', '/tools/tone_generator',
+  '/skills', '/tools', '/chat', '/privacy', '/terms', '/no-such-page',
+];
 
 interface Shift {
   value: number;

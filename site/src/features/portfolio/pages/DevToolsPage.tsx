@@ -14,6 +14,14 @@ export default function DevToolsPage() {
   const { lang, setLang, t } = usePageLanguage(DEV_TOOLS_LANGUAGES);
   const query = useProfile();
   const p = query.data;
+  if (query.isPending) {
+    // Nothing but the title has its size yet: the placeholder stands for the lead and the rest.
+    return (
+      <Page title={t('devToolsTitle')}>
+        <ProfileState query={query} t={t} />
+      </Page>
+    );
+  }
   return (
     <Page title={t('devToolsTitle')} lead={p ? pick(p.devtools.intro, lang) : undefined}>
       <div lang={lang}>

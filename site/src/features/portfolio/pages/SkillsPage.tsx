@@ -42,6 +42,14 @@ export default function SkillsPage() {
   const { lang, setLang, t } = usePageLanguage(SKILLS_LANGUAGES);
   const query = useProfile();
   const p = query.data;
+  if (query.isPending) {
+    // Nothing but the title has its size yet: the placeholder stands for the lead and the rest.
+    return (
+      <Page title={t('skillsTitle')}>
+        <ProfileState query={query} t={t} />
+      </Page>
+    );
+  }
   return (
     <Page title={t('skillsTitle')} lead={p ? pick(p.headline, lang) : undefined}>
       <div lang={lang}>
