@@ -34,13 +34,17 @@ export function useAccountStates(gameId: number, signedIn: boolean) {
   return useQuery({ ...accountStatesQuery(gameId), enabled: signedIn });
 }
 
-/** Saves a state (and its thumbnail) into an account slot; the slot list loads again. */
+/**
+ * Saves a state (and its thumbnail) into an account slot; the slot list loads again. Only the list:
+ * the pictures are keyed by their state's time, so the new one is asked for by its new key and the
+ * other slots' pictures, unchanged, are not fetched again.
+ */
 export function useSaveAccountState(gameId: number) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (v: { slot: string; core: string; data: Uint8Array; shot?: Uint8Array }) =>
       saveAccountState(gameId, v.slot, v.core, v.data, v.shot),
-    onSuccess: () => qc.invalidateQueries({ queryKey: accountStatesKey(gameId) }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: accountStatesKey(gameId), exact: true }),
   });
 }
 

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { initTestI18n, renderWithShell, stubFetch } from '../../../test/utils';
-import { saveAccountState, type AccountState } from '../accountStates';
+import { initTestI18n, json, renderWithShell, stubFetch } from '../../../test/utils';
+import { saveAccountState, useAccountStates, useSaveAccountState, type AccountState } from '../accountStates';
 import { AccountSlotList, SlotThumbnail } from './SlotThumbnail';
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
@@ -52,6 +52,42 @@ describe('save-slot thumbnails', () => {
     await waitFor(() => expect(screen.queryByRole('img')).toBeNull());
     expect(URL.revokeObjectURL).toHaveBeenCalledWith('blob:shot-1');
     unmount();
+  });
+
+  it('a save loads the list again and the new picture, not the pictures of the other slots', async () => {
+    let list = states;
+    const fetch = stubFetch({
+      'GET /api/games/7/states': () => json(list),
+      'PUT /api/games/7/states/3': () => {
+        list = states.map((s) => (s.slot === '3' ? { ...s, updatedAt: '2026-11-23T12:00:00Z', hasScreenshot: true } : s));
+        return new Response(null, { status: 204 });
+      },
+      'PUT /api/games/7/states/3/screenshot': () => new Response(null, { status: 204 }),
+      'GET /api/games/7/states/auto/screenshot': () => png(),
+      'GET /api/games/7/states/2/screenshot': () => png(),
+      'GET /api/games/7/states/3/screenshot': () => png(),
+    });
+    function Slots() {
+      const list = useAccountStates(7, true);
+      const save = useSaveAccountState(7);
+      return (
+        <>
+          <AccountSlotList gameId={7} states={list.data} selected="3" onSelect={() => undefined} formatDate={(iso) => iso} />
+          <button type="button" onClick={() => save.mutate({ slot: '3', core: 'fceumm', data: new Uint8Array([1]), shot: PNG })}>
+            save
+          </button>
+        </>
+      );
+    }
+    renderWithShell(<Slots />);
+    await screen.findByRole('img', { name: 'Screenshot of account slot 2' });
+    fireEvent.click(screen.getByRole('button', { name: 'save' }));
+    await screen.findByRole('img', { name: 'Screenshot of account slot 3' });
+    const gets = fetch.mock.calls
+      .filter(([, init]) => (init?.method ?? 'GET') === 'GET')
+      .map(([u]) => String(u))
+      .filter((u) => u.includes('/screenshot'));
+    expect(gets.sort()).toEqual(['/api/games/7/states/2/screenshot', '/api/games/7/states/3/screenshot']);
   });
 
   it('saves the state first, then its picture; a picture refused keeps the saved state', async () => {
