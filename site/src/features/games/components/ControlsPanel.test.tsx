@@ -53,9 +53,13 @@ describe('ControlsPanel', () => {
     // No gamepad API in this browser: no gamepad column.
     expect(screen.queryByRole('button', { name: 'Bind a gamepad button to A' })).toBeNull();
 
+    expect(screen.getByRole('button', { name: 'Bind a key to A' }).getAttribute('aria-pressed')).toBe('false');
     fireEvent.click(screen.getByRole('button', { name: 'Bind a key to A' }));
     expect(screen.getByRole('button', { name: 'Bind a key to A' }).textContent).toBe('Press a key…');
+    // the wait is the button's state, which its label (naming the button bound) does not say
+    expect(screen.getByRole('button', { name: 'Bind a key to A', pressed: true })).toBeTruthy();
     fireEvent.keyDown(window, { code: 'KeyK' });
+    expect(screen.getByRole('button', { name: 'Bind a key to A', pressed: false })).toBeTruthy();
     expect(spy).toHaveBeenLastCalledWith({ keys: expect.objectContaining({ KeyK: BUTTON.A }) });
     expect(spy.mock.calls[0][0].keys.KeyX).toBeUndefined();
     expect(within(row('A')).getAllByRole('cell')[0].textContent).toBe('K');
@@ -81,7 +85,7 @@ describe('ControlsPanel', () => {
     expect(within(row('Up')).getAllByRole('cell')[2].textContent).toBe('D-pad ↑');
 
     fireEvent.click(screen.getByRole('button', { name: 'Bind a gamepad button to A' }));
-    expect(screen.getByRole('button', { name: 'Bind a gamepad button to A' }).textContent).toBe('Press a gamepad button…');
+    expect(screen.getByRole('button', { name: 'Bind a gamepad button to A', pressed: true }).textContent).toBe('Press a gamepad button…');
     // L (4) was already held when the wait began: it does not count.
     act(() => void vi.advanceTimersByTime(PAD_POLL_MS * 3));
     expect(spy).not.toHaveBeenCalled();

@@ -19,6 +19,8 @@ const hasGamepads = () => typeof navigator !== 'undefined' && typeof navigator.g
 /**
  * Binding each button of this console: press a key, or a gamepad button, to bind it; Escape
  * cancels. Gamepads are read by polling navigator.getGamepads() only while a binding waits.
+ * A Change button is a toggle (aria-pressed while it waits): its aria-label names what it binds,
+ * so a screen reader would not hear the "Press a key…" its text turns into.
  */
 export function ControlsPanel({ keys, pad, onChange, onReset }: Props) {
   const { t } = useTranslation(GAMES_NS);
@@ -97,6 +99,7 @@ export function ControlsPanel({ keys, pad, onChange, onReset }: Props) {
                     type="button"
                     className="btn"
                     aria-label={t('controls.bind', { button: name })}
+                    aria-pressed={waitingHere('key')}
                     onClick={() => setWaiting(waitingHere('key') ? null : { id, kind: 'key' })}
                   >
                     {waitingHere('key') ? t('controls.pressKey') : t('controls.change')}
@@ -110,6 +113,7 @@ export function ControlsPanel({ keys, pad, onChange, onReset }: Props) {
                         type="button"
                         className="btn"
                         aria-label={t('controls.bindPad', { button: name })}
+                        aria-pressed={waitingHere('pad')}
                         onClick={() => setWaiting(waitingHere('pad') ? null : { id, kind: 'pad' })}
                       >
                         {waitingHere('pad') ? t('controls.pressPad') : t('controls.change')}
