@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { json, stubFetch } from '../test/utils';
 import { logActivity, logPageLoad, logRouteChange, resetActivityState } from './activity';
-import { detectDeviceType } from './clientInfo';
+import { detectDeviceType, timeZoneName } from './clientInfo';
 
 beforeEach(() => {
   resetActivityState();
@@ -91,5 +91,18 @@ describe('device type', () => {
     ['Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0 Safari/537.36', 0, 'desktop'],
   ])('%s → %s', (ua, touch, type) => {
     expect(detectDeviceType(ua, touch)).toBe(type);
+  });
+});
+
+describe('time zone', () => {
+  it('comes from Temporal where the browser has it, without building a date formatter', () => {
+    const dtf = vi.spyOn(Intl, 'DateTimeFormat');
+    const g = { Temporal: { Now: { timeZoneId: () => 'Europe/Kyiv' } } } as unknown as typeof globalThis;
+    expect(timeZoneName(g)).toBe('Europe/Kyiv');
+    expect(dtf).not.toHaveBeenCalled();
+  });
+
+  it('falls back to Intl without Temporal', () => {
+    expect(timeZoneName({} as typeof globalThis)).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
   });
 });
