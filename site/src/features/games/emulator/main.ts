@@ -424,7 +424,7 @@ function corePng(maxFrames: number): Promise<Uint8Array | null> {
 }
 
 async function takeScreenshot(): Promise<void> {
-  const png = await corePng(120);
+  const png = await corePng(120).catch(() => null);
   if (png) {
     post({ type: 'screenshot', data: png });
     flash('screenshotTaken');
@@ -437,11 +437,12 @@ let lastThumbnail: Uint8Array | null = null;
 /**
  * A thumbnail of the current frame for a save slot: taken now when the game runs on a visible
  * page (a paused or hidden game runs no frames, so the core would not write one), else the last
- * one taken.
+ * one taken. It never fails: the state it goes with is sent either way, a picture that could not
+ * be taken (the core's screenshot call threw) must not cost the player the save.
  */
 async function freshThumbnail(): Promise<Uint8Array | null> {
   if (paused || document.visibilityState !== 'visible') return lastThumbnail;
-  const png = await corePng(30);
+  const png = await corePng(30).catch(() => null);
   const small = png ? await downscalePng(png, THUMB_WIDTH).catch(() => null) : null;
   if (small && small.byteLength <= MAX_THUMB_BYTES) lastThumbnail = small;
   return lastThumbnail;
