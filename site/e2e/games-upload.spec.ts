@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { baseURL, cli, expect, test } from './fixtures';
 
-// An admin adds a ROM (with its cover) from the games page: it appears in the list and plays;
-// then the admin removes it. The e2e instance serves the repository's roms/, so the test cleans
-// up after itself whatever happens.
+// An admin adds a ROM (with its cover) from the games page — the ROM as a resumable upload through
+// /api/files/tus/ — it appears in the list and plays; then the admin removes it. The e2e instance
+// serves the repository's roms/, so the test cleans up after itself whatever happens.
 
 const romsDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'roms');
 const email = `rom-admin-${Date.now()}@example.com`;
@@ -35,6 +35,12 @@ test('an admin upload appears in the list and plays; removing it takes it away',
   const { tokens } = (await res.json()) as { tokens: { accessToken: string } };
   await ctx.addInitScript((tok) => localStorage.setItem('token', tok), tokens.accessToken);
   const page = await ctx.newPage();
+  // The ROM goes through the file cloud's resumable endpoint, not the one-request route.
+  const sent: string[] = [];
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path.startsWith('/api/files/tus/') || path === '/api/games/roms') sent.push(`${r.method()} ${path}`);
+  });
   await page.goto('/games');
 
   const upload = page.getByRole('region', { name: 'Add games' });
@@ -44,6 +50,9 @@ test('an admin upload appears in the list and plays; removing it takes it away',
     { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a rom') },
   ]);
   await expect(upload.getByText('Uploaded Catcher.nes: added')).toBeVisible();
+  expect(sent).toContain('POST /api/files/tus/');
+  expect(sent.some((r) => /^PATCH \/api\/files\/tus\/[0-9a-f]{32}$/.test(r))).toBe(true);
+  expect(sent.filter((r) => r.endsWith('/api/games/roms'))).toEqual([]);
   // A file no console runs gets the server's clear message.
   await expect(upload.getByText(/notes\.txt: choose the console/)).toBeVisible();
 

@@ -197,6 +197,27 @@ describe('ResumableUpload', () => {
     expect(onSuccess).toHaveBeenLastCalledWith(null);
   });
 
+  it('sends another target’s metadata, reads its answer header and keeps its fingerprint apart', async () => {
+    const onSuccess = vi.fn();
+    const up = new ResumableUpload(new File(['x'], 'Game.nes'), 3, { onSuccess }, { metadata: { target: 'rom', console: 'nes' }, answerHeader: 'Devhub-Game-Id' });
+    const options = lib.last!.options;
+    expect(options.metadata).toEqual({ filename: 'Game.nes', filetype: 'application/octet-stream', target: 'rom', console: 'nes' });
+    await expect(options.fingerprint(up.file, {})).resolves.toBe('fp-rom-user-3');
+    options.onSuccess({ lastResponse: res(204, { 'Devhub-File-Id': '5', 'Devhub-Game-Id': '77' }) });
+    expect(onSuccess).toHaveBeenCalledWith(77);
+  });
+
+  it('hands on the fields of a refusal', () => {
+    const body = JSON.stringify({ status: 400, message: 'validation failed', data: { file: { code: 'invalid', message: 'no path' } } });
+    expect(failureOf(new DetailedError('x', null, req('POST'), res(400, {}, body)))).toEqual({
+      kind: 'server',
+      status: 400,
+      message: 'validation failed',
+      quota: null,
+      data: { file: { code: 'invalid', message: 'no path' } },
+    });
+  });
+
   it('keeps the upload URL on this origin (a proxy may make the server name another)', () => {
     const { options, upload } = make();
     upload.url = 'http://internal:8080/api/files/tus/0123456789abcdef0123456789abcdef';
@@ -215,6 +236,7 @@ describe('ResumableUpload', () => {
       status: 413,
       message: 'storage quota exceeded',
       quota: { used: { bytes: 5, files: 1 }, limit: { bytes: 4, files: null } },
+      data: { quota: { code: 'quota_exceeded', message: 'm', used: { bytes: 5, files: 1 }, limit: { bytes: 4, files: null } } },
     });
     expect(failureOf(new DetailedError('x', null, req('POST'), res(413, {}, '{"message":"too large"}')))).toMatchObject({ quota: null, message: 'too large' });
     expect(failureOf(new DetailedError('x', null, req('POST'), null))).toMatchObject({ kind: 'network' });

@@ -23,7 +23,10 @@
 //   Upload-Offset is reported as where it continues. An expired upload answers 404/410 and
 //   tus-js-client starts a new one.
 // - No creation-with-upload: a POST that drops with the first chunk leaves no URL to resume from.
-// - The finished upload's last answer names the file record in Devhub-File-Id.
+// - The finished upload's last answer names the file record in Devhub-File-Id. An admin's ROM
+//   (features/games) goes the same way with metadata target=rom and its answer in Devhub-Game-Id
+//   (ResumableOptions); its fingerprint carries the target, so a ROM and a file-cloud upload of
+//   the same file never continue each other.
 import { DetailedError, Upload, defaultOptions, type HttpRequest, type HttpResponse } from 'tus-js-client';
 import { getToken, refreshAccessToken } from '../../lib/api';
 import { filePaths } from './api';
@@ -51,6 +54,16 @@ export interface ResumableFailure {
   message: string;
   /** Set on a 413 over the user's quota. */
   quota: Quota | null;
+  /** The error's per-field details (the API's `data`), when it had any. */
+  data?: Record<string, { message?: string } | null>;
+}
+
+/** What sets one kind of resumable upload apart; the defaults are the file cloud's. */
+export interface ResumableOptions {
+  /** Extra tus metadata (target, console…), sent beside filename and filetype. */
+  metadata?: Record<string, string>;
+  /** The header of the last answer that names what the upload became (a positive integer). */
+  answerHeader?: string;
 }
 
 export interface ResumableEvents {
@@ -62,7 +75,7 @@ export interface ResumableEvents {
   onRestarted?: () => void;
   /** The connection dropped (or the server failed) and a retry is scheduled. */
   onRetrying?: () => void;
-  /** The last byte arrived; the file record's id from Devhub-File-Id (null if absent). */
+  /** The last byte arrived; the id in the answer header (Devhub-File-Id: the file record), or null. */
   onSuccess?: (fileId: number | null) => void;
   onError?: (failure: ResumableFailure) => void;
 }
@@ -112,28 +125,35 @@ export function failureOf(err: unknown): ResumableFailure {
   const status = res.getStatus();
   const body = res.getBody?.() ?? '';
   let message = '';
+  let data: ResumableFailure['data'];
   try {
-    const m = (JSON.parse(body) as { message?: unknown } | null)?.message;
-    if (typeof m === 'string') message = m;
+    const parsed = JSON.parse(body) as { message?: unknown; data?: unknown } | null;
+    if (typeof parsed?.message === 'string') message = parsed.message;
+    if (parsed?.data && typeof parsed.data === 'object' && Object.keys(parsed.data).length) {
+      data = parsed.data as ResumableFailure['data'];
+    }
   } catch {
     /* not the API's error shape */
   }
   // What retries could not get past but a later try may (a server down for longer than the
   // retries wait, too many uploads at once) leaves the upload resumable, like a lost connection.
   const transient = status >= 500 || status === 409 || status === 423 || status === 429;
-  return { kind: transient ? 'network' : 'server', status, message, quota: status === 413 ? quotaFromErrorBody(body) : null };
+  const failure: ResumableFailure = { kind: transient ? 'network' : 'server', status, message, quota: status === 413 ? quotaFromErrorBody(body) : null };
+  if (data) failure.data = data;
+  return failure;
 }
 
-/** tus-js-client's fingerprint of a file, per user. */
-function fingerprintFor(userId: number) {
+/** tus-js-client's fingerprint of a file, per user (and per target, for one that is not a file). */
+function fingerprintFor(userId: number, target?: string) {
+  const tag = target ? `-${target}` : '';
   return async (f: File, options: Parameters<typeof defaultOptions.fingerprint>[1]) =>
-    `${await defaultOptions.fingerprint(f, options)}${userMark(userId)}`;
+    `${await defaultOptions.fingerprint(f, options)}${tag}${userMark(userId)}`;
 }
 
 /** Whether this browser remembers an unfinished upload of the file (picked again after a reload). */
-export async function hasEarlierUpload(file: File, userId: number): Promise<boolean> {
+export async function hasEarlierUpload(file: File, userId: number, target?: string): Promise<boolean> {
   try {
-    const probe = new Upload(file, { endpoint: endpoint(), fingerprint: fingerprintFor(userId) });
+    const probe = new Upload(file, { endpoint: endpoint(), fingerprint: fingerprintFor(userId, target) });
     return (await probe.findPreviousUploads()).some((p) => p.uploadUrl);
   } catch {
     return false;
@@ -157,15 +177,17 @@ export class ResumableUpload {
     readonly file: File,
     userId: number,
     events: ResumableEvents,
+    options: ResumableOptions = {},
   ) {
     this.events = events;
+    const answerHeader = options.answerHeader ?? 'Devhub-File-Id';
     this.upload = new Upload(file, {
       endpoint: endpoint(),
       chunkSize: CHUNK_SIZE,
       retryDelays: RETRY_DELAYS,
-      metadata: { filename: file.name, filetype: file.type || 'application/octet-stream' },
+      metadata: { filename: file.name, filetype: file.type || 'application/octet-stream', ...options.metadata },
       removeFingerprintOnSuccess: true,
-      fingerprint: fingerprintFor(userId),
+      fingerprint: fingerprintFor(userId, options.metadata?.target),
       onBeforeRequest: (req) => this.authorize(req),
       onAfterResponse: (req, res) => this.afterResponse(req, res),
       onShouldRetry: (err) => this.shouldRetry(err),
@@ -176,7 +198,7 @@ export class ResumableUpload {
       onSuccess: ({ lastResponse }) => {
         this.finished = true;
         this.stopWaitingForNetwork();
-        const id = Number(lastResponse.getHeader('Devhub-File-Id'));
+        const id = Number(lastResponse.getHeader(answerHeader));
         this.events.onSuccess?.(Number.isInteger(id) && id > 0 ? id : null);
       },
       onError: (err) => {

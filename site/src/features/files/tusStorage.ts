@@ -1,6 +1,7 @@
 // What this browser remembers of unfinished resumable uploads: tus-js-client's URL storage
 // (localStorage keys "tus::<fingerprint>::<n>"). The fingerprint ends with the user, so one
-// account never lists, continues or forgets another's uploads in a shared browser.
+// account never lists, continues or forgets another's uploads in a shared browser. Uploads with a
+// target (an admin's ROMs from the games page) are not the file cloud's and are not listed.
 // tus-js-client is loaded on first use (these run only for a signed-in user), not with the page.
 const urlStorage = async () => (await import('tus-js-client')).defaultOptions.urlStorage;
 
@@ -25,7 +26,8 @@ export async function rememberedUploads(userId: number): Promise<RememberedUploa
   }
   const mark = `${userMark(userId)}::`;
   return all
-    .filter((u) => u.uploadUrl && u.urlStorageKey.includes(mark))
+    // An admin's ROM uploads (features/games, metadata target) are the games page's, not files.
+    .filter((u) => u.uploadUrl && u.urlStorageKey.includes(mark) && !u.metadata?.target)
     .sort((a, b) => Date.parse(b.creationTime) - Date.parse(a.creationTime))
     .map((u) => ({ key: u.urlStorageKey, url: u.uploadUrl!, name: u.metadata?.filename ?? '', size: u.size ?? 0 }));
 }

@@ -6,7 +6,7 @@ import type { Schema } from '../../lib/apiTypes';
 import { useAuth } from '../../lib/auth';
 import { DEFAULT_CONTROLS, loadLocalControls, saveLocalControls, type Controls } from './controls';
 import { validKeymap, validPadmap } from './emulator/input';
-import { removeRom, uploadCover, uploadRom } from './romUpload';
+import { removeRom, uploadCover, uploadRom, type RomUploadControl } from './romUpload';
 
 export const ROMSERV = '/romserv';
 /** Games per page (spec §9). */
@@ -111,14 +111,26 @@ export function useInvalidateGames() {
   return () => qc.invalidateQueries({ queryKey: gameKeys.all });
 }
 
-/** An admin adds a ROM, then its cover when one came with it; the lists and counts load again. */
+/** One ROM an admin adds: the console ('' = by the extension), a cover, and the upload's controls. */
+export interface AddRomInput extends RomUploadControl {
+  rom: File;
+  cover?: File;
+  consoleId: string;
+}
+
+/**
+ * An admin adds a ROM (resumable, through the tus endpoint), then its cover when one came with it;
+ * resolves with the new game's id. The lists and counts load again.
+ */
 export function useAddRom() {
   const reload = useInvalidateGames();
+  const { user } = useAuth();
   return useMutation({
-    mutationFn: async ({ rom, cover, consoleId }: { rom: File; cover?: File; consoleId: string }) => {
-      const game = await uploadRom(rom, consoleId);
-      if (cover) await uploadCover(game.id, cover);
-      return game;
+    mutationFn: async ({ rom, cover, consoleId, onProgress, signal }: AddRomInput) => {
+      if (!user) throw new Error('sign in to add games');
+      const gameId = await uploadRom(rom, consoleId, user.id, { onProgress, signal });
+      if (cover) await uploadCover(gameId, cover);
+      return gameId;
     },
     onSettled: reload,
   });

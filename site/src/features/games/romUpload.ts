@@ -1,7 +1,11 @@
-// The owner's uploads from the games page: each ROM is the raw body of POST /api/games/roms (the
-// server streams it to disk), its cover the body of PUT /api/games/:id/cover; removal is
-// DELETE /api/games/:id. Admins only; the server checks names, extensions and sizes.
-import { request } from '../../lib/api';
+// The owner's uploads from the games page. Each ROM is a resumable upload through the file
+// cloud's tus endpoint (features/files/tus.ts) with metadata target=rom: progress, retries after
+// a dropped connection, and dropping the same file again continues it from the server's offset.
+// The server checks it at creation as POST /api/games/roms does (that route stays for scripts)
+// and names the new game in Devhub-Game-Id. Its cover is then the body of
+// PUT /api/games/:id/cover; removal is DELETE /api/games/:id. Admins only.
+import { ApiError, request } from '../../lib/api';
+import { loadTus } from '../files/resumable';
 import type { Game } from './api';
 
 export const COVER_EXTENSIONS = ['.png', '.jpg', '.jpeg', '.webp'];
@@ -24,12 +28,70 @@ export function pairUploads(files: File[]): Array<{ rom: File; cover?: File }> {
   return roms.map((rom) => ({ rom, cover: covers.get(baseOf(rom.name).toLowerCase()) }));
 }
 
-export function uploadRom(file: File, consoleId: string): Promise<Game> {
-  return request<Game>('/api/games/roms', {
-    method: 'POST',
-    query: { file: file.name, console: consoleId || undefined },
-    body: file,
-    headers: { 'Content-Type': 'application/octet-stream' },
+/** How a ROM upload in progress reports and is stopped. */
+export interface RomUploadControl {
+  onProgress?: (sent: number, total: number) => void;
+  /** Aborting it cancels the upload; the server deletes what it had. */
+  signal?: AbortSignal;
+}
+
+/** The user cancelled the upload. */
+export class UploadCancelled extends Error {
+  constructor() {
+    super('upload cancelled');
+    this.name = 'UploadCancelled';
+  }
+}
+
+/** The connection stayed down through the retries; dropping the file again continues it. */
+export class UploadInterrupted extends Error {
+  constructor() {
+    super('upload interrupted');
+    this.name = 'UploadInterrupted';
+  }
+}
+
+/**
+ * Sends a ROM through the tus endpoint (console '' lets the server choose by the extension) and
+ * resolves with the new game's id. A refusal rejects with the server's ApiError.
+ */
+export async function uploadRom(file: File, consoleId: string, userId: number, ctl: RomUploadControl = {}): Promise<number> {
+  const tus = await loadTus();
+  if (ctl.signal?.aborted) throw new UploadCancelled();
+  return new Promise<number>((resolve, reject) => {
+    const metadata: Record<string, string> = { target: 'rom' };
+    if (consoleId) metadata.console = consoleId;
+    const done = () => ctl.signal?.removeEventListener('abort', onAbort);
+    const up = new tus.ResumableUpload(
+      file,
+      userId,
+      {
+        onProgress: (sent, total) => ctl.onProgress?.(sent, total),
+        onSuccess: (gameId) => {
+          done();
+          if (gameId) resolve(gameId);
+          else reject(new Error('the server did not name the new game'));
+        },
+        onError: (failure) => {
+          done();
+          if (failure.kind === 'network') {
+            // Stop waiting for the network here: the row says to drop the file again.
+            up.pause();
+            reject(new UploadInterrupted());
+            return;
+          }
+          reject(new ApiError(failure.status, failure.message, failure.data ?? null));
+        },
+      },
+      { metadata, answerHeader: 'Devhub-Game-Id' },
+    );
+    const onAbort = () => {
+      done();
+      void up.cancel();
+      reject(new UploadCancelled());
+    };
+    ctl.signal?.addEventListener('abort', onAbort, { once: true });
+    void up.start();
   });
 }
 

@@ -27,10 +27,10 @@ const B = 'http://localhost/api/files/tus/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
 let fetchMock: ReturnType<typeof vi.fn>;
 const calls = () => fetchMock.mock.calls.map(([u, o]) => `${(o as RequestInit | undefined)?.method ?? 'GET'} ${u}`);
 
-function remember(key: string, url: string, name: string, size: number, minutesAgo: number) {
+function remember(key: string, url: string, name: string, size: number, minutesAgo: number, meta: Record<string, string> = {}) {
   localStorage.setItem(
     key,
-    JSON.stringify({ size, metadata: { filename: name }, creationTime: new Date(Date.now() - minutesAgo * 60_000).toString(), uploadUrl: url }),
+    JSON.stringify({ size, metadata: { filename: name, ...meta }, creationTime: new Date(Date.now() - minutesAgo * 60_000).toString(), uploadUrl: url }),
   );
 }
 
@@ -43,6 +43,8 @@ beforeEach(() => {
   remember('tus::tus-br-old.iso-x-48-1-x-user-5::2', B, 'old.iso', 48 * MiB, 60);
   // Another account's upload in the same browser is not listed.
   remember('tus::tus-br-theirs.bin-x-48-1-x-user-6::3', A, 'theirs.bin', 48 * MiB, 5);
+  // An admin's ROM upload from the games page (a target) is the games page's, not listed here.
+  remember('tus::tus-br-game.iso-x-48-1-x-rom-user-5::4', A, 'game.iso', 48 * MiB, 2, { target: 'rom' });
   let aGone = false;
   fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
     const method = init?.method ?? 'GET';
@@ -71,6 +73,7 @@ describe('UnfinishedUploads', () => {
     // The expired one (410) is forgotten; the other account's entry is untouched.
     expect(localStorage.getItem('tus::tus-br-old.iso-x-48-1-x-user-5::2')).toBeNull();
     expect(localStorage.getItem('tus::tus-br-theirs.bin-x-48-1-x-user-6::3')).not.toBeNull();
+    expect(localStorage.getItem('tus::tus-br-game.iso-x-48-1-x-rom-user-5::4')).not.toBeNull();
 
     fireEvent.click(screen.getByRole('button', { name: 'Discard the unfinished upload of film.mkv' }));
     await waitFor(() => expect(screen.queryByTestId('unfinished-uploads')).toBeNull());
