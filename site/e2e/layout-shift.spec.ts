@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { cliJson, expect, test } from './fixtures';
+import { cliJson, expect, signInNewAccount, test } from './fixtures';
 
 // Layout stability (issue 16: cumulative layout shift ≤ 0.02 on every public route). Each route
 // is opened afresh at a phone and a desktop size with every request held back a little (as on a
@@ -58,36 +58,49 @@ async function recordShifts(page: Page) {
   });
 }
 
+/** Opens path with every request (chunks, API, pictures) answering 150 ms late, so the loading states get painted. */
+async function openSlowly(page: Page, path: string) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: -1, uploadThroughput: -1 });
+  await page.goto(path);
+}
+
+/** Waits until the page has settled, then expects its layout shifts to add up to at most 0.02. */
+async function expectStable(page: Page, path: string) {
+  await expect(page.getByTestId('app-loader')).toHaveCount(0);
+  await expect(page.locator('main h1').first()).toBeVisible();
+  // skeletons and busy lists gone, nothing left to fetch, and two frames painted after that
+  await expect(page.locator('main [aria-busy="true"]')).toHaveCount(0);
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+  const shifts = await page.evaluate(() => (window as unknown as { __shifts: Shift[] }).__shifts);
+  const total = shifts.reduce((sum, s) => sum + s.value, 0);
+  const detail = shifts.map((s) => `${s.value.toFixed(4)}: ${s.sources.join(', ')}`).join('\n');
+  expect(total, `layout shifts on ${path}:\n${detail}`).toBeLessThanOrEqual(0.02);
+}
+
 for (const size of SIZES) {
   test.describe(`layout shift at ${size.name} size`, () => {
     test.use({ viewport: { width: size.width, height: size.height } });
 
     for (const route of ROUTES) {
-      test(`${route} does not move after it starts to paint`, async ({ page, context }) => {
+      test(`${route} does not move after it starts to paint`, async ({ page }) => {
         const path = route === 'article' ? articlePath() : route;
         await recordShifts(page);
-        // every request (chunks, API, pictures) answers 150 ms late: loading states get painted
-        const cdp = await context.newCDPSession(page);
-        await cdp.send('Network.enable');
-        await cdp.send('Network.emulateNetworkConditions', {
-          offline: false,
-          latency: 150,
-          downloadThroughput: -1,
-          uploadThroughput: -1,
-        });
+        await openSlowly(page, path);
+        await expectStable(page, path);
+      });
+    }
 
-        await page.goto(path);
-        await expect(page.getByTestId('app-loader')).toHaveCount(0);
-        await expect(page.locator('main h1').first()).toBeVisible();
-        // skeletons and busy lists gone, nothing left to fetch, and two frames painted after that
-        await expect(page.locator('main [aria-busy="true"]')).toHaveCount(0);
-        await page.waitForLoadState('networkidle');
-        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-
-        const shifts = await page.evaluate(() => (window as unknown as { __shifts: Shift[] }).__shifts);
-        const total = shifts.reduce((sum, s) => sum + s.value, 0);
-        const detail = shifts.map((s) => `${s.value.toFixed(4)}: ${s.sources.join(', ')}`).join('\n');
-        expect(total, `layout shifts on ${path}:\n${detail}`).toBeLessThanOrEqual(0.02);
+    // Signed in, the uploader and the profile show the storage quota, which arrives after them.
+    for (const path of ['/filecloud', '/profile']) {
+      test(`${path} signed in does not move after it starts to paint`, async ({ page }) => {
+        await signInNewAccount(page, { prefix: 'cls', name: 'Layout' });
+        await recordShifts(page);
+        await openSlowly(page, path);
+        await expectStable(page, path);
       });
     }
   });

@@ -42,6 +42,26 @@ describe('QuotaUsage', () => {
     expect(screen.queryByRole('meter')).toBeNull();
   });
 
+  it('keeps its place while it loads: an unseen line and meter of the usual size, then the answer in it', async () => {
+    let answer: (r: Response) => void = () => undefined;
+    quota = { used: { bytes: 1536, files: 3 }, limit: { bytes: 10 * 2 ** 30, files: 10_000 } };
+    fetchMock.mockImplementation(async (url: string) => {
+      if (url === '/api/auth/profile') return json({ id: 2, email: 'u@example.com', name: 'U', role: 'user' });
+      if (url === '/api/auth/quota') return new Promise<Response>((resolve) => (answer = resolve));
+      return json({ message: 'no' }, 404);
+    });
+    const { container } = renderWithShell(<QuotaUsage />);
+    await waitFor(() => expect(container.querySelector('.files-quota--pending')).not.toBeNull());
+    const pending = container.querySelector('.files-quota--pending')!;
+    expect(pending.getAttribute('aria-hidden')).toBe('true');
+    expect(pending.querySelector('meter')).not.toBeNull(); // a user's default limits have a meter
+    expect(screen.queryByTestId('quota-usage')).toBeNull();
+    answer(json(quota));
+    expect((await screen.findByTestId('quota-usage')).textContent).toBe('Storage: 1.50 KB of 10.00 GB used, 3 of 10,000 files');
+    expect(container.querySelector('.files-quota--pending')).toBeNull();
+    expect(screen.getByRole('meter')).toBeTruthy();
+  });
+
   it('is asked for again after a change', async () => {
     function Refresh() {
       const refresh = useRefreshQuota();

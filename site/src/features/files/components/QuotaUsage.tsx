@@ -1,25 +1,38 @@
 import { useTranslation } from 'react-i18next';
+import { useAuth } from '../../../lib/auth';
 import { useQuota } from '../api';
 import { FILES_NS } from '../i18n';
-import { quotaFill, quotaUsageText } from '../quota';
+import { quotaFill, quotaUsageText, type Quota } from '../quota';
 import { useBinaryUnits } from '../useUnits';
 import '../resumable.css';
 
+const LIKELY_USER: Quota = { used: { bytes: 0, files: 0 }, limit: { bytes: 10 * 2 ** 30, files: 10_000 } };
+const LIKELY_ADMIN: Quota = { used: { bytes: 0, files: 0 }, limit: { bytes: null, files: null } };
+
 /**
  * The signed-in user's storage: "2.10 GB of 10.00 GB used, 123 of 10,000 files" (or unlimited),
- * with a meter of the tighter limit. Shown in the uploader and on the profile page; nothing while
- * it loads or when the server cannot say.
+ * with a meter of the tighter limit. Shown in the uploader and on the profile page; nothing when
+ * the server cannot say. While it loads its place is kept — a line and a meter of the usual
+ * size, unseen — so what follows it (the uploader's buttons, the profile's sections) does not
+ * jump when it arrives (issue 16: layout shift).
  */
 export function QuotaUsage({ className = '' }: { className?: string }) {
   const { t, i18n } = useTranslation(FILES_NS);
   const units = useBinaryUnits();
-  const { data } = useQuota();
-  if (!data) return null;
-  const fill = quotaFill(data);
-  const text = quotaUsageText(data, t, units, i18n.language);
+  const { data, isLoading } = useQuota();
+  const { isAdmin } = useAuth();
+  if (!data && !isLoading) return null;
+  // Loading: a likely answer in its place — admins are unlimited unless given a quota (no meter),
+  // users have the site's default limits.
+  const shown = data ?? (isAdmin ? LIKELY_ADMIN : LIKELY_USER);
+  const fill = quotaFill(shown);
+  const text = quotaUsageText(shown, t, units, i18n.language);
   return (
-    <div className={`files-quota ${className}`.trim()}>
-      <p className="files-quota__text" data-testid="quota-usage">
+    <div
+      className={['files-quota', data ? '' : 'files-quota--pending', className].filter(Boolean).join(' ')}
+      aria-hidden={data ? undefined : true}
+    >
+      <p className="files-quota__text" data-testid={data ? 'quota-usage' : undefined}>
         <span className="files-quota__label">{t('quota.title')}</span> {text}
       </p>
       {fill !== null ? (
