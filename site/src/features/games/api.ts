@@ -187,7 +187,9 @@ export function useControls(consoleId: string) {
 
 /**
  * Changes a console's controls (null resets them). The new mapping is used at once; when the
- * server refuses it, the one before comes back.
+ * server refuses it, the one before comes back. Changes go to the server one after another (one
+ * mutation scope per console): each PUT carries the whole mapping, so two in flight at once could
+ * arrive, and be answered, in the other order and leave the older mapping saved and shown.
  */
 export function useSaveControls(consoleId: string) {
   const { user } = useAuth();
@@ -195,6 +197,8 @@ export function useSaveControls(consoleId: string) {
   const qc = useQueryClient();
   const key = controlsKey(signedIn, consoleId);
   return useMutation({
+    mutationKey: key,
+    scope: { id: `games-controls:${consoleId}` },
     mutationFn: async (c: Controls | null) => {
       if (signedIn) return putControls(consoleId, c);
       saveLocalControls(consoleId, c ?? DEFAULT_CONTROLS);
@@ -207,6 +211,10 @@ export function useSaveControls(consoleId: string) {
       return { before };
     },
     onError: (_err, _c, ctx) => qc.setQueryData(key, ctx?.before ?? DEFAULT_CONTROLS),
-    onSuccess: (saved) => qc.setQueryData(key, saved),
+    // A change still waiting behind this one is already shown: the answer to this one would take
+    // it off the screen (and out of the running game) until its own answer comes.
+    onSuccess: (saved) => {
+      if (qc.isMutating({ mutationKey: key }) <= 1) qc.setQueryData(key, saved);
+    },
   });
 }
