@@ -135,6 +135,14 @@ export async function loadAccountState(gameId: number, slot: string, core: strin
 }
 
 /**
+ * While a signed-in player plays, the newest autosave also goes to the account this often (only
+ * when the frame sent a new one since: it sends none while the game is paused). Leaving the page
+ * sends it too, but a tab closed hard only keeps what fits a keepalive request (under 60 KB); with
+ * this, a hard close loses at most this much play.
+ */
+export const ACCOUNT_AUTOSAVE_MS = 60_000;
+
+/**
  * Keeps the autosave when the player is being left: a keepalive request outlives the page for
  * small states (browsers allow 64 KiB in flight); a larger one is a normal request, which
  * completes when the page stays open (closing the game, going to another page of the site).

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../../lib/auth';
 import { currentLanguage } from '../../../lib/i18n';
 import {
+  ACCOUNT_AUTOSAVE_MS,
   ACCOUNT_SLOTS,
   accountStatesQuery,
   keepAutosave,
@@ -96,6 +97,15 @@ export function Player({ game, core, onClose }: Props) {
       keepAuto();
     };
   }, [keepAuto]);
+
+  // A signed-in player's autosave also goes to the account every minute while the game runs
+  // (keepAuto skips it when the frame sent nothing new — a paused game sends nothing), so a tab
+  // closed hard loses at most a minute even when the state is too large for a keepalive request.
+  useEffect(() => {
+    if (!signedIn) return;
+    const timer = window.setInterval(keepAuto, ACCOUNT_AUTOSAVE_MS);
+    return () => window.clearInterval(timer);
+  }, [signedIn, keepAuto]);
 
   useEffect(() => {
     const onMessage = async (e: MessageEvent) => {
