@@ -1,5 +1,6 @@
-// The ROM service (/romserv, spec §7 "Emulator service"): one call per function, through the
-// shared API client. Its answers use their own envelope {success, data, meta}.
+// The games' reads and writes through the shared API client: the ROM service (/romserv, spec §7
+// "Emulator service", one call per function; its answers use their own envelope {success, data,
+// meta}), an admin's ROM uploads and removals, and the player's controls per console.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, request } from '../../lib/api';
 import type { Schema } from '../../lib/apiTypes';
