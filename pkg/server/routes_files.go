@@ -333,8 +333,7 @@ func (s *Server) uploadFiles(c fiber.Ctx) error {
 		return NewError(fiber.StatusBadRequest, "too many parts in the upload: at most "+
 			strconv.Itoa(s.cfg.Files.MaxPartsPerRequest)+" per request")
 	case errors.Is(err, errUploadTooSlow):
-		s.logFor(c).Info("upload ended: too slow", slog.String("ip", s.clientIP(c).String()))
-		return NewError(fiber.StatusRequestTimeout, "the upload arrived too slowly and was ended; nothing was kept")
+		return s.uploadTooSlow(c)
 	case errors.Is(err, files.ErrNoFiles):
 		return NewError(fiber.StatusBadRequest, "no files in the upload: send one or more \"files\" fields")
 	case errors.As(err, &merr):

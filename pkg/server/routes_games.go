@@ -3,7 +3,6 @@ package server
 import (
 	"errors"
 	"io"
-	"log/slog"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -358,8 +357,7 @@ func (s *Server) ownerUploadError(c fiber.Ctx, err error, what string, limit int
 	case errors.Is(err, roms.ErrTooLarge):
 		return NewError(fiber.StatusRequestEntityTooLarge, what+" larger than the limit of "+text.Bytes(limit))
 	case errors.Is(err, errUploadTooSlow):
-		s.logFor(c).Info("upload ended: too slow", slog.String("ip", s.clientIP(c).String()))
-		return NewError(fiber.StatusRequestTimeout, "the upload arrived too slowly and was ended; nothing was kept")
+		return s.uploadTooSlow(c)
 	}
 	return err
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"io"
+	"log/slog"
 	"net"
 	"strconv"
 	"sync"
@@ -127,6 +128,14 @@ func tooManyUploads(c fiber.Ctx, wait time.Duration, msg string) error {
 
 // errUploadTooSlow ends an upload that fell below files.min_upload_rate.
 var errUploadTooSlow = errors.New("upload too slow")
+
+// uploadTooSlow is the answer to an upload errUploadTooSlow ended, on every
+// route that reads through uploadBody: logged with the client's address,
+// 408, nothing kept.
+func (s *Server) uploadTooSlow(c fiber.Ctx) error {
+	s.logFor(c).Info("upload ended: too slow", slog.String("ip", s.clientIP(c).String()))
+	return NewError(fiber.StatusRequestTimeout, "the upload arrived too slowly and was ended; nothing was kept")
+}
 
 // minRateReader ends an upload whose bytes arrive slower than min bytes a
 // second averaged over minRateWindow: a client that sends a little and then
