@@ -14,10 +14,7 @@ func TestGameControlsAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &gamesFixture{romsFixture: newRomsFixture(t, func(o *Options) {
-		o.Services.Authenticate = fakeAuthenticate
-		o.Services.Controls = controls
-	})}
+	f := newGamesFixture(t, func(o *Options) { o.Services.Controls = controls })
 	jsonHdr := []string{"Content-Type", "application/json"}
 	huge := `{"keys":{"KeyK":8},"pad":"` + strings.Repeat("x", gamecontrols.MaxBytes) + `"}`
 	for _, tc := range []struct {

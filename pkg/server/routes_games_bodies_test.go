@@ -10,10 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/devhub/devhub/pkg/gameshelf"
-	"github.com/devhub/devhub/pkg/gamestates"
-	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
 // An owner's ROM upload takes a place among the uploads in progress, the
@@ -22,21 +18,10 @@ import (
 // when the upload ends, and the upload cut off by the client keeps nothing
 // (its body ends before its Content-Length: not a shorter ROM).
 func TestAdminROMUploadHoldsAnUploadSlot(t *testing.T) {
-	states, err := gamestates.New(filepath.Join(t.TempDir(), "gamestates"), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	shelf, err := gameshelf.New(storetest.Open(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := newRomsFixture(t, func(o *Options) {
+	f := newGamesFixture(t, func(o *Options) {
 		o.Config.Emulator.MaxROMBytes = 64 << 20
 		o.Config.Files.MaxConcurrentUploadsPerUser = 1
 		o.Config.Files.MaxConcurrentUploads = 8
-		o.Services.Authenticate = fakeAuthenticate
-		o.Services.GameStates = states
-		o.Services.Shelf = shelf
 	})
 	base := f.ta.listen(t)
 
@@ -81,20 +66,8 @@ func TestAdminROMUploadHoldsAnUploadSlot(t *testing.T) {
 // A save state whose body ends before its Content-Length (the tab closed
 // mid-request) is not a state: the slot keeps the one it had.
 func TestStatePutCutOffKeepsTheSlot(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "gamestates")
-	states, err := gamestates.New(dir, 64<<10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &gamesFixture{romsFixture: newRomsFixture(t, func(o *Options) {
-		o.Services.Authenticate = fakeAuthenticate
-		o.Services.GameStates = states
-	})}
-	games, err := f.svc.All("nes")
-	if err != nil || len(games) == 0 {
-		t.Fatal("no nes games", err)
-	}
-	game := games[0].ID
+	f := newGamesFixture(t)
+	game := f.nesID
 	base := f.ta.listen(t)
 	path := fmt.Sprintf("/api/games/%d/states/auto", game)
 	if resp, body := f.req(t, "PUT", path, userToken, []byte("the good state"), "Content-Type", "application/octet-stream", "X-Emulator-Core", "fceumm"); resp.StatusCode != 204 {
@@ -102,7 +75,7 @@ func TestStatePutCutOffKeepsTheSlot(t *testing.T) {
 	}
 	// The state being written streams into a temp file beside the slots.
 	writing := func() bool {
-		m, _ := filepath.Glob(filepath.Join(dir, "*", fmt.Sprint(game), ".put-*"))
+		m, _ := filepath.Glob(filepath.Join(f.statesDir, "*", fmt.Sprint(game), ".put-*"))
 		return len(m) > 0
 	}
 	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
@@ -115,7 +88,7 @@ func TestStatePutCutOffKeepsTheSlot(t *testing.T) {
 	waitFor(t, "the server to write the state", writing)
 	conn.Close()
 	waitFor(t, "the cut-off request to end", func() bool { return !writing() })
-	data, _, err := states.Get(2, game, "auto", "fceumm")
+	data, _, err := f.states.Get(2, game, "auto", "fceumm")
 	if err != nil || string(data) != "the good state" {
 		t.Fatalf("the slot holds %d bytes (%v), want the good state", len(data), err)
 	}

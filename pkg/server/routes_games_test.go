@@ -20,17 +20,21 @@ import (
 	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
-// gamesFixture is the ROM fixture with save states (limit 64 KiB), the
-// shelf and the fake identities.
+// gamesFixture is the ROM fixture with save states (limit 64 KiB, kept in
+// statesDir), the shelf and the fake identities.
 type gamesFixture struct {
 	*romsFixture
-	states *gamestates.Service
-	nesID  uint64
+	states    *gamestates.Service
+	statesDir string
+	nesID     uint64
 }
 
-func newGamesFixture(t *testing.T) *gamesFixture {
+// newGamesFixture makes the fixture; more changes the options after its own
+// (a test's limits, more services).
+func newGamesFixture(t *testing.T, more ...func(*Options)) *gamesFixture {
 	t.Helper()
-	states, err := gamestates.New(filepath.Join(t.TempDir(), "gamestates"), 64<<10)
+	dir := filepath.Join(t.TempDir(), "gamestates")
+	states, err := gamestates.New(dir, 64<<10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,12 +47,15 @@ func newGamesFixture(t *testing.T) *gamesFixture {
 		o.Services.Authenticate = fakeAuthenticate
 		o.Services.GameStates = states
 		o.Services.Shelf = shelf
+		for _, m := range more {
+			m(o)
+		}
 	})
 	games, err := f.svc.All("nes")
 	if err != nil || len(games) == 0 {
 		t.Fatal("no nes games", err)
 	}
-	return &gamesFixture{romsFixture: f, states: states, nesID: games[0].ID}
+	return &gamesFixture{romsFixture: f, states: states, statesDir: dir, nesID: games[0].ID}
 }
 
 func (f *gamesFixture) req(t *testing.T, method, target, token string, body []byte, hdr ...string) (*http.Response, []byte) {
