@@ -1,13 +1,20 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { appQueryClient } from '../lib/queryClient';
+import { json, stubFetch } from '../test/utils';
 
-// Which chunk the start-up preload asks for; the pages themselves are not under test.
+// Which chunk and data the start-up preload asks for; the pages themselves are not under test.
 vi.mock('../features/portfolio/pages/HomePage', () => ({ default: function HomePage() { return null; } }));
 vi.mock('../features/blog/pages/BlogPage', () => ({ default: function BlogPage() { return null; } }));
 vi.mock('../features/blog/pages/ArticlePage', () => ({ default: function ArticlePage() { return null; } }));
 vi.mock('../features/tools/ip/IpPage', () => ({ default: function IpPage() { return null; } }));
 vi.mock('./NotFoundPage', () => ({ default: function NotFoundPage() { return null; } }));
 
-const { pageFor } = await import('./routes');
+const { pageFor, preloadRoute } = await import('./routes');
+
+afterEach(() => {
+  appQueryClient.clear();
+  vi.unstubAllGlobals();
+});
 
 describe('pageFor (the chunk preloaded at start-up)', () => {
   it.each([
@@ -21,5 +28,32 @@ describe('pageFor (the chunk preloaded at start-up)', () => {
     const page = pageFor(path);
     expect(page).not.toBeNull();
     expect((await page!.preload()).default.name).toBe(name);
+  });
+});
+
+describe('preloadRoute (the data asked for with the chunk)', () => {
+  const requested = (fetch: ReturnType<typeof stubFetch>) => fetch.mock.calls.map((c) => String(c[0]));
+
+  it('the home page asks for the profile into the query the page reads', async () => {
+    const fetch = stubFetch({ '/api/profile': () => json({ name: 'Owner' }) });
+    preloadRoute('/');
+    await vi.waitFor(() => expect(appQueryClient.getQueryData(['profile'])).toEqual({ name: 'Owner' }));
+    expect(requested(fetch)).toEqual(['/api/profile']);
+  });
+
+  it('an article page asks for its article by id', async () => {
+    const fetch = stubFetch({ '/api/blog/42': () => json({ id: 42, name: 'Hello' }) });
+    preloadRoute('/blog/42');
+    await vi.waitFor(() => expect(appQueryClient.getQueryData(['blog', 'article', '42'])).toEqual({ id: 42, name: 'Hello' }));
+    expect(requested(fetch)).toEqual(['/api/blog/42']);
+  });
+
+  it('asks for nothing for an id that cannot exist, or a page without prefetched data', async () => {
+    const fetch = stubFetch({});
+    preloadRoute('/blog/not-an-id');
+    preloadRoute('/tools/ip');
+    await pageFor('/blog/not-an-id')!.preload();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(requested(fetch)).toEqual([]);
   });
 });

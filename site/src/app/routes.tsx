@@ -1,5 +1,6 @@
 import { isValidElement } from 'react';
-import { matchRoutes, type RouteObject } from 'react-router';
+import { matchRoutes, type Params, type RouteObject } from 'react-router';
+import { appQueryClient } from '../lib/queryClient';
 import { lazyPage, type LazyPage } from './lazyPage';
 import { Layout } from './shell/Layout';
 
@@ -23,11 +24,33 @@ const PrivacyPage = lazyPage(() => import('../features/legal/pages/PrivacyPage')
 const TermsPage = lazyPage(() => import('../features/legal/pages/TermsPage'));
 const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
 
+/**
+ * A route's `handle`: what the page shows first, asked for at start-up together with its chunk
+ * (preloadRoute), so the request does not wait for the shell and the page to render. The page's
+ * own useQuery then finds it in flight or done.
+ */
+interface RouteHandle {
+  prefetch: (params: Params) => Promise<unknown>;
+}
+
+const homeData: RouteHandle = {
+  prefetch: () =>
+    import('../features/portfolio/profile/useProfile').then((m) => appQueryClient.prefetchQuery(m.profileQuery)),
+};
+
+const articleData: RouteHandle = {
+  prefetch: ({ id = '' }) =>
+    import('../features/blog/api').then((m) => {
+      const query = m.articleQuery(id);
+      return query.enabled === false ? undefined : appQueryClient.prefetchQuery(query);
+    }),
+};
+
 export const routes: RouteObject[] = [
   {
     element: <Layout />,
     children: [
-      { index: true, element: <HomePage /> },
+      { index: true, element: <HomePage />, handle: homeData },
       { path: 'skills', element: <SkillsPage /> },
       { path: 'tools', element: <ToolsPage /> },
       { path: 'tools/camera', element: <CameraPage /> },
@@ -37,7 +60,7 @@ export const routes: RouteObject[] = [
       { path: 'chat', element: <ChatPage /> },
       { path: 'games', element: <GamesPage /> },
       { path: 'blog', element: <BlogPage /> },
-      { path: 'blog/:id', element: <ArticlePage /> },
+      { path: 'blog/:id', element: <ArticlePage />, handle: articleData },
       { path: 'filecloud', element: <FileCloudPage /> },
       { path: 'filecloud/:fileId', element: <FileDetailPage /> },
       { path: 's/:token', element: <SharePage /> },
@@ -57,11 +80,15 @@ export function pageFor(pathname: string): LazyPage | null {
 }
 
 /**
- * Starts loading the chunk of the page at pathname. Called at start-up, before the language is
- * known and the shell renders, so the page's code arrives alongside instead of after them.
+ * Starts loading the chunk of the page at pathname, and the data it shows first where its route
+ * names it. Called at start-up, before the language is known and the shell renders, so the page's
+ * code and data arrive alongside instead of after them.
  */
 export function preloadRoute(pathname: string): void {
   pageFor(pathname)
     ?.preload()
     .catch(() => undefined); // the render tries again and shows the page error
+  const match = matchRoutes(routes, pathname)?.at(-1);
+  const handle = match?.route.handle as RouteHandle | undefined;
+  handle?.prefetch(match!.params).catch(() => undefined); // the page's own query reports errors
 }

@@ -2,7 +2,7 @@
 // paths (the spec's /api/api/blog ones are aliases the server keeps for other clients), and the
 // TanStack Query keys and hooks the pages use. A created or deleted article invalidates every
 // blog read, so the list, its count and the categories follow.
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 
 /** Articles per page (spec §9). */
@@ -117,13 +117,17 @@ export function useArticles(q: { page: number; category: string; search: string;
   });
 }
 
-/** One article; ids that cannot exist are never asked for. */
-export function useArticle(id: string) {
-  return useQuery({
+/** One article's query (useArticle, and the start-up prefetch in app/routes.tsx); ids that cannot exist are never asked for. */
+export const articleQuery = (id: string) =>
+  queryOptions({
     queryKey: blogKeys.article(id),
     queryFn: ({ signal }) => getArticle(id, signal),
     enabled: /^[1-9]\d*$/.test(id),
   });
+
+/** One article. */
+export function useArticle(id: string) {
+  return useQuery(articleQuery(id));
 }
 
 export function useCategories() {
