@@ -57,7 +57,7 @@ test('an account slot saved on one device loads on another at the same position'
   await saves.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(saves.getByRole('status')).toHaveText('Saved to account slot 2');
   // The slot list shows a picture of the frame saved, which the server keeps beside the state.
-  const thumb = saves.getByRole('img', { name: 'Screenshot of account slot 2' });
+  const thumb = saves.getByRole('button', { name: /^Account slot 2 —/ }).locator('img');
   await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 10_000 }).toBeGreaterThan(0);
   expect(await thumb.evaluate((img: HTMLImageElement) => img.naturalHeight)).toBeGreaterThan(0);
   const token = await first.evaluate(() => localStorage.getItem('token'));

@@ -53,7 +53,8 @@ export function AccountSlotList({ gameId, states, selected, onSelect, formatDate
         return (
           <li key={n}>
             <button type="button" className="games-slots__slot" aria-pressed={selected === n} onClick={() => onSelect(n)}>
-              <AccountSlotThumbnail gameId={gameId} state={s} alt={t('saves.thumbAlt', { slot: n })} />
+              {/* alt="": the button's text names the slot, a picture named too would say it twice */}
+              <AccountSlotThumbnail gameId={gameId} state={s} alt="" />
               <span>
                 {s ? t('saves.accountSlotSaved', { slot: n, when: formatDate(s.updatedAt) }) : t('saves.accountSlotEmpty', { slot: n })}
               </span>
