@@ -1,47 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TusError as DetailedError, tusFake } from '../../test/tusFake';
 
 // ResumableUpload's wiring of tus-js-client: tokens per request, a 401 refreshed and retried,
 // which errors are retried, the file id of the last answer, and upload URLs kept on this origin.
 
-const lib = vi.hoisted(() => ({
-  last: null as null | { options: Record<string, any>; url: string | null; start: ReturnType<typeof vi.fn>; abort: ReturnType<typeof vi.fn> },
-}));
-
-vi.mock('tus-js-client', () => {
-  class DetailedError extends Error {
-    constructor(
-      message: string,
-      readonly causingError: Error | null,
-      readonly originalRequest: unknown,
-      readonly originalResponse: unknown,
-    ) {
-      super(message);
-    }
-  }
-  class Upload {
-    url: string | null = null;
-    start = vi.fn();
-    abort = vi.fn(() => Promise.resolve());
-    resumeFromPreviousUpload = vi.fn();
-    constructor(
-      readonly file: File,
-      readonly options: Record<string, any>,
-    ) {
-      lib.last = this;
-    }
-    findPreviousUploads() {
-      return Promise.resolve([]);
-    }
-  }
-  return { Upload, DetailedError, defaultOptions: { fingerprint: () => Promise.resolve('fp') } };
-});
+vi.mock('tus-js-client', () => import('../../test/tusFake'));
 
 const refresh = vi.hoisted(() => vi.fn());
 vi.mock('../../lib/api', async (orig) => ({ ...(await orig<typeof import('../../lib/api')>()), refreshAccessToken: refresh }));
 
-const { DetailedError: TusError } = await import('tus-js-client');
-/** tus-js-client's error as the library builds it (its typings declare no constructor). */
-const DetailedError = TusError as unknown as new (message: string, causing: Error | null, req: unknown, res: unknown) => Error;
 const { ResumableUpload, failureOf } = await import('./tus');
 
 function req(method: string, headers: Record<string, string> = {}) {
@@ -62,7 +29,8 @@ const res = (status: number, headers: Record<string, string> = {}, body = '') =>
 
 function make(events: ConstructorParameters<typeof ResumableUpload>[2] = {}) {
   const up = new ResumableUpload(new File(['x'], 'big.bin'), 3, events);
-  return { up, options: lib.last!.options, upload: lib.last! };
+  const upload = tusFake.uploads.at(-1)!;
+  return { up, options: upload.options, upload };
 }
 
 beforeEach(() => {
@@ -70,6 +38,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.clearAllMocks();
+  tusFake.reset();
 });
 
 describe('ResumableUpload', () => {
@@ -200,9 +169,9 @@ describe('ResumableUpload', () => {
   it('sends another target’s metadata, reads its answer header and keeps its fingerprint apart', async () => {
     const onSuccess = vi.fn();
     const up = new ResumableUpload(new File(['x'], 'Game.nes'), 3, { onSuccess }, { metadata: { target: 'rom', console: 'nes' }, answerHeader: 'Devhub-Game-Id' });
-    const options = lib.last!.options;
+    const options = tusFake.uploads.at(-1)!.options;
     expect(options.metadata).toEqual({ filename: 'Game.nes', filetype: 'application/octet-stream', target: 'rom', console: 'nes' });
-    await expect(options.fingerprint(up.file, {})).resolves.toBe('fp-rom-user-3');
+    await expect(options.fingerprint(up.file, {})).resolves.toBe('tus-br-Game.nes-1-rom-user-3');
     options.onSuccess({ lastResponse: res(204, { 'Devhub-File-Id': '5', 'Devhub-Game-Id': '77' }) });
     expect(onSuccess).toHaveBeenCalledWith(77);
   });

@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '../../../lib/toast';
+import { TusError as DetailedError, tusFake as tus } from '../../../test/tusFake';
 import { initTestI18n, renderWithShell } from '../../../test/utils';
 import type { FileItem } from '../api';
 import { Uploader } from './Uploader';
@@ -12,20 +13,7 @@ vi.mock('../../../lib/toast', () => ({
   toast: { success: vi.fn(), error: vi.fn(), info: vi.fn(), warning: vi.fn(), show: vi.fn(), dismiss: vi.fn() },
 }));
 
-interface FakeOptions {
-  endpoint: string;
-  chunkSize: number;
-  retryDelays: number[];
-  metadata: Record<string, string>;
-  removeFingerprintOnSuccess: boolean;
-  fingerprint: (f: File, o: unknown) => Promise<string>;
-  onBeforeRequest: (req: FakeReq) => Promise<void>;
-  onAfterResponse: (req: FakeReq, res: FakeRes) => void;
-  onShouldRetry: (err: unknown, attempt: number, o: unknown) => boolean;
-  onProgress: (sent: number, total: number) => void;
-  onSuccess: (p: { lastResponse: FakeRes }) => void;
-  onError: (err: Error) => void;
-}
+vi.mock('tus-js-client', () => import('../../../test/tusFake'));
 
 interface FakeReq {
   getMethod(): string;
@@ -37,57 +25,6 @@ interface FakeRes {
   getHeader(h: string): string | undefined;
   getBody(): string;
 }
-
-const tus = vi.hoisted(() => ({
-  uploads: [] as Array<{
-    file: File;
-    options: FakeOptions;
-    url: string | null;
-    start: ReturnType<typeof vi.fn>;
-    abort: ReturnType<typeof vi.fn>;
-    resumeFromPreviousUpload: ReturnType<typeof vi.fn>;
-  }>,
-  previous: [] as Array<{ uploadUrl: string; creationTime: string; size: number; metadata: Record<string, string>; urlStorageKey: string }>,
-}));
-
-vi.mock('tus-js-client', () => {
-  class DetailedError extends Error {
-    constructor(
-      message: string,
-      readonly causingError: Error | null,
-      readonly originalRequest: unknown,
-      readonly originalResponse: unknown,
-    ) {
-      super(message);
-    }
-  }
-  class Upload {
-    url: string | null = null;
-    start = vi.fn();
-    abort = vi.fn(() => Promise.resolve());
-    resumeFromPreviousUpload = vi.fn((p: { uploadUrl: string }) => {
-      this.url = p.uploadUrl;
-    });
-    constructor(
-      readonly file: File,
-      readonly options: FakeOptions,
-    ) {
-      tus.uploads.push(this);
-    }
-    findPreviousUploads() {
-      return Promise.resolve(tus.previous);
-    }
-  }
-  return {
-    Upload,
-    DetailedError,
-    defaultOptions: { fingerprint: (f: File) => Promise.resolve(`tus-br-${f.name}-${f.size}`) },
-  };
-});
-
-const { DetailedError: TusError } = await import('tus-js-client');
-/** tus-js-client's error as the library builds it (its typings declare no constructor). */
-const DetailedError = TusError as unknown as new (message: string, causing: Error | null, req: unknown, res: unknown) => Error;
 
 const MiB = 1024 * 1024;
 
@@ -142,8 +79,7 @@ beforeAll(async () => {
   await initTestI18n('en');
 });
 beforeEach(() => {
-  tus.uploads.length = 0;
-  tus.previous = [];
+  tus.reset();
   fetchMock = vi.fn(async (url: string) => {
     if (url === '/api/auth/profile') return json({ id: 5, email: 'u@example.com', name: 'U', role: 'user' });
     if (url === '/api/auth/quota') return json({ used: { bytes: 2 * 1024 * MiB, files: 12 }, limit: { bytes: 10 * 1024 * MiB, files: 10000 } });

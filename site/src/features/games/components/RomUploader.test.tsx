@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAuth } from '../../../lib/auth';
+import { TusError as DetailedError, tusFake as tus } from '../../../test/tusFake';
 import { initTestI18n, renderWithShell } from '../../../test/utils';
 import type { Console } from '../api';
 import { RomUploader } from './RomUploader';
@@ -9,56 +10,13 @@ import { RomUploader } from './RomUploader';
 // tus-js-client is replaced at its module boundary by a fake whose callbacks the tests call the
 // way the library would (as the file cloud's Uploader tests do).
 
+vi.mock('tus-js-client', () => import('../../../test/tusFake'));
+
 interface FakeRes {
   getStatus(): number;
   getHeader(h: string): string | undefined;
   getBody(): string;
 }
-
-interface FakeOptions {
-  endpoint: string;
-  metadata: Record<string, string>;
-  fingerprint: (f: File, o: unknown) => Promise<string>;
-  onProgress: (sent: number, total: number) => void;
-  onSuccess: (p: { lastResponse: FakeRes }) => void;
-  onError: (err: Error) => void;
-}
-
-const tus = vi.hoisted(() => ({
-  uploads: [] as Array<{ file: File; options: FakeOptions; start: ReturnType<typeof vi.fn>; abort: ReturnType<typeof vi.fn> }>,
-}));
-
-vi.mock('tus-js-client', () => {
-  class DetailedError extends Error {
-    constructor(
-      message: string,
-      readonly causingError: Error | null,
-      readonly originalRequest: unknown,
-      readonly originalResponse: unknown,
-    ) {
-      super(message);
-    }
-  }
-  class Upload {
-    url: string | null = null;
-    start = vi.fn();
-    abort = vi.fn(() => Promise.resolve());
-    resumeFromPreviousUpload = vi.fn();
-    constructor(
-      readonly file: File,
-      readonly options: FakeOptions,
-    ) {
-      tus.uploads.push(this);
-    }
-    findPreviousUploads() {
-      return Promise.resolve([]);
-    }
-  }
-  return { Upload, DetailedError, defaultOptions: { fingerprint: (f: File) => Promise.resolve(`tus-br-${f.name}-${f.size}`) } };
-});
-
-const { DetailedError: TusError } = await import('tus-js-client');
-const DetailedError = TusError as unknown as new (message: string, causing: Error | null, req: unknown, res: unknown) => Error;
 
 const res = (status: number, headers: Record<string, string> = {}, body = ''): FakeRes => ({
   getStatus: () => status,
@@ -94,7 +52,7 @@ beforeAll(async () => {
   await initTestI18n('en');
 });
 beforeEach(() => {
-  tus.uploads.length = 0;
+  tus.reset();
   fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
     if (url === '/api/auth/profile') return json({ id: 1, email: 'a@example.com', name: 'A', role: 'admin' });
     if (url.startsWith('/api/games/42/cover') && init?.method === 'PUT') return json({ id: 42 });
