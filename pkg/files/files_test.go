@@ -245,6 +245,22 @@ func TestSaveFailuresLeaveNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+	t.Run("a panic while reading", func(t *testing.T) {
+		// The server recovers a handler's panic and goes on: the
+		// write must still end (a temp file here, part buffers on S3).
+		s := newTestService(t, 1<<30)
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Fatal("the reader's panic did not reach the caller")
+				}
+			}()
+			s.Save(context.Background(), "x.bin", panickingReader{}, Uploader{})
+		}()
+		if names := dirNames(t, s.Dir()); len(names) != 0 {
+			t.Fatalf("left behind %v", names)
+		}
+	})
 	t.Run("cancelled context", func(t *testing.T) {
 		s := newTestService(t, 1<<30)
 		ctx, cancel := context.WithCancel(context.Background())
@@ -257,6 +273,11 @@ func TestSaveFailuresLeaveNothing(t *testing.T) {
 		}
 	})
 }
+
+// panickingReader panics on its first read.
+type panickingReader struct{}
+
+func (panickingReader) Read(p []byte) (int, error) { panic("reader failed") }
 
 func multipartBody(t *testing.T, parts map[string][]byte, order []string) (*bytes.Buffer, string) {
 	t.Helper()

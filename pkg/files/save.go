@@ -127,8 +127,11 @@ func (u *Upload) Add(ctx context.Context, name string, r io.Reader) (err error) 
 	if err != nil {
 		return storageError("create", err)
 	}
+	// Aborted on any error, and also when a panic unwinds past here (err is
+	// still nil then): an S3 write holds its part buffers until it ends.
+	committed := false
 	defer func() {
-		if err != nil {
+		if err != nil || !committed {
 			w.Abort()
 		}
 	}()
@@ -171,6 +174,7 @@ func (u *Upload) Add(ctx context.Context, name string, r io.Reader) (err error) 
 	if err := w.Commit(); err != nil {
 		return storageError("commit", err)
 	}
+	committed = true
 	original := SanitizeName(name)
 	mt, typ := Detect(head, original)
 	stored := ""

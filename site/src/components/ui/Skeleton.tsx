@@ -19,7 +19,7 @@ export function Skeleton({ label, className, children }: SkeletonProps) {
   return (
     <div className={['skeleton', className].filter(Boolean).join(' ')} role="status" aria-live="polite">
       <span className="visually-hidden">{label}</span>
-      <div className="skeleton__shapes" aria-hidden="true" aria-busy="true">
+      <div className="skeleton__shapes" aria-hidden="true">
         {children}
       </div>
     </div>

@@ -35,8 +35,6 @@ import { userMark } from './tusStorage';
 
 const MiB = 1024 * 1024;
 
-export { TUS_THRESHOLD, isResumable } from './resumable';
-
 /** Bytes per PATCH: what a dropped connection can cost at most. */
 export const CHUNK_SIZE = 8 * MiB;
 
