@@ -27,7 +27,11 @@ import { consistencyRows, exportData, exportFileName, flagFromCode, shareText } 
 /** Spec §9: the copy confirmation shows for 2 seconds. */
 export const COPY_CONFIRM_MS = 2000;
 
-const ruTime = (ms: number) => new Date(ms).toLocaleTimeString('ru-RU');
+/** The local time as ru-RU writes it ("09:05:03"), without building an Intl date formatter. */
+export const ruTime = (ms: number) => {
+  const d = new Date(ms);
+  return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+};
 
 export default function IpPage() {
   const { t } = useTranslation(IP_NS);

@@ -3,7 +3,7 @@
 // capabilities. Everything is read locally; nothing is sent anywhere. The collector takes its
 // environment as an argument so tests can hand it a stubbed navigator.
 import { UAParser } from 'ua-parser-js';
-import { detectDeviceType, type DeviceType } from '../../../lib/clientInfo';
+import { detectDeviceType, timeZoneName, type DeviceType } from '../../../lib/clientInfo';
 
 /** A value the browser does not report (spec §3 "Connection info"). */
 export const UNKNOWN = 'unknown';
@@ -115,12 +115,7 @@ export interface BrowserEnv {
 }
 
 export function browserEnv(): BrowserEnv {
-  let timezone = UNKNOWN;
-  try {
-    timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || UNKNOWN;
-  } catch {
-    /* no Intl time zone */
-  }
+  const timezone = timeZoneName() || UNKNOWN;
   return {
     nav: navigator,
     global: window as unknown as Record<string, unknown>,

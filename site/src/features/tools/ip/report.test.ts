@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { IpInfo } from '../../../lib/ipInfo';
 import type { BrowserInfo } from './browserInfo';
-import { acceptLanguageTags, consistencyRows, exportData, exportFileName, flagFromCode } from './report';
+import { acceptLanguageTags, consistencyRows, exportData, exportFileName, flagFromCode, zoneOffset } from './report';
+import { ruTime } from './IpPage';
 import { parseCandidate, summariseCandidates } from './checks';
 
 function browser(over: Partial<{ tz: string; langs: string[]; os: string; name: string; type: 'mobile' | 'desktop' | 'tablet'; hints: BrowserInfo['clientHints'] }> = {}) {
@@ -116,5 +117,43 @@ describe('WebRTC candidates', () => {
         'candidate:5 1 udp 1686052607 203.0.113.9 54321 typ srflx raddr 0.0.0.0 rport 0',
       ]),
     ).toEqual({ addresses: ['192.168.1.5', 'fd00::5'], mdns: 1 });
+  });
+});
+
+describe('zoneOffset', () => {
+  const at = new Date('2025-07-01T12:00:00Z');
+
+  it('through Intl: GMT±hh:mm, GMT+00:00 for UTC, null for a bad name', () => {
+    expect(zoneOffset('Europe/Kyiv', at, {} as typeof globalThis)).toBe('GMT+03:00');
+    expect(zoneOffset('America/New_York', at, {} as typeof globalThis)).toBe('GMT-04:00');
+    expect(zoneOffset('UTC', at, {} as typeof globalThis)).toBe('GMT+00:00');
+    expect(zoneOffset('Not/A_Zone', at, {} as typeof globalThis)).toBeNull();
+  });
+
+  it('through Temporal where the browser has it, in the same form', () => {
+    const offsets: Record<string, string> = { 'Europe/Kyiv': '+03:00', UTC: '+00:00' };
+    const Temporal = {
+      Instant: {
+        fromEpochMilliseconds: (ms: number) => ({
+          toZonedDateTimeISO: (tz: string) => {
+            expect(ms).toBe(at.getTime());
+            if (!(tz in offsets)) throw new RangeError(tz);
+            return { offset: offsets[tz] };
+          },
+        }),
+      },
+    };
+    const g = { Temporal } as unknown as typeof globalThis;
+    expect(zoneOffset('Europe/Kyiv', at, g)).toBe(zoneOffset('Europe/Kyiv', at, {} as typeof globalThis));
+    expect(zoneOffset('UTC', at, g)).toBe('GMT+00:00');
+    expect(zoneOffset('Not/A_Zone', at, g)).toBeNull();
+  });
+});
+
+describe('ruTime', () => {
+  it('writes the local time as ru-RU does', () => {
+    for (const ms of [Date.UTC(2025, 0, 1, 0, 0, 0), Date.UTC(2025, 5, 9, 9, 5, 3), Date.UTC(2025, 11, 31, 23, 59, 59)]) {
+      expect(ruTime(ms)).toBe(new Date(ms).toLocaleTimeString('ru-RU'));
+    }
   });
 });

@@ -15,8 +15,23 @@ export interface ConsistencyRow {
 
 const known = (v: string | undefined | null): v is string => !!v && v !== 'Unknown' && v !== 'unknown';
 
-/** The zone's current UTC offset as "GMT+02:00" (Intl's longOffset), or null for a bad name. */
-export function zoneOffset(timeZone: string, at: Date = new Date()): string | null {
+type TemporalInstant = { toZonedDateTimeISO(tz: string): { offset: string } };
+type WithTemporal = typeof globalThis & { Temporal?: { Instant?: { fromEpochMilliseconds(ms: number): TemporalInstant } } };
+
+/**
+ * The zone's current UTC offset as "GMT+02:00" (Intl's longOffset), or null for a bad name.
+ * Temporal first where the browser has it: the page's first Intl date formatter costs 10–100 ms
+ * of main thread (see lib/clientInfo).
+ */
+export function zoneOffset(timeZone: string, at: Date = new Date(), g: WithTemporal = globalThis): string | null {
+  const instant = g.Temporal?.Instant;
+  if (instant) {
+    try {
+      return `GMT${instant.fromEpochMilliseconds(at.getTime()).toZonedDateTimeISO(timeZone).offset}`;
+    } catch {
+      return null; // not a zone name
+    }
+  }
   try {
     const part = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
       .formatToParts(at)
