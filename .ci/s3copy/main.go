@@ -42,10 +42,13 @@ func main() {
 			minio.PutObjectOptions{PartSize: storage.PartSize, ConcurrentStreamParts: true, NumThreads: 2, DisableContentSha256: true})
 		check(err)
 	case "get":
-		obj, err := c.GetObject(ctx, bucket, key, minio.GetObjectOptions{})
+		// As devhub reads an object: the GET's body directly (not through
+		// minio-go's Object and its goroutine), in large reads.
+		body, _, _, err := minio.Core{Client: c}.GetObject(ctx, bucket, key, minio.GetObjectOptions{})
 		check(err)
-		_, err = io.Copy(io.Discard, obj)
+		_, err = io.CopyBuffer(io.Discard, struct{ io.Reader }{body}, make([]byte, 512<<10))
 		check(err)
+		check(body.Close())
 	default:
 		check(fmt.Errorf("unknown operation %q", op))
 	}

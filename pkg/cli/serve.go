@@ -55,6 +55,14 @@ runs. SIGINT or SIGTERM shut it down gracefully.`,
 // never fails for it, it only collects sooner.
 const defaultMemoryLimit = 48 << 20
 
+// defaultGCPercent is serve's GOGC unless the environment sets one. The
+// heap a running server keeps is small (a few MiB; the part buffers of S3
+// uploads live outside it), so collecting at +50% instead of Go's +100%
+// costs little CPU and keeps the garbage a streaming upload leaves behind
+// smaller: a 1 GiB upload to S3 peaked 2–3 MiB lower (make bench), inside
+// a 64 MiB budget for the whole server.
+const defaultGCPercent = 50
+
 func serve(ctx context.Context, env *Env) error {
 	cfg, log := env.cfg, env.log
 	if cfg.Log.Format == "json" {
@@ -63,6 +71,9 @@ func serve(ctx context.Context, env *Env) error {
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(defaultMemoryLimit)
+	}
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(defaultGCPercent)
 	}
 	// The portfolio file is checked first: a mistake in it stops serve with FILE:LINE: FIELD.
 	prof, err := loadProfile(env.Abs(cfg.Storage.ContentDir), env.siteFS())

@@ -367,21 +367,97 @@ func (w *s3Writer) abortUpload() {
 	}
 }
 
-// Open reads the object through; a seek makes the next read a ranged GET.
+// Open reads the object through: one GET whose answer gives the size and
+// the bytes; a seek elsewhere makes the next read a ranged GET.
+//
+// The GET's body is read directly. minio-go's Object (measured first) hands
+// every read to a goroutine of its own and back: two channel rounds and a
+// thread wake-up per socket read, which a 1 GiB download felt (make bench).
 func (s *S3Store) Open(ctx context.Context, key string) (io.ReadSeekCloser, int64, error) {
 	if err := s.checkKey(key); err != nil {
 		return nil, 0, err
 	}
-	obj, err := s.c.GetObject(ctx, s.bucket, key, minio.GetObjectOptions{})
+	r := &s3Reader{s: s, ctx: ctx, key: key}
+	body, info, _, err := minio.Core{Client: s.c}.GetObject(ctx, s.bucket, key, minio.GetObjectOptions{})
 	if err != nil {
 		return nil, 0, s.notFound(err)
 	}
-	st, err := obj.Stat()
-	if err != nil {
-		obj.Close()
-		return nil, 0, s.notFound(err)
+	r.body, r.size = body, info.Size
+	return r, info.Size, nil
+}
+
+// s3Reader reads an object from off; body, when open, answers from pos.
+type s3Reader struct {
+	s        *S3Store
+	ctx      context.Context
+	key      string
+	size     int64
+	off, pos int64
+	body     io.ReadCloser
+	closed   bool
+}
+
+func (r *s3Reader) Read(p []byte) (int, error) {
+	if r.closed {
+		return 0, errors.New("storage: s3 read after close")
 	}
-	return obj, st.Size, nil
+	if r.off >= r.size {
+		return 0, io.EOF
+	}
+	if r.body != nil && r.pos != r.off {
+		r.body.Close()
+		r.body = nil
+	}
+	if r.body == nil {
+		opts := minio.GetObjectOptions{}
+		if err := opts.SetRange(r.off, r.size-1); err != nil {
+			return 0, err
+		}
+		body, _, _, err := minio.Core{Client: r.s.c}.GetObject(r.ctx, r.s.bucket, r.key, opts)
+		if err != nil {
+			return 0, r.s.notFound(err)
+		}
+		r.body, r.pos = body, r.off
+	}
+	n, err := r.body.Read(p)
+	r.off += int64(n)
+	r.pos += int64(n)
+	if err == io.EOF && r.off < r.size {
+		err = io.ErrUnexpectedEOF
+	}
+	return n, err
+}
+
+// Seek moves where the next read starts; the GET in progress is dropped
+// only when that read comes and it is elsewhere.
+func (r *s3Reader) Seek(offset int64, whence int) (int64, error) {
+	var abs int64
+	switch whence {
+	case io.SeekStart:
+		abs = offset
+	case io.SeekCurrent:
+		abs = r.off + offset
+	case io.SeekEnd:
+		abs = r.size + offset
+	default:
+		return 0, errors.New("storage: s3 seek: bad whence")
+	}
+	if abs < 0 {
+		return 0, errors.New("storage: s3 seek: negative position")
+	}
+	r.off = abs
+	return abs, nil
+}
+
+func (r *s3Reader) Close() error {
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	if r.body != nil {
+		return r.body.Close()
+	}
+	return nil
 }
 
 func (s *S3Store) notFound(err error) error {

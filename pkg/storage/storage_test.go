@@ -126,6 +126,27 @@ func TestRoundTrip(t *testing.T) {
 					}
 				}
 				r.Close()
+				if n > 10 {
+					// A Range request: a seek before the first read, to the
+					// last bytes, then to the end.
+					r, _, err := st.Open(context.Background(), keyA)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if _, err := r.Seek(-5, io.SeekEnd); err != nil {
+						t.Fatal(err)
+					}
+					if tail, err := io.ReadAll(r); err != nil || !bytes.Equal(tail, data[n-5:]) {
+						t.Fatalf("%d bytes: tail %q, %v", n, tail, err)
+					}
+					if _, err := r.Seek(0, io.SeekEnd); err != nil {
+						t.Fatal(err)
+					}
+					if k, err := r.Read(make([]byte, 1)); k != 0 || err != io.EOF {
+						t.Fatalf("%d bytes: read at the end: %d, %v", n, k, err)
+					}
+					r.Close()
+				}
 				if got, err := st.Stat(context.Background(), keyA); err != nil || got != int64(n) {
 					t.Fatalf("Stat %d, %v", got, err)
 				}
