@@ -370,6 +370,10 @@ test.describe('games', () => {
     await page.goto('/games');
     const sidebar = page.locator('#games-library');
     const handle = page.getByRole('separator', { name: 'Resize the game list' });
+    // The main column appears once the library has loaded and makes the layout taller: the
+    // handle is measured after that, or the drag may start where the handle no longer is.
+    await expect(page.getByRole('button', { name: 'Play Coin Catcher' })).toBeVisible();
+    await expect(page.getByText('Choose a game in the list to start playing.')).toBeVisible();
     await expect(handle).toHaveAttribute('aria-valuenow', '300');
     await expect.poll(async () => (await sidebar.boundingBox())?.width).toBe(300);
     const box = (await handle.boundingBox())!;
