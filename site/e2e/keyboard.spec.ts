@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { cli, expect, test } from './fixtures';
+import { expect, signInNewAccount, test, uid } from './fixtures';
 
 // The main flows by keyboard only (issue 16, "Keyboard and screen readers"): no mouse click in
 // this file — Tab, arrows, Enter, Space and Escape. Where the OS file picker would open,
@@ -12,30 +12,9 @@ test.beforeEach(async ({ page }) => {
   });
 });
 
-const uid = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-
-/** Creates an account with the CLI and signs the page in as it through the API (not a flow under test). */
-async function signIn(page: Page, role: 'user' | 'admin') {
-  const email = `keys-${role}-${uid()}@example.com`;
-  const password = `pw-${uid()}-long-enough`;
-  const args = ['user', 'create', '--email', email, '--name', `Keys ${role}`, '--password-stdin'];
-  if (role === 'admin') args.push('--admin');
-  cli(args, { input: `${password}\n` });
-  await page.goto('/');
-  const token = await page.evaluate(
-    async ([e, p]) => {
-      const res = await fetch('/api/auth/login', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email: e, password: p }),
-      });
-      if (!res.ok) throw new Error(`login: ${res.status}`);
-      return ((await res.json()) as { tokens: { accessToken: string } }).tokens.accessToken;
-    },
-    [email, password],
-  );
-  await page.evaluate((t) => localStorage.setItem('token', t), token);
-}
+/** Signs the page in as a new account (not a flow under test). */
+const signIn = (page: Page, role: 'user' | 'admin') =>
+  signInNewAccount(page, { prefix: `keys-${role}`, name: `Keys ${role}`, admin: role === 'admin' });
 
 /** Presses Tab until the focused element matches, at most `max` times (a keyboard user's path). */
 async function tabTo(page: Page, matches: (el: Element) => boolean, max = 60, back = false) {
