@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { baseURL, createAccount, expect, test } from './fixtures';
-import { screenOf } from './gameScreen';
+import { isBlue, isRed, pixels, screenOf } from './gameScreen';
 
 // The player's own additions: the touch pad shows only the console's buttons, fast-forward on a
 // held key (listed in the keys panel), and a screenshot key that saves a PNG of the frame.
@@ -62,18 +62,8 @@ test('fast-forward on a held key, shown in the keys panel; F8 saves a PNG of the
   const png = readFileSync((await file.path())!);
   expect(png.subarray(0, 8).toString('binary')).toBe('\x89PNG\r\n\x1a\n');
   // The frame's colours: Coin Catcher's blue background.
-  const blue = await page.evaluate(async (b64) => {
-    const img = new Image();
-    img.src = `data:image/png;base64,${b64}`;
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.naturalWidth;
-    c.height = img.naturalHeight;
-    const ctx = c.getContext('2d')!;
-    ctx.drawImage(img, 0, 0);
-    const [r, , b] = ctx.getImageData(Math.floor(c.width * 0.85), Math.floor(c.height * 0.7), 1, 1).data;
-    return b > 150 && b > r + 80;
-  }, png.toString('base64'));
+  const shot = await pixels(page, png);
+  const blue = isBlue(shot.at(shot.width * 0.85, shot.height * 0.7));
   expect(blue).toBe(true);
 });
 
@@ -81,8 +71,6 @@ test('fast-forward on a held key, shown in the keys panel; F8 saves a PNG of the
 async function background(page: Page): Promise<[number, number, number]> {
   return (await screenOf(page, page.frameLocator('iframe[title="Game: Coin Catcher"]').locator('canvas'))).bg;
 }
-const isBlue = ([r, , b]: number[]) => b > 150 && b > r + 80;
-const isRed = ([r, g, b]: number[]) => r > 150 && r > b + 80 && r > g + 60;
 
 test('a remapped key drives the game, stays for the console, and reset brings the default back', async ({ page, browser }) => {
   test.setTimeout(240_000);

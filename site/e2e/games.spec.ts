@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { screenOf } from './gameScreen';
+import { isBlue, isRed, pixels, screenOf } from './gameScreen';
 
 // The games page against the real binary with the ROMs this project ships (roms/) and the cores
 // built into it: the first console is selected, search narrows the list, the NES test game runs
@@ -16,40 +16,22 @@ interface Analysis {
   playerX: number;
 }
 
-/**
- * Screenshots the player frame and reads its pixels in the page (the page may draw data: URLs).
- * Coin Catcher draws a blue background ($11), red while A is held ($16), a white player.
- */
+/** Screenshots the player frame and reads its pixels. */
 async function analyse(page: Page, frame: Locator): Promise<Analysis> {
-  const png = (await frame.screenshot()).toString('base64');
-  return page.evaluate(async (b64) => {
-    const img = new Image();
-    img.src = `data:image/png;base64,${b64}`;
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.naturalWidth;
-    c.height = img.naturalHeight;
-    const ctx = c.getContext('2d')!;
-    ctx.drawImage(img, 0, 0);
-    const { data, width, height } = ctx.getImageData(0, 0, c.width, c.height);
-    const at = (x: number, y: number) => {
-      const i = (Math.floor(y) * width + Math.floor(x)) * 4;
-      return [data[i], data[i + 1], data[i + 2]] as [number, number, number];
-    };
-    // The game screen is the upper part of the frame; the toolbar sits below it.
-    let sum = 0;
-    let n = 0;
-    for (let y = Math.floor(height * 0.2); y < height * 0.8; y += 2) {
-      for (let x = 0; x < width; x += 2) {
-        const [r, g, b] = at(x, y);
-        if (r > 235 && g > 235 && b > 235) {
-          sum += x;
-          n++;
-        }
+  const { width, height, at } = await pixels(page, await frame.screenshot());
+  // The game screen is the upper part of the frame; the toolbar sits below it.
+  let sum = 0;
+  let n = 0;
+  for (let y = Math.floor(height * 0.2); y < height * 0.8; y += 2) {
+    for (let x = 0; x < width; x += 2) {
+      const [r, g, b] = at(x, y);
+      if (r > 235 && g > 235 && b > 235) {
+        sum += x;
+        n++;
       }
     }
-    return { bg: at(width * 0.85, height * 0.72), centre: at(width / 2, height / 2), playerX: n > 4 ? sum / n / width : -1 };
-  }, png);
+  }
+  return { bg: at(width * 0.85, height * 0.72), centre: at(width / 2, height / 2), playerX: n > 4 ? sum / n / width : -1 };
 }
 
 /** Frames the core in the page's player frame has run; 0 until the player has started. */
@@ -59,8 +41,6 @@ async function emulatorFrames(page: Page): Promise<number> {
   return f.evaluate(() => (window as unknown as { __devhubEmulator?: { frames(): number } }).__devhubEmulator?.frames() ?? 0);
 }
 
-const isBlue = ([r, , b]: number[]) => b > 150 && b > r + 80;
-const isRed = ([r, g, b]: number[]) => r > 150 && r > b + 80 && r > g + 60;
 
 test.describe('games', () => {
   test('play the NES game offline: colours, input, save and load state', async ({ page, consoleErrors }) => {
