@@ -130,7 +130,7 @@ func (s *Server) mountTus(app *fiber.App, api fiber.Router) error {
 		NetworkTimeout:          minRateWindow,
 		// tusd logs every request at info; devhub's request log already does.
 		Logger:                    expslog.New(expslog.NewTextHandler(io.Discard, nil)),
-		PreUploadCreateCallback:   s.tusCreate,
+		PreUploadCreateCallback:   func(ev tusd.HookEvent) (tusd.HTTPResponse, tusd.FileInfoChanges, error) { return s.tusCreate(t, ev) },
 		PreFinishResponseCallback: func(ev tusd.HookEvent) (tusd.HTTPResponse, error) { return s.tusFinish(t, ev) },
 	})
 	if err != nil {
@@ -293,9 +293,9 @@ func (t *tusArea) sweepEvery(stop <-chan struct{}, every time.Duration) {
 }
 
 // tusCreate checks a new upload against the size limit and the quota (by
-// its Upload-Length) and records its owner and file name; a ROM goes to
-// tusCreateROM.
-func (s *Server) tusCreate(ev tusd.HookEvent) (tusd.HTTPResponse, tusd.FileInfoChanges, error) {
+// its Upload-Length, with the user's other unfinished uploads) and records
+// its owner and file name; a ROM goes to tusCreateROM.
+func (s *Server) tusCreate(t *tusArea, ev tusd.HookEvent) (tusd.HTTPResponse, tusd.FileInfoChanges, error) {
 	id, _ := ev.Context.Value(tusUserKey{}).(*auth.Principal)
 	if id == nil {
 		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(NewError(fiber.StatusUnauthorized, "sign in to upload"))
@@ -310,10 +310,8 @@ func (s *Server) tusCreate(ev tusd.HookEvent) (tusd.HTTPResponse, tusd.FileInfoC
 	if ev.Upload.Size > s.svc.Files.MaxBytes() {
 		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(tooLarge(s.svc.Files.MaxBytes()).(*APIError))
 	}
-	if s.svc.Quota != nil {
-		if err := s.svc.Quota.Check(id.ID, quota.Amount{Bytes: ev.Upload.Size, Files: 1}); err != nil {
-			return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(s.asAPIError(err))
-		}
+	if err := s.tusQuotaCheck(t, ev.Context, id.ID, "", ev.Upload.Size); err != nil {
+		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(err)
 	}
 	meta := tusd.MetaData{
 		tusMetaUser:     strconv.FormatUint(id.ID, 10),
@@ -367,12 +365,64 @@ func (s *Server) tusRoom(t *tusArea) fiber.Handler {
 		if s.svc.Quota == nil || info.MetaData[tusMetaTarget] == tusTargetROM {
 			return c.Next()
 		}
-		if err := s.svc.Quota.Check(currentUser(c).ID, quota.Amount{Bytes: info.Size, Files: 1}); err != nil {
+		if err := s.tusQuotaCheck(t, c.Context(), currentUser(c).ID, info.ID, info.Size); err != nil {
 			t.remove(info.ID)
 			return err
 		}
 		return c.Next()
 	}
+}
+
+// tusQuotaCheck refuses an upload of size bytes (except: its id, when it
+// exists) when the user's quota has no room for it beside what the user's
+// other unfinished uploads may still bring. Staged bytes are not stored
+// files, but they fill the server's disk all the same: without counting
+// them, one account could stage any number of uploads each just under its
+// quota and keep them for files.tus_expiry. The answer's data.quota counts
+// them as used, so its figures explain the refusal.
+func (s *Server) tusQuotaCheck(t *tusArea, ctx context.Context, userID uint64, except string, size int64) *APIError {
+	if s.svc.Quota == nil {
+		return nil
+	}
+	held := t.held(ctx, userID, except)
+	err := s.svc.Quota.Check(userID, quota.Amount{Bytes: size, Files: 1}.Add(held))
+	var qerr *quota.ExceededError
+	if errors.As(err, &qerr) && (held.Bytes > 0 || held.Files > 0) {
+		used := qerr.Used.Add(held)
+		msg := "storage quota exceeded (" + quotaFigures(used, qerr.Limit) + ", with " +
+			text.Bytes(held.Bytes) + " held by unfinished uploads: finish or cancel them); nothing was kept"
+		e := NewError(fiber.StatusRequestEntityTooLarge, msg)
+		e.Data["quota"] = store.FieldError{Code: "quota_exceeded", Message: msg, Used: used, Limit: qerr.Limit}
+		return e
+	}
+	if err != nil {
+		return s.asAPIError(err)
+	}
+	return nil
+}
+
+// held is what a user's unfinished uploads of files (not ROMs, not expired,
+// not except) may still bring: their announced lengths, one file each.
+func (t *tusArea) held(ctx context.Context, userID uint64, except string) quota.Amount {
+	var a quota.Amount
+	entries, err := os.ReadDir(t.dir)
+	if err != nil {
+		return a
+	}
+	owner := strconv.FormatUint(userID, 10)
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), ".info")
+		if !ok || id == except || !validTusID(id) {
+			continue
+		}
+		info, modified, err := t.info(ctx, id)
+		if err != nil || info.MetaData[tusMetaUser] != owner || info.MetaData[tusMetaTarget] == tusTargetROM ||
+			time.Since(modified) > t.expiry {
+			continue
+		}
+		a = a.Add(quota.Amount{Bytes: info.Size, Files: 1})
+	}
+	return a
 }
 
 // tusFinish turns a finished upload into a file record through the same

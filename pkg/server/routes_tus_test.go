@@ -289,3 +289,71 @@ func TestTusExpiry(t *testing.T) {
 		t.Fatalf("%d staged entries after the sweep", n)
 	}
 }
+
+// TestTusQuotaCountsUnfinishedUploads: staged bytes fill the disk like
+// stored ones, so the uploads a user has not finished hold their announced
+// lengths against the quota — at creation and at every PATCH — until they
+// finish, are cancelled or expire. Without this one account could stage any
+// number of uploads each just under its quota.
+func TestTusQuotaCountsUnfinishedUploads(t *testing.T) {
+	t.Run("creation", func(t *testing.T) {
+		fa := newFilesTestAppWith(t, 1<<20, func(f *config.Files) { f.QuotaBytes = 10000; f.TusExpiry = time.Hour })
+		first := fa.tusCreate(t, userToken, 6000, "a.bin")
+		resp, body := fa.do(t, tusReq("POST", "/api/files/tus/", userToken, nil, "Upload-Length", "5000", "Upload-Metadata", tusMeta("b.bin")))
+		if resp.StatusCode != 413 {
+			t.Fatalf("a second upload over the quota with the first: %d %s", resp.StatusCode, body)
+		}
+		var ans quotaAnswer
+		if err := json.Unmarshal(body, &ans); err != nil || ans.Data.Quota.Code != "quota_exceeded" ||
+			ans.Data.Quota.Used.Bytes != 6000 || ans.Data.Quota.Used.Files != 1 || *ans.Data.Quota.Limit.Bytes != 10000 {
+			t.Fatalf("data.quota: %s", body)
+		}
+		if !strings.Contains(string(body), "unfinished uploads") {
+			t.Fatalf("the message does not say why: %s", body)
+		}
+		if n := fa.stagedEntries(t); n != 2 {
+			t.Fatalf("%d staged entries, want the first upload's 2", n)
+		}
+		// One that fits beside it is taken.
+		fa.tusCreate(t, userToken, 4000, "c.bin")
+		// An admin (unlimited) is not held by the user's uploads.
+		fa.tusCreate(t, adminToken, 9000, "d.bin")
+		// Cancelling the first gives its room back.
+		if resp, body := fa.do(t, tusReq("DELETE", first, userToken, nil)); resp.StatusCode != 204 {
+			t.Fatalf("DELETE: %d %s", resp.StatusCode, body)
+		}
+		fa.tusCreate(t, userToken, 5000, "b.bin")
+	})
+	t.Run("an expired upload holds nothing", func(t *testing.T) {
+		fa := newFilesTestAppWith(t, 1<<20, func(f *config.Files) { f.QuotaBytes = 10000; f.TusExpiry = time.Hour })
+		old := fa.tusCreate(t, userToken, 9000, "old.bin")
+		then := time.Now().Add(-2 * time.Hour)
+		if err := os.Chtimes(filepath.Join(fa.tusDir, path.Base(old)), then, then); err != nil {
+			t.Fatal(err)
+		}
+		fa.tusCreate(t, userToken, 9000, "new.bin")
+	})
+	t.Run("PATCH", func(t *testing.T) {
+		fa := newFilesTestAppWith(t, 1<<20, func(f *config.Files) { f.QuotaBytes = 10000; f.TusExpiry = time.Hour })
+		a := fa.tusCreate(t, userToken, 4000, "a.bin")
+		b := fa.tusCreate(t, userToken, 4000, "b.bin")
+		fa.upload(t, filePart("stored.bin", randomBytes(3000)))
+		// a now needs 3000 stored + 4000 held by b + its own 4000: over.
+		resp, body := fa.do(t, tusReq("PATCH", a, userToken, randomBytes(4000), "Upload-Offset", "0"))
+		if resp.StatusCode != 413 {
+			t.Fatalf("PATCH over the quota with the other upload: %d %s", resp.StatusCode, body)
+		}
+		var ans quotaAnswer
+		if err := json.Unmarshal(body, &ans); err != nil || ans.Data.Quota.Used.Bytes != 7000 {
+			t.Fatalf("data.quota: %s", body)
+		}
+		// a is gone, so b fits and finishes.
+		resp, body = fa.do(t, tusReq("PATCH", b, userToken, randomBytes(4000), "Upload-Offset", "0"))
+		if resp.StatusCode != 204 || resp.Header.Get(tusFileIDHeader) == "" {
+			t.Fatalf("PATCH of the other: %d %s", resp.StatusCode, body)
+		}
+		if n := fa.stagedEntries(t); n != 0 {
+			t.Fatalf("%d staged entries left", n)
+		}
+	})
+}
