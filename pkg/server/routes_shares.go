@@ -6,13 +6,13 @@ import (
 	"log/slog"
 	"regexp"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/shares"
 	"github.com/devhub/devhub/pkg/store"
 )
@@ -37,23 +37,6 @@ var linkPreviewBots = regexp.MustCompile(`(?i)facebookexternalhit|facebookcatalo
 
 // isLinkPreviewBot reports whether ua is a link-preview crawler.
 func isLinkPreviewBot(ua string) bool { return linkPreviewBots.MatchString(ua) }
-
-// rangeStartsAtZero reports whether a request reads the file from its first
-// byte (no Range, or a first range starting at 0): only those count as a
-// download; a continuation of one does not.
-func rangeStartsAtZero(rng string) bool {
-	rng = strings.TrimSpace(rng)
-	if rng == "" {
-		return true
-	}
-	spec, ok := strings.CutPrefix(rng, "bytes=")
-	if !ok {
-		return true // not a byte range: the whole file is sent
-	}
-	first, _, _ := strings.Cut(spec, ",")
-	start, _, _ := strings.Cut(strings.TrimSpace(first), "-")
-	return strings.TrimSpace(start) == "0"
-}
 
 // mountShares registers the share link routes: management under /api and
 // the link itself under /s/:token (the page is the SPA's).
@@ -389,10 +372,19 @@ func (s *Server) unlockShare(c fiber.Ctx) error {
 }
 
 // shareDownload answers GET and HEAD /s/:token/download[?inline=1]: the
-// file's bytes with Range, as the file routes send them. A download that
-// starts at byte 0 uses up one download of a limited link — not a HEAD
-// request, not a link-preview bot, not a further request of a visit whose
-// download was already counted (its cookie), not a Range continuation.
+// file's bytes with Range, as the file routes send them. A GET uses up one
+// download of a limited link — not a HEAD request, not a link-preview bot,
+// not a further request of a visit whose download was already counted (its
+// cookie: the page's preview, the download and a browser's resumed
+// download are one visit).
+//
+// A Range request without that cookie counts too: were continuations free,
+// `Range: bytes=1-` would fetch a limited link's file any number of times.
+// And a link-preview bot's GET of a limited link gets the file's thumbnail
+// (what a link's card shows), or 403 when it has none, never the file: a
+// bot's User-Agent is anybody's to send, so a free full answer would be the
+// same way round the limit. A link without a maximum has nothing to guard,
+// and bots get the bytes.
 func (s *Server) shareDownload(c fiber.Ctx) error {
 	h := &c.Response().Header
 	h.Set("X-Content-Type-Options", "nosniff")
@@ -406,13 +398,16 @@ func (s *Server) shareDownload(c fiber.Ctx) error {
 	if !s.unlocked(c, sh) {
 		return NewError(fiber.StatusUnauthorized, "this share link needs its password")
 	}
+	head := c.Request().Header.IsHead()
+	bot := isLinkPreviewBot(c.Get(fiber.HeaderUserAgent))
+	if bot && !head && !counted && sh.MaxDownloads > 0 {
+		return s.shareBotPreview(c, sh)
+	}
 	f, fh, err := s.svc.Files.Open(sh.FileID)
 	if err != nil {
 		return shareGone()
 	}
-	countable := !c.Request().Header.IsHead() && !counted && !isLinkPreviewBot(c.Get(fiber.HeaderUserAgent)) &&
-		rangeStartsAtZero(c.Get(fiber.HeaderRange))
-	if countable {
+	if !head && !counted && !bot {
 		used, err := s.svc.Shares.Use(c.Context(), sh.Token)
 		if err != nil {
 			fh.Close()
@@ -429,4 +424,25 @@ func (s *Server) shareDownload(c fiber.Ctx) error {
 			Target: "file " + strconv.FormatUint(f.ID, 10), Details: map[string]string{"downloads": strconv.Itoa(used.Downloads)}})
 	}
 	return s.sendOpenedFile(c, f, fh, c.Query("inline") == "1")
+}
+
+// shareBotPreview answers a link-preview bot on a limited link: the file's
+// thumbnail when it has one, else 403 — the file itself only to a visitor
+// whose download counts.
+func (s *Server) shareBotPreview(c fiber.Ctx, sh *shares.Share) error {
+	f, err := s.svc.Files.Get(sh.FileID)
+	if err != nil {
+		return shareGone()
+	}
+	if s.svc.Thumbs != nil && f.Type == files.TypeImage {
+		src := thumbSource(*f)
+		if fh, size, err := s.svc.Thumbs.Open(src); err == nil {
+			return sendContent(c, &content{
+				contentType: "image/jpeg", cacheControl: thumbRevalidated,
+				etag: `"` + src.Version() + `"`, lastModified: f.UploadedAt,
+				identity: payload{size: size, file: fh},
+			})
+		}
+	}
+	return NewError(fiber.StatusForbidden, "a link with a limited number of downloads shows link previews only a thumbnail")
 }

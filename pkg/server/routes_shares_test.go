@@ -1,8 +1,11 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"image"
+	_ "image/jpeg"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -16,6 +19,7 @@ import (
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/shares"
+	"github.com/devhub/devhub/pkg/thumbs"
 )
 
 // otherToken is a signed-in user who is neither the uploader (userToken)
@@ -42,6 +46,7 @@ type sharesTestApp struct {
 	*filesTestApp
 	shares *shares.Service
 	audit  *audit.Service
+	thumbs *thumbs.Service
 	clock  *testClock
 }
 
@@ -60,6 +65,7 @@ func newSharesTestApp(t *testing.T) *sharesTestApp {
 		if sa.audit, err = audit.New(st, 0, nil); err != nil {
 			t.Fatal(err)
 		}
+		sa.thumbs = wireThumbs(t, o)
 		o.Services.Authenticate = sharesAuthenticate
 		o.Services.Shares = sa.shares
 		o.Services.Audit = sa.audit
@@ -341,7 +347,7 @@ func TestShareDownloadCounting(t *testing.T) {
 	sa := newSharesTestApp(t)
 	data := randomBytes(1000)
 	f := sa.uploadFile(t, "data.bin", data, true) // private: the link still works
-	sh := sa.createShare(t, f.ID, userToken, `{"maxDownloads":2}`)
+	sh := sa.createShare(t, f.ID, userToken, `{"maxDownloads":3}`)
 	steps := []struct {
 		name    string
 		method  string
@@ -350,17 +356,23 @@ func TestShareDownloadCounting(t *testing.T) {
 		counted int // downloads after the step
 	}{
 		{"HEAD", http.MethodHead, nil, http.StatusOK, 0},
-		{"Slackbot", http.MethodGet, []string{"User-Agent", "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"}, http.StatusOK, 0},
-		{"facebook", http.MethodGet, []string{"User-Agent", "facebookexternalhit/1.1"}, http.StatusOK, 0},
-		{"Discord", http.MethodGet, []string{"User-Agent", "Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)"}, http.StatusOK, 0},
-		{"TelegramBot", http.MethodGet, []string{"User-Agent", "TelegramBot (like TwitterBot)"}, http.StatusOK, 0},
-		{"WhatsApp", http.MethodGet, []string{"User-Agent", "WhatsApp/2.23.20.0"}, http.StatusOK, 0},
-		{"range continuation", http.MethodGet, []string{"Range", "bytes=500-"}, http.StatusPartialContent, 0},
-		{"range from 0", http.MethodGet, []string{"Range", "bytes=0-99"}, http.StatusPartialContent, 1},
-		{"whole file", http.MethodGet, []string{"User-Agent", "curl/8.5"}, http.StatusOK, 2},
-		{"used up", http.MethodGet, nil, http.StatusGone, 2},
-		{"used up, HEAD", http.MethodHead, nil, http.StatusGone, 2},
-		{"used up, bot", http.MethodGet, []string{"User-Agent", "Twitterbot/1.0"}, http.StatusGone, 2},
+		// Bots do not use up downloads, nor get a limited link's file for free
+		// (their User-Agent is anybody's to send): no thumbnail here, so 403.
+		{"Slackbot", http.MethodGet, []string{"User-Agent", "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"}, http.StatusForbidden, 0},
+		{"facebook", http.MethodGet, []string{"User-Agent", "facebookexternalhit/1.1"}, http.StatusForbidden, 0},
+		{"Discord", http.MethodGet, []string{"User-Agent", "Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)"}, http.StatusForbidden, 0},
+		{"TelegramBot", http.MethodGet, []string{"User-Agent", "TelegramBot (like TwitterBot)"}, http.StatusForbidden, 0},
+		{"WhatsApp", http.MethodGet, []string{"User-Agent", "WhatsApp/2.23.20.0"}, http.StatusForbidden, 0},
+		{"bot, HEAD", http.MethodHead, []string{"User-Agent", "Twitterbot/1.0"}, http.StatusOK, 0},
+		// A Range request outside a counted visit counts: free continuations
+		// (bytes=1-) would fetch the file any number of times.
+		{"range continuation", http.MethodGet, []string{"Range", "bytes=500-"}, http.StatusPartialContent, 1},
+		{"range from 0", http.MethodGet, []string{"Range", "bytes=0-99"}, http.StatusPartialContent, 2},
+		{"whole file", http.MethodGet, []string{"User-Agent", "curl/8.5"}, http.StatusOK, 3},
+		{"used up", http.MethodGet, nil, http.StatusGone, 3},
+		{"used up, range", http.MethodGet, []string{"Range", "bytes=1-"}, http.StatusGone, 3},
+		{"used up, HEAD", http.MethodHead, nil, http.StatusGone, 3},
+		{"used up, bot", http.MethodGet, []string{"User-Agent", "Twitterbot/1.0"}, http.StatusGone, 3},
 	}
 	for _, st := range steps {
 		resp, body := sa.shareGet(t, st.method, sh.Token, st.hdr...)
@@ -374,13 +386,54 @@ func TestShareDownloadCounting(t *testing.T) {
 		if st.want == http.StatusOK && st.method == http.MethodGet && string(body) != string(data) {
 			t.Fatalf("%s: body differs", st.name)
 		}
+		if st.want == http.StatusForbidden && bytes.Contains(body, data[:64]) {
+			t.Fatalf("%s: a bot got the file", st.name)
+		}
 		if st.want == http.StatusPartialContent && st.hdr[1] == "bytes=500-" && string(body) != string(data[500:]) {
 			t.Fatalf("%s: range body differs", st.name)
 		}
 	}
 	evs, _, _ := sa.audit.List(context.Background(), audit.Query{Type: audit.ShareUsed})
-	if len(evs) != 2 {
-		t.Errorf("%d share.used events, want 2", len(evs))
+	if len(evs) != 3 {
+		t.Errorf("%d share.used events, want 3", len(evs))
+	}
+}
+
+// TestShareBots: on a limited link a link-preview bot gets an image's
+// thumbnail (the link's card) and nothing counts; on a link without a
+// maximum it gets the file.
+func TestShareBots(t *testing.T) {
+	sa := newSharesTestApp(t)
+	img := testImagePNG(t, 640, 480)
+	f := sa.uploadFile(t, "photo.png", img, false)
+	sa.thumbs.Wait()
+	limited := sa.createShare(t, f.ID, userToken, `{"maxDownloads":1}`)
+	open := sa.createShare(t, f.ID, userToken, `{}`)
+	bot := []string{"User-Agent", "facebookexternalhit/1.1"}
+
+	resp, body := sa.shareGet(t, http.MethodGet, limited.Token, bot...)
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "image/jpeg" || bytes.Equal(body, img) {
+		t.Fatalf("bot on a limited link: %d %s, %d bytes", resp.StatusCode, resp.Header.Get("Content-Type"), len(body))
+	}
+	if m, _, err := image.Decode(bytes.NewReader(body)); err != nil || m.Bounds().Dx() > 320 {
+		t.Fatalf("not a thumbnail: %v", err)
+	}
+	resp, body = sa.shareGet(t, http.MethodGet, open.Token, bot...)
+	if resp.StatusCode != http.StatusOK || !bytes.Equal(body, img) {
+		t.Fatalf("bot on an unlimited link: %d, %d bytes", resp.StatusCode, len(body))
+	}
+	for _, sh := range []shares.Link{limited, open} {
+		if got, _ := sa.shares.Get(sh.Token); got.Downloads != 0 {
+			t.Errorf("%d downloads counted for bots", got.Downloads)
+		}
+	}
+	// A person's download still counts and still gets the file.
+	resp, body = sa.shareGet(t, http.MethodGet, limited.Token)
+	if resp.StatusCode != http.StatusOK || !bytes.Equal(body, img) {
+		t.Fatalf("person: %d", resp.StatusCode)
+	}
+	if got, _ := sa.shares.Get(limited.Token); got.Downloads != 1 {
+		t.Errorf("%d downloads, want 1", got.Downloads)
 	}
 }
 
@@ -598,18 +651,7 @@ func TestSharePasswordThrottled(t *testing.T) {
 	}
 }
 
-func TestRangeStartsAtZero(t *testing.T) {
-	for _, tc := range []struct {
-		rng  string
-		want bool
-	}{
-		{"", true}, {"bytes=0-", true}, {"bytes=0-99", true}, {"bytes= 0-1, 5-6", true},
-		{"bytes=1-", false}, {"bytes=-500", false}, {"bytes=500-999", false}, {"items=3-4", true},
-	} {
-		if got := rangeStartsAtZero(tc.rng); got != tc.want {
-			t.Errorf("%q: %v, want %v", tc.rng, got, tc.want)
-		}
-	}
+func TestIsLinkPreviewBot(t *testing.T) {
 	for _, tc := range []struct {
 		ua   string
 		want bool

@@ -26,32 +26,36 @@ import (
 func newThumbsTestApp(t *testing.T) (*filesTestApp, *thumbs.Service) {
 	t.Helper()
 	var ts *thumbs.Service
-	fa := newFilesTestAppWithOptions(t, func(c *config.Config) {}, func(o *Options) {
-		svc := o.Services.Files
-		var err error
-		ts, err = thumbs.New(filepath.Join(t.TempDir(), "thumbs"), func(id uint64) (io.ReadSeekCloser, error) {
-			_, fh, err := svc.Open(id)
-			if err != nil {
-				return nil, err
-			}
-			return fh, nil
-		}, thumbs.DefaultLimits(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { ts.Close() })
-		ts.Start()
-		svc.SetHooks(files.Hooks{
-			Added: func(f files.File) {
-				if thumbs.SupportedTypes[f.MimeType] {
-					ts.Enqueue(thumbSource(f))
-				}
-			},
-			Deleted: func(f files.File) { ts.Remove(thumbSource(f)) },
-		})
-		o.Services.Thumbs = ts
-	})
+	fa := newFilesTestAppWithOptions(t, func(c *config.Config) {}, func(o *Options) { ts = wireThumbs(t, o) })
 	return fa, ts
+}
+
+// wireThumbs gives o a thumbnail service fed by its files service.
+func wireThumbs(t *testing.T, o *Options) *thumbs.Service {
+	t.Helper()
+	svc := o.Services.Files
+	ts, err := thumbs.New(filepath.Join(t.TempDir(), "thumbs"), func(id uint64) (io.ReadSeekCloser, error) {
+		_, fh, err := svc.Open(id)
+		if err != nil {
+			return nil, err
+		}
+		return fh, nil
+	}, thumbs.DefaultLimits(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ts.Close() })
+	ts.Start()
+	svc.SetHooks(files.Hooks{
+		Added: func(f files.File) {
+			if thumbs.SupportedTypes[f.MimeType] {
+				ts.Enqueue(thumbSource(f))
+			}
+		},
+		Deleted: func(f files.File) { ts.Remove(thumbSource(f)) },
+	})
+	o.Services.Thumbs = ts
+	return ts
 }
 
 func testImagePNG(t *testing.T, w, h int) []byte {

@@ -2740,7 +2740,7 @@ export interface paths {
         };
         /**
          * The shared file's bytes; Range gives 206; ?inline=1 shows safe media types inline
-         * @description A request that reads from byte 0 uses up one download of a limited link; HEAD requests, link-preview bots and further requests of the same visit (its cookie) do not.
+         * @description A GET uses up one download of a limited link, a Range request too (free continuations would fetch the file any number of times); HEAD requests, link-preview bots and further requests of the same visit (its cookie) do not. On a limited link a link-preview bot's GET gets the file's JPEG thumbnail (200, image/jpeg) or 403 when it has none, never the file.
          */
         get: {
             parameters: {
@@ -2771,6 +2771,7 @@ export interface paths {
                     content?: never;
                 };
                 401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
                 404: components["responses"]["Error"];
                 410: components["responses"]["Error"];
                 416: components["responses"]["Error"];
