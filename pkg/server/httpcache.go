@@ -30,10 +30,11 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
+
+	"github.com/devhub/devhub/pkg/storage"
 )
 
 // content is what one GET answers with, as the caching path sees it.
@@ -300,15 +301,11 @@ func (s *section) WriteTo(w io.Writer) (int64, error) {
 			}
 		}
 	}
-	lr := &io.LimitedReader{R: s.f, N: s.n}
 	var n int64
 	var err error
-	if _, isFile := s.f.(*os.File); !isFile {
-		// Bytes read through (an S3 object): large reads, because every
-		// read of a remote object costs a round of its reader's machinery.
-		bp := copyBufPool.Get().(*[]byte)
-		n, err = io.CopyBuffer(w, onlyReader{lr}, *bp)
-		copyBufPool.Put(bp)
+	lr := &io.LimitedReader{R: s.f, N: s.n}
+	if cp, ok := s.f.(storage.Copier); ok {
+		n, err = cp.CopyTo(w, s.n) // an S3 object: its reader knows the fast way
 	} else if rf, ok := w.(io.ReaderFrom); ok {
 		n, err = rf.ReadFrom(lr)
 	} else {
@@ -319,6 +316,3 @@ func (s *section) WriteTo(w io.Writer) (int64, error) {
 }
 
 func (s *section) Close() error { return s.f.Close() }
-
-// copyBufPool holds the buffers read-through bodies are copied with.
-var copyBufPool = sync.Pool{New: func() any { b := make([]byte, 512<<10); return &b }}

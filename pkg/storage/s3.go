@@ -45,6 +45,9 @@ type S3Store struct {
 	bucket string
 	// validKey says which object names are ours (the bucket may be shared).
 	validKey func(string) bool
+	// plainHTTP: the endpoint has no TLS, so large reads can be spliced
+	// (see s3Reader.CopyTo).
+	plainHTTP bool
 }
 
 // NewS3 connects to the bucket, creating it when missing.
@@ -78,7 +81,7 @@ func NewS3(ctx context.Context, cfg S3Config, validKey func(string) bool) (*S3St
 			return nil, fmt.Errorf("storage: create s3 bucket %q: %w", cfg.Bucket, err)
 		}
 	}
-	return &S3Store{c: c, bucket: cfg.Bucket, validKey: validKey}, nil
+	return &S3Store{c: c, bucket: cfg.Bucket, validKey: validKey, plainHTTP: !secure}, nil
 }
 
 // Name is S3.
@@ -377,13 +380,32 @@ func (s *S3Store) Open(ctx context.Context, key string) (io.ReadSeekCloser, int6
 	if err := s.checkKey(key); err != nil {
 		return nil, 0, err
 	}
-	r := &s3Reader{s: s, ctx: ctx, key: key}
-	body, info, _, err := minio.Core{Client: s.c}.GetObject(ctx, s.bucket, key, minio.GetObjectOptions{})
+	body, size, err := s.get(ctx, key, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	return &s3Reader{s: s, ctx: ctx, key: key, size: size, body: body}, size, nil
+}
+
+// get starts a GET of the object from off to its end and returns the body
+// and the object's size. Over plain HTTP the GET has a connection of its
+// own, so that CopyTo can splice it (see spliceGet); over TLS it goes
+// through minio-go's pooled connections.
+func (s *S3Store) get(ctx context.Context, key string, off int64) (io.ReadCloser, int64, error) {
+	if s.plainHTTP {
+		return s.spliceGet(ctx, key, off)
+	}
+	opts := minio.GetObjectOptions{}
+	if off > 0 {
+		if err := opts.SetRange(off, 0); err != nil {
+			return nil, 0, err
+		}
+	}
+	body, info, _, err := minio.Core{Client: s.c}.GetObject(ctx, s.bucket, key, opts)
 	if err != nil {
 		return nil, 0, s.notFound(err)
 	}
-	r.body, r.size = body, info.Size
-	return r, info.Size, nil
+	return body, off + info.Size, nil
 }
 
 // s3Reader reads an object from off; body, when open, answers from pos.
@@ -398,26 +420,11 @@ type s3Reader struct {
 }
 
 func (r *s3Reader) Read(p []byte) (int, error) {
-	if r.closed {
-		return 0, errors.New("storage: s3 read after close")
-	}
-	if r.off >= r.size {
+	if r.off >= r.size && !r.closed {
 		return 0, io.EOF
 	}
-	if r.body != nil && r.pos != r.off {
-		r.body.Close()
-		r.body = nil
-	}
-	if r.body == nil {
-		opts := minio.GetObjectOptions{}
-		if err := opts.SetRange(r.off, r.size-1); err != nil {
-			return 0, err
-		}
-		body, _, _, err := minio.Core{Client: r.s.c}.GetObject(r.ctx, r.s.bucket, r.key, opts)
-		if err != nil {
-			return 0, r.s.notFound(err)
-		}
-		r.body, r.pos = body, r.off
+	if err := r.at(); err != nil {
+		return 0, err
 	}
 	n, err := r.body.Read(p)
 	r.off += int64(n)
@@ -426,6 +433,26 @@ func (r *s3Reader) Read(p []byte) (int, error) {
 		err = io.ErrUnexpectedEOF
 	}
 	return n, err
+}
+
+// at makes body answer from off: the GET in progress when it is there,
+// else a new one.
+func (r *s3Reader) at() error {
+	if r.closed {
+		return errors.New("storage: s3 read after close")
+	}
+	if r.body != nil && r.pos != r.off {
+		r.body.Close()
+		r.body = nil
+	}
+	if r.body == nil {
+		body, _, err := r.s.get(r.ctx, r.key, r.off)
+		if err != nil {
+			return err
+		}
+		r.body, r.pos = body, r.off
+	}
+	return nil
 }
 
 // Seek moves where the next read starts; the GET in progress is dropped

@@ -53,14 +53,17 @@ func backends() []backend {
 			t.Cleanup(func() { l.Close() })
 			return l
 		}},
-		{storage.S3, func(t *testing.T) storage.Store {
-			s, err := storage.NewS3(context.Background(), miniotest.Config(t), validKey)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return s
-		}},
+		{storage.S3, func(t *testing.T) storage.Store { return newS3(t) }},
+		{"s3 over TLS's reads", func(t *testing.T) storage.Store { return storage.PooledGets(newS3(t)) }},
 	}
+}
+
+func newS3(t *testing.T) *storage.S3Store {
+	s, err := storage.NewS3(context.Background(), miniotest.Config(t), validKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 func put(t *testing.T, st storage.Store, key string, data []byte) {
