@@ -96,3 +96,24 @@ func TestParseProxy(t *testing.T) {
 		}
 	}
 }
+
+// TestFileCloudDefaults: the defaults docs/files.md and the issue state for
+// the file cloud's second round (a changed default changes what users get
+// without a word in their config).
+func TestFileCloudDefaults(t *testing.T) {
+	d := Default()
+	for _, tc := range []struct {
+		name      string
+		got, want any
+	}{
+		{"files.tus_expiry", d.Files.TusExpiry, 24 * time.Hour},
+		{"files.quota_bytes", d.Files.QuotaBytes, int64(10 << 30)},
+		{"files.quota_files", d.Files.QuotaFiles, int64(10000)},
+		{"files.max_upload_bytes", d.Files.MaxUploadBytes, int64(4 << 30)},
+		{"storage.backend", d.Storage.Backend, "local"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s: default %v, want %v", tc.name, tc.got, tc.want)
+		}
+	}
+}

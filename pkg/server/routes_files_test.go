@@ -1049,7 +1049,12 @@ func TestRefusedUploadDrainIsBounded(t *testing.T) {
 // Fiber only adds automatic HEAD routes after all others, behind the /api
 // catch-all, so they are registered explicitly.
 func TestFileHead(t *testing.T) {
-	fa := newFilesTestApp(t, 1<<20)
+	forEachBackend(t, func(t *testing.T, newApp func(func(*config.Config)) *filesTestApp) {
+		testFileHead(t, newApp(nil))
+	})
+}
+
+func testFileHead(t *testing.T, fa *filesTestApp) {
 	data := append(append([]byte{}, testMP4...), randomBytes(5000)...)
 	up := fa.upload(t, filePart("clip.mp4", data))[0]
 	size := strconv.Itoa(len(data))

@@ -19,6 +19,7 @@ import (
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/shares"
+	"github.com/devhub/devhub/pkg/storage"
 	"github.com/devhub/devhub/pkg/thumbs"
 )
 
@@ -52,8 +53,15 @@ type sharesTestApp struct {
 
 func newSharesTestApp(t *testing.T) *sharesTestApp {
 	t.Helper()
+	return newSharesTestAppOn(t, storage.Local)
+}
+
+// newSharesTestAppOn is newSharesTestApp with its files in the given
+// storage backend.
+func newSharesTestAppOn(t *testing.T, backend string) *sharesTestApp {
+	t.Helper()
 	sa := &sharesTestApp{clock: &testClock{t: time.Now()}}
-	sa.filesTestApp = newFilesTestAppWithOptions(t, func(*config.Config) {}, func(o *Options) {
+	sa.filesTestApp = newFilesTestAppWithOptions(t, func(c *config.Config) { c.Storage.Backend = backend }, func(o *Options) {
 		st := o.Services.Store
 		a, err := auth.New(st, config.Default().Auth, auth.WithHashParams(auth.HashParams{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}))
 		if err != nil {
@@ -434,6 +442,46 @@ func TestShareBots(t *testing.T) {
 	}
 	if got, _ := sa.shares.Get(limited.Token); got.Downloads != 1 {
 		t.Errorf("%d downloads, want 1", got.Downloads)
+	}
+}
+
+// TestShareRangeOnEachBackend: a link's download honours Range, HEAD and a
+// visit's resumed requests the same way whichever backend holds the bytes
+// (on S3 a range is a ranged GET of the object).
+func TestShareRangeOnEachBackend(t *testing.T) {
+	for _, be := range backendsUnderTest {
+		t.Run(be, func(t *testing.T) {
+			sa := newSharesTestAppOn(t, be)
+			data := randomBytes(3000)
+			f := sa.uploadFile(t, "data.bin", data, true)
+			sh := sa.createShare(t, f.ID, userToken, `{"maxDownloads":1}`)
+			if resp, body := sa.shareGet(t, http.MethodHead, sh.Token, "Range", "bytes=100-199"); resp.StatusCode != http.StatusPartialContent ||
+				resp.Header.Get("Content-Length") != "100" || len(body) != 0 {
+				t.Fatalf("HEAD: %d, Content-Length %s, %d body bytes", resp.StatusCode, resp.Header.Get("Content-Length"), len(body))
+			}
+			resp, body := sa.shareGet(t, http.MethodGet, sh.Token, "Range", "bytes=100-199")
+			if resp.StatusCode != http.StatusPartialContent || !bytes.Equal(body, data[100:200]) ||
+				resp.Header.Get("Content-Range") != "bytes 100-199/3000" {
+				t.Fatalf("first range: %d %q, %d bytes", resp.StatusCode, resp.Header.Get("Content-Range"), len(body))
+			}
+			visit := cookieHeader(resp, shareCountedCookie)
+			// The link is used up now; the same visit goes on reading it.
+			for _, rng := range []struct {
+				hdr  string
+				want []byte
+			}{{"bytes=0-99", data[:100]}, {"bytes=2500-", data[2500:]}, {"bytes=-10", data[2990:]}} {
+				resp, body := sa.shareGet(t, http.MethodGet, sh.Token, "Cookie", visit, "Range", rng.hdr)
+				if resp.StatusCode != http.StatusPartialContent || !bytes.Equal(body, rng.want) {
+					t.Fatalf("%s: %d, %d bytes", rng.hdr, resp.StatusCode, len(body))
+				}
+			}
+			if resp, _ := sa.shareGet(t, http.MethodGet, sh.Token, "Range", "bytes=200-"); resp.StatusCode != http.StatusGone {
+				t.Fatalf("another visit: %d, want 410", resp.StatusCode)
+			}
+			if got, _ := sa.shares.Get(sh.Token); got.Downloads != 1 {
+				t.Fatalf("%d downloads, want 1", got.Downloads)
+			}
+		})
 	}
 }
 
