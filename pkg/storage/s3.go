@@ -11,6 +11,7 @@ import (
 
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
+	"golang.org/x/net/http/httpproxy"
 )
 
 // PartSize is the size of one part of a multipart upload to S3: S3's
@@ -45,8 +46,8 @@ type S3Store struct {
 	bucket string
 	// validKey says which object names are ours (the bucket may be shared).
 	validKey func(string) bool
-	// plainHTTP: the endpoint has no TLS, so large reads can be spliced
-	// (see s3Reader.CopyTo).
+	// plainHTTP: the endpoint has no TLS and is reached without a proxy,
+	// so GETs can have connections of their own (see s3Reader.CopyTo).
 	plainHTTP bool
 }
 
@@ -81,7 +82,10 @@ func NewS3(ctx context.Context, cfg S3Config, validKey func(string) bool) (*S3St
 			return nil, fmt.Errorf("storage: create s3 bucket %q: %w", cfg.Bucket, err)
 		}
 	}
-	return &S3Store{c: c, bucket: cfg.Bucket, validKey: validKey, plainHTTP: !secure}, nil
+	// minio-go's transport goes through HTTP_PROXY when the environment names
+	// one for this host; a GET of devhub's own would not.
+	proxy, _ := httpproxy.FromEnvironment().ProxyFunc()(&url.URL{Scheme: "http", Host: host})
+	return &S3Store{c: c, bucket: cfg.Bucket, validKey: validKey, plainHTTP: !secure && proxy == nil}, nil
 }
 
 // Name is S3.
