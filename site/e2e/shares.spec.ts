@@ -90,6 +90,11 @@ test('a private file shared with a password: the link opened in a fresh browser 
   const row = page.locator('.my-shares tr', { hasText: name });
   await expect(row).toContainText('active');
   await expect(row.locator('td').nth(4)).toHaveText('1');
+  // Revoked from the profile: the row says so and the link is gone for everyone at once.
+  await row.getByRole('button', { name: /^Revoke the link/ }).click();
+  await expect(row).toContainText('revoked');
+  await expect(row.getByRole('button', { name: /^Revoke the link/ })).toHaveCount(0);
+  expect((await page.request.get(`${url}/info`)).status()).toBe(410);
 });
 
 test('an expired link shows the 410 page', async ({ page }) => {
