@@ -418,6 +418,28 @@ func TestFileDownloadByteEqual(t *testing.T) {
 			}
 			assertUserFileHeaders(t, resp)
 		}
+		// Over a real connection too: its socket is where the bytes are
+		// handed over by sendfile (local) or splice (S3), after the header.
+		base := fa.listen(t)
+		for _, c := range []struct {
+			rng      string
+			status   int
+			from, to int
+		}{{"", 200, 0, len(data)}, {"bytes=1000-", 206, 1000, len(data)}, {"bytes=5-104", 206, 5, 105}} {
+			req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/api/files/%d/download", base, up.ID), nil)
+			if c.rng != "" {
+				req.Header.Set("Range", c.rng)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil || resp.StatusCode != c.status || !bytes.Equal(body, data[c.from:c.to]) {
+				t.Fatalf("over TCP, Range %q: %d, %d bytes, %v", c.rng, resp.StatusCode, len(body), err)
+			}
+		}
 		// HEAD announces the length and sends no body.
 		req := httptest.NewRequest(http.MethodHead, fmt.Sprintf("/api/files/%d/download", up.ID), nil)
 		resp, body := fa.do(t, req)
