@@ -615,6 +615,11 @@ func TestSharePassword(t *testing.T) {
 	f := sa.uploadFile(t, "secret.bin", data, true)
 	sh := sa.createShare(t, f.ID, userToken, `{"password":"correct horse"}`)
 	base := "/s/" + sh.Token
+	// Stored as an argon2id hash through pkg/auth, never as given.
+	if stored, _ := sa.shares.Get(sh.Token); !strings.HasPrefix(stored.PasswordHash, "$argon2id$") ||
+		strings.Contains(stored.PasswordHash, "correct horse") {
+		t.Fatalf("stored password %q", stored.PasswordHash)
+	}
 
 	// Locked: the page learns only that a password is needed; the bytes are 401.
 	resp, body := sa.do(t, get(base+"/info"))
