@@ -127,6 +127,10 @@ func TestPrivateFileVisibility(t *testing.T) {
 	pub := sa.uploadFile(t, "public.png", testPNG, false)
 	priv := sa.uploadFile(t, "private.pdf", testPDF, true)
 	pid := strconv.FormatUint(priv.ID, 10)
+	// A private image with a thumbnail: its picture is as private as its bytes.
+	img := sa.uploadFile(t, "private-photo.png", testImagePNG(t, 64, 48), true)
+	sa.thumbs.Wait()
+	iid := strconv.FormatUint(img.ID, 10)
 	viewers := []struct {
 		name, token string
 		sees        bool
@@ -168,7 +172,10 @@ func TestPrivateFileVisibility(t *testing.T) {
 					}
 				}
 			}
-			for _, path := range []string{"/api/files/" + pid, "/api/api/files/" + pid, "/api/files/" + pid + "/download", "/api/files/stream/" + pid} {
+			for _, path := range []string{"/api/files/" + pid, "/api/api/files/" + pid, "/api/files/" + pid + "/download", "/api/files/stream/" + pid,
+				"/api/api/files/" + pid + "/download", "/api/api/files/stream/" + pid,
+				"/api/files/" + iid + "/thumbnail", "/api/files/" + iid + "/thumbnail?v=" + thumbSource(files.File{ID: img.ID, SHA256: img.SHA256}).Version(),
+				"/api/api/files/" + iid + "/thumbnail", "/api/files/stream/" + iid} {
 				for _, method := range []string{http.MethodGet, http.MethodHead} {
 					req := get(path, auth...)
 					req.Method = method
