@@ -147,6 +147,48 @@ test('a private file is invisible to a guest', async ({ page, browser }) => {
   }
 });
 
+test('a link for one download: the visit previews, downloads and resumes; the next visitor gets the 410 page', async ({
+  browser,
+}) => {
+  const name = `once-${uid()}.png`;
+  const id = cliJson<{ id: number }[]>(['file', 'add', writePNG(name)])[0].id;
+  const link = cliJson<{ token: string }>(['file', 'share', String(id), '--max-downloads', '1']);
+
+  const visitor = await browser.newContext({ acceptDownloads: true, baseURL });
+  try {
+    const v = await visitor.newPage();
+    await v.addInitScript(() => localStorage.setItem('preferredLanguage', 'en'));
+    await v.goto(`/s/${link.token}`);
+    // The preview uses up the link's one download...
+    await expect(v.getByRole('img', { name })).toBeVisible();
+    // ...and the same visit still downloads the file and reads a range of it.
+    const downloadEvent = v.waitForEvent('download');
+    await v.getByRole('link', { name: 'Download' }).click();
+    expect(readFileSync(await (await downloadEvent).path()).equals(PNG)).toBe(true);
+    const resumed = await v.evaluate(async (t) => {
+      const r = await fetch(`/s/${t}/download`, { headers: { Range: 'bytes=1-' } });
+      return [r.status, (await r.arrayBuffer()).byteLength];
+    }, link.token);
+    expect(resumed).toEqual([206, PNG.length - 1]);
+  } finally {
+    await visitor.close();
+  }
+  const [counted] = cliJson<{ downloads: number; state: string }[]>(['file', 'shares', String(id)]);
+  expect(counted).toMatchObject({ downloads: 1, state: 'used_up' });
+
+  // Anyone else, a range request included, finds the link used up.
+  const next = await browser.newContext({ baseURL });
+  try {
+    const n = await next.newPage();
+    await n.addInitScript(() => localStorage.setItem('preferredLanguage', 'en'));
+    expect((await n.request.get(`/s/${link.token}/download`, { headers: { Range: 'bytes=1-' } })).status()).toBe(410);
+    expect((await n.goto(`/s/${link.token}`))?.status()).toBe(410);
+    await expect(n.getByRole('heading', { name: 'This link is no longer available' })).toBeVisible();
+  } finally {
+    await next.close();
+  }
+});
+
 /** Writes a PNG under a temp name for `devhub file add` and returns its path. */
 function writePNG(name: string): string {
   const p = join(mkdtempSync(join(tmpdir(), 'devhub-share-')), name);
