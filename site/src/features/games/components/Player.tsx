@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../../lib/auth';
 import { currentLanguage } from '../../../lib/i18n';
+import { scrollBehavior } from '../../../lib/motion';
 import {
   ACCOUNT_AUTOSAVE_MS,
   ACCOUNT_SLOTS,
@@ -202,7 +203,7 @@ export function Player({ game, core, onClose }: Props) {
   useEffect(() => {
     // Bring the whole player (title, screen, toolbar) into view under the sticky header; the
     // list may have been scrolled far down.
-    root.current?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
+    root.current?.scrollIntoView?.({ block: 'start', behavior: scrollBehavior() });
     frame.current?.focus({ preventScroll: true });
   }, [game.id]);
 
