@@ -2,6 +2,7 @@ import { Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { PageErrorBoundary } from '../PageErrorBoundary';
+import { useRouteDescription } from '../../lib/pageDescription';
 import { useI18nReady } from '../shellContext';
 import { useActivityLogging } from '../useActivityLogging';
 import { Footer } from './Footer';
@@ -28,6 +29,7 @@ export function Layout() {
 function ReadyContent() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
+  useRouteDescription(); // once i18n is ready: it reads the language
   return (
     <PageErrorBoundary key={pathname}>
       <Suspense fallback={<PageLoader label={t('pageLoading')} />}>

@@ -3,6 +3,7 @@ import { Link, useLocation, useParams } from 'react-router';
 import { Page } from '../../../components/ui/Page';
 import { Skeleton, SkeletonBox } from '../../../components/ui/Skeleton';
 import { usePageTitle } from '../../../lib/usePageTitle';
+import { usePageDescription } from '../../../lib/pageDescription';
 import { ApiError } from '../../../lib/api';
 import { useArticle } from '../api';
 import { ArticleContent } from '../components/ArticleContent';
@@ -28,6 +29,8 @@ export default function ArticlePage() {
   const backTo = (useLocation().state as { backTo?: unknown } | null)?.backTo;
   const listUrl = typeof backTo === 'string' && backTo.startsWith('/blog') ? backTo : '/blog';
   useFeedLink(t('feedTitle'));
+  // shared links and search results show the article's summary, as the server's HTML does
+  usePageDescription(query.data?.excerpt);
 
   const notFound = !/^[1-9]\d*$/.test(id) || (query.error instanceof ApiError && query.error.status === 404);
   const kind = notFound ? 'notFound' : query.data ? 'ready' : query.isError ? 'error' : 'loading';
