@@ -9,8 +9,14 @@ import { iconsPlugin } from './scripts/iconsPlugin';
 // In development the API is proxied to a running binary (DEVHUB_DEV_API, default :8080).
 const apiTarget = process.env.DEVHUB_DEV_API ?? 'http://127.0.0.1:8080';
 
-export default defineConfig({
+const reactRouterProduction = resolve(import.meta.dirname, 'node_modules/react-router/dist/production/index.mjs');
+
+export default defineConfig(({ command }) => ({
   plugins: [react(), iconsPlugin(), chunkRulesPlugin(resolve(import.meta.dirname, 'src/app/routes.tsx'))],
+  // react-router's package exports point at its development build for every consumer (its issue
+  // #14102: dev warnings and their strings in production bundles); the build takes the production
+  // one it ships beside it. Tests and the dev server keep the development build and its warnings.
+  resolve: { alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [] },
   build: {
     outDir: 'dist',
     assetsDir: 'assets',
@@ -40,4 +46,4 @@ export default defineConfig({
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
   },
-});
+}));
