@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { activityEvents, expect, test } from './fixtures';
 
 // The global shell (spec §2 "Global shell") against the real binary.
@@ -58,6 +59,51 @@ test.describe('shell', () => {
     await page.getByRole('button', { name: /Оберіть мову/ }).click();
     await page.getByRole('menuitemradio', { name: 'Русский' }).click();
     await expect(nav.getByRole('link', { name: 'Посиделки' })).toBeVisible();
+  });
+
+  test('a reload in uk, ru and en never shows a translation key (each language loads its own texts)', async ({ page }) => {
+    // Every text and label the document shows while it loads, recorded from the first byte on.
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { seenTexts: string[] }).seenTexts = seen;
+      const record = (n: Node) => {
+        if (n.nodeType === Node.TEXT_NODE) seen.push((n.textContent ?? '').trim());
+        if (n instanceof Element) {
+          for (const a of ['aria-label', 'title', 'placeholder', 'alt']) {
+            const v = n.getAttribute(a);
+            if (v) seen.push(v.trim());
+          }
+          n.childNodes.forEach(record);
+        }
+      };
+      new MutationObserver((records) => {
+        for (const r of records) {
+          if (r.type === 'childList') r.addedNodes.forEach(record);
+          else if (r.type === 'characterData') record(r.target);
+          else if (r.target instanceof Element && r.attributeName) {
+            seen.push((r.target.getAttribute(r.attributeName) ?? '').trim());
+          }
+        }
+      }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    // The keys of the shell's locales whose English text is not the key itself.
+    const en = JSON.parse(readFileSync(new URL('../src/locales/en.json', import.meta.url), 'utf8')) as object;
+    const flat = (o: object, prefix = ''): Array<[string, unknown]> =>
+      Object.entries(o).flatMap(([k, v]) => (v && typeof v === 'object' ? flat(v, `${prefix}${k}.`) : [[`${prefix}${k}`, v]]));
+    const keys = new Set(flat(en).filter(([k, v]) => k !== v).map(([k]) => k));
+
+    const games = { uk: 'Ігри', ru: 'Игры', en: 'Games' };
+    await page.goto('/');
+    for (const lang of ['uk', 'ru', 'en'] as const) {
+      await page.evaluate((l) => localStorage.setItem('preferredLanguage', l), lang);
+      await page.reload();
+      await expect(mainNav(page).getByRole('link', { name: games[lang] })).toBeVisible();
+      await expect(page.locator('html')).toHaveAttribute('lang', lang);
+      await page.waitForLoadState('networkidle');
+      const seen = await page.evaluate(() => (window as unknown as { seenTexts: string[] }).seenTexts);
+      expect(seen.length, lang).toBeGreaterThan(10);
+      expect(seen.filter((t) => keys.has(t)), lang).toEqual([]);
+    }
   });
 
   test('at 800 px the menu button opens the sidebar and an outside click closes it', async ({ page }) => {

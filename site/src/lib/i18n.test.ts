@@ -120,6 +120,45 @@ describe('initI18n and setLanguage', () => {
     expect(document.documentElement.lang).toBe('uk');
   });
 
+  it('loads the interface language\'s translations only', async () => {
+    localStorage.setItem('preferredLanguage', 'ru');
+    stubFetch();
+    const mod = await import('./i18n');
+    await mod.initI18n();
+    expect(mod.i18n.hasResourceBundle('ru', 'translation')).toBe(true);
+    expect(mod.i18n.hasResourceBundle('en', 'translation')).toBe(false);
+    expect(mod.i18n.hasResourceBundle('uk', 'translation')).toBe(false);
+  });
+
+  it('setLanguage has the new language\'s texts before it switches (no bare keys in between)', async () => {
+    localStorage.setItem('preferredLanguage', 'en');
+    stubFetch();
+    const mod = await import('./i18n');
+    await mod.initI18n();
+    const seen: string[] = [];
+    mod.i18n.on('languageChanged', () => seen.push(mod.i18n.t('games')));
+    await mod.setLanguage('ru');
+    expect(seen).toEqual(['Игры']);
+    expect(mod.i18n.hasResourceBundle('uk', 'translation')).toBe(false);
+  });
+
+  it('a language whose translations cannot be loaded is not switched to', async () => {
+    localStorage.setItem('preferredLanguage', 'en');
+    stubFetch();
+    vi.doMock('../locales/uk.json', () => {
+      throw new Error('chunk failed');
+    });
+    const mod = await import('./i18n');
+    await mod.initI18n();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await expect(mod.setLanguage('uk')).resolves.toBe('en');
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(mod.i18n.language).toBe('en');
+    expect(mod.i18n.t('profile')).toBe('Profile');
+    expect(localStorage.getItem('preferredLanguage')).toBe('en');
+    vi.doUnmock('../locales/uk.json');
+  });
+
   it('setLanguage with an unsupported language warns and uses English', async () => {
     localStorage.setItem('preferredLanguage', 'ru');
     stubFetch();

@@ -9,9 +9,15 @@ import { AuthProvider } from '../lib/auth';
 import { i18n, i18nOptions } from '../lib/i18n';
 import { createQueryClient } from '../lib/queryClient';
 import type { Language } from '../lib/languageDetection';
+import en from '../locales/en.json';
+import ru from '../locales/ru.json';
+import uk from '../locales/uk.json';
+
+/** All of the shell's translations at once (the app loads the interface language's only). */
+export const shellResources = { en: { translation: en }, uk: { translation: uk }, ru: { translation: ru } };
 
 export async function initTestI18n(lang: Language = 'en') {
-  if (!i18n.isInitialized) await i18n.init(i18nOptions(lang));
+  if (!i18n.isInitialized) await i18n.init(i18nOptions(lang, shellResources));
   else await i18n.changeLanguage(lang);
   return i18n;
 }
