@@ -16,9 +16,10 @@ type quotaAnswer struct {
 	Status int `json:"status"`
 	Data   struct {
 		Quota struct {
-			Code  string       `json:"code"`
-			Used  quota.Amount `json:"used"`
-			Limit quota.Limit  `json:"limit"`
+			Code  string        `json:"code"`
+			Used  quota.Amount  `json:"used"`
+			Limit quota.Limit   `json:"limit"`
+			Held  *quota.Amount `json:"held"`
 		} `json:"quota"`
 	} `json:"data"`
 }

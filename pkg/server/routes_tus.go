@@ -378,8 +378,8 @@ func (s *Server) tusRoom(t *tusArea) fiber.Handler {
 // other unfinished uploads may still bring. Staged bytes are not stored
 // files, but they fill the server's disk all the same: without counting
 // them, one account could stage any number of uploads each just under its
-// quota and keep them for files.tus_expiry. The answer's data.quota counts
-// them as used, so its figures explain the refusal.
+// quota and keep them for files.tus_expiry. data.quota.held says what they
+// hold, so the refusal can be explained (used stays what the user stores).
 func (s *Server) tusQuotaCheck(t *tusArea, ctx context.Context, userID uint64, except string, size int64) *APIError {
 	if s.svc.Quota == nil {
 		return nil
@@ -388,11 +388,10 @@ func (s *Server) tusQuotaCheck(t *tusArea, ctx context.Context, userID uint64, e
 	err := s.svc.Quota.Check(userID, quota.Amount{Bytes: size, Files: 1}.Add(held))
 	var qerr *quota.ExceededError
 	if errors.As(err, &qerr) && (held.Bytes > 0 || held.Files > 0) {
-		used := qerr.Used.Add(held)
-		msg := "storage quota exceeded (" + quotaFigures(used, qerr.Limit) + ", with " +
-			text.Bytes(held.Bytes) + " held by unfinished uploads: finish or cancel them); nothing was kept"
+		msg := "storage quota exceeded (" + quotaFigures(qerr.Used, qerr.Limit) + ", and " + text.Bytes(held.Bytes) +
+			" held by unfinished uploads: finish or cancel them); nothing was kept"
 		e := NewError(fiber.StatusRequestEntityTooLarge, msg)
-		e.Data["quota"] = store.FieldError{Code: "quota_exceeded", Message: msg, Used: used, Limit: qerr.Limit}
+		e.Data["quota"] = store.FieldError{Code: "quota_exceeded", Message: msg, Used: qerr.Used, Limit: qerr.Limit, Held: held}
 		return e
 	}
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/quota"
 )
 
 // tusReq builds one tus request (Tus-Resumable set) as token.
@@ -305,7 +306,8 @@ func TestTusQuotaCountsUnfinishedUploads(t *testing.T) {
 		}
 		var ans quotaAnswer
 		if err := json.Unmarshal(body, &ans); err != nil || ans.Data.Quota.Code != "quota_exceeded" ||
-			ans.Data.Quota.Used.Bytes != 6000 || ans.Data.Quota.Used.Files != 1 || *ans.Data.Quota.Limit.Bytes != 10000 {
+			ans.Data.Quota.Used != (quota.Amount{}) || ans.Data.Quota.Held == nil ||
+			*ans.Data.Quota.Held != (quota.Amount{Bytes: 6000, Files: 1}) || *ans.Data.Quota.Limit.Bytes != 10000 {
 			t.Fatalf("data.quota: %s", body)
 		}
 		if !strings.Contains(string(body), "unfinished uploads") {
@@ -344,7 +346,8 @@ func TestTusQuotaCountsUnfinishedUploads(t *testing.T) {
 			t.Fatalf("PATCH over the quota with the other upload: %d %s", resp.StatusCode, body)
 		}
 		var ans quotaAnswer
-		if err := json.Unmarshal(body, &ans); err != nil || ans.Data.Quota.Used.Bytes != 7000 {
+		if err := json.Unmarshal(body, &ans); err != nil || ans.Data.Quota.Used != (quota.Amount{Bytes: 3000, Files: 1}) ||
+			ans.Data.Quota.Held == nil || *ans.Data.Quota.Held != (quota.Amount{Bytes: 4000, Files: 1}) {
 			t.Fatalf("data.quota: %s", body)
 		}
 		// a is gone, so b fits and finishes.

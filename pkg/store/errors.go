@@ -14,6 +14,9 @@ type FieldError struct {
 	// user stores and what they may store ({bytes, files}).
 	Used  any `json:"used,omitempty"`
 	Limit any `json:"limit,omitempty"`
+	// Held is set on a quota error when the user's unfinished resumable
+	// uploads took part in the refusal: what they may still bring.
+	Held any `json:"held,omitempty"`
 }
 
 // ValidationError is returned by domain services when input is rejected.

@@ -767,7 +767,9 @@ export interface paths {
         /**
          * What the signed-in user stores beside their storage quota
          * @description Uploads (multipart and tus) and game save states count. Over the quota a write is refused
-         *     with 413 and `data.quota {code: quota_exceeded, used, limit}`; nothing of it is kept.
+         *     with 413 and `data.quota {code: quota_exceeded, used, limit}`; nothing of it is kept. A resumable
+         *     upload is checked with the user's other unfinished ones, whose announced lengths are then
+         *     named in `data.quota.held`.
          */
         get: {
             parameters: {
@@ -3942,6 +3944,8 @@ export interface components {
                     used?: components["schemas"]["QuotaAmount"];
                     /** @description quota errors only (data.quota): what the user may store */
                     limit?: components["schemas"]["QuotaLimit"];
+                    /** @description quota errors only (data.quota), when the user's unfinished resumable uploads took part in the refusal: what they may still bring */
+                    held?: components["schemas"]["QuotaAmount"];
                 };
             };
         };

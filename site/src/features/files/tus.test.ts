@@ -208,6 +208,16 @@ describe('ResumableUpload', () => {
       data: { quota: { code: 'quota_exceeded', message: 'm', used: { bytes: 5, files: 1 }, limit: { bytes: 4, files: null } } },
     });
     expect(failureOf(new DetailedError('x', null, req('POST'), res(413, {}, '{"message":"too large"}')))).toMatchObject({ quota: null, message: 'too large' });
+    // What unfinished uploads hold comes along when there is any.
+    const held = (h: unknown) =>
+      JSON.stringify({ status: 413, message: 'm', data: { quota: { code: 'quota_exceeded', message: 'm', used: { bytes: 5, files: 1 }, limit: { bytes: 4, files: null }, held: h } } });
+    expect(failureOf(new DetailedError('x', null, req('POST'), res(413, {}, held({ bytes: 3, files: 1 })))).quota).toEqual({
+      used: { bytes: 5, files: 1 },
+      limit: { bytes: 4, files: null },
+      held: { bytes: 3, files: 1 },
+    });
+    expect(failureOf(new DetailedError('x', null, req('POST'), res(413, {}, held({ bytes: 0, files: 0 })))).quota).not.toHaveProperty('held');
+    expect(failureOf(new DetailedError('x', null, req('POST'), res(413, {}, held({ bytes: 'lots', files: 1 })))).quota).not.toHaveProperty('held');
     expect(failureOf(new DetailedError('x', null, req('POST'), null))).toMatchObject({ kind: 'network' });
     expect(failureOf(new DetailedError('x', null, req('PATCH'), res(503)))).toMatchObject({ kind: 'network', status: 503 });
     expect(failureOf(new DetailedError('x', null, req('PATCH'), res(404)))).toMatchObject({ kind: 'server', status: 404 });

@@ -30,7 +30,7 @@
 import { DetailedError, Upload, defaultOptions, type HttpRequest, type HttpResponse } from 'tus-js-client';
 import { getToken, refreshAccessToken } from '../../lib/api';
 import { filePaths } from './api';
-import { type Quota, quotaFromErrorBody } from './quota';
+import { type QuotaRefusal, quotaFromErrorBody } from './quota';
 import { userMark } from './tusStorage';
 
 const MiB = 1024 * 1024;
@@ -51,7 +51,7 @@ export interface ResumableFailure {
   /** The server's message (the API's error shape), or ''. */
   message: string;
   /** Set on a 413 over the user's quota. */
-  quota: Quota | null;
+  quota: QuotaRefusal | null;
   /** The error's per-field details (the API's `data`), when it had any. */
   data?: Record<string, { message?: string } | null>;
 }

@@ -233,6 +233,33 @@ describe('Uploader with large files', () => {
     expect((screen.getByLabelText('Choose files') as HTMLInputElement).disabled).toBe(false);
   });
 
+  it('names what unfinished uploads hold when they took part in the refusal', async () => {
+    const { choose, upload } = setup();
+    choose(file('second.img', 600 * MiB));
+    upload();
+    await waitFor(() => expect(started()).toHaveLength(1));
+    const quota = (held: { bytes: number; files: number }) =>
+      JSON.stringify({
+        status: 413,
+        message: 'storage quota exceeded',
+        data: {
+          quota: {
+            code: 'quota_exceeded',
+            message: 'storage quota exceeded',
+            used: { bytes: 100 * MiB, files: 2 },
+            limit: { bytes: 1024 * MiB, files: null },
+            held,
+          },
+        },
+      });
+    await act(async () =>
+      started()[0].options.onError(new DetailedError('x', null, req('POST'), res(413, {}, quota({ bytes: 500 * MiB, files: 1 })))),
+    );
+    const text =
+      'Not enough storage left: 100.00 MB of 1.00 GB used, 2 files (unlimited), and 500.00 MB held by your unfinished uploads. Nothing was kept — finish or cancel the unfinished uploads, delete some files or ask an administrator for a larger quota.';
+    await waitFor(() => expect(screen.getByTestId('upload-errors').textContent).toBe(`second.img: ${text}`));
+  });
+
   it('explains a 413 over the quota of the multipart upload the same way, unlimited files included', async () => {
     class XHR {
       static last: XHR;

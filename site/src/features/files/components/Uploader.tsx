@@ -14,7 +14,7 @@ import {
 } from '../api';
 import { type BinaryUnits, formatBinary, formatSpeed } from '../format';
 import { FILES_NS } from '../i18n';
-import { quotaFromErrorData, quotaUsageText } from '../quota';
+import { quotaFromErrorData, quotaRefusalText } from '../quota';
 import { isResumable, loadTus } from '../resumable';
 import type { ResumableFailure, ResumableUpload } from '../tus';
 import { useBinaryUnits } from '../useUnits';
@@ -85,7 +85,7 @@ type Translate = (k: string, opts?: Record<string, unknown>) => string;
 /** The quota message of a 413 over the user's quota, with the figures in the page's units. */
 function quotaMessage(data: unknown, t: Translate, units: BinaryUnits, language?: string): string | null {
   const q = quotaFromErrorData(data);
-  return q ? t('quota.exceeded', { usage: quotaUsageText(q, t, units, language) }) : null;
+  return q ? quotaRefusalText(q, t, units, language) : null;
 }
 
 /** The message to show for a failed upload (spec §8; the quota's figures on a 413 over it). */
@@ -105,7 +105,7 @@ export function uploadErrorMessage(err: unknown, t: Translate, units?: BinaryUni
 /** The message for a resumable upload that stopped for good. */
 export function resumableErrorMessage(f: ResumableFailure, t: Translate, units: BinaryUnits, language?: string): string {
   if (f.kind === 'network') return t('uploader.network');
-  if (f.quota) return t('quota.exceeded', { usage: quotaUsageText(f.quota, t, units, language) });
+  if (f.quota) return quotaRefusalText(f.quota, t, units, language);
   if (f.status === 401) return t('resumable.signedOut');
   return f.message || t('uploader.failed');
 }
