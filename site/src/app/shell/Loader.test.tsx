@@ -15,6 +15,8 @@ describe('full-screen loader', () => {
   it("says 'Загрузка...'", () => {
     render(<FullScreenLoader />);
     expect(screen.getByRole('status').textContent).toBe('Загрузка...');
+    // the text is Russian in a document of any language
+    expect(screen.getByText('Загрузка...').getAttribute('lang')).toBe('ru');
   });
 
   it('is the same markup as the loader index.html paints before the scripts run', () => {

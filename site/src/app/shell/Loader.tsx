@@ -9,7 +9,8 @@ export function FullScreenLoader() {
   return (
     <div className="app-loader" role="status" aria-live="polite" data-testid="app-loader">
       <span className="spinner" aria-hidden="true" />
-      <span>{LOADER_TEXT}</span>
+      {/* Russian whatever the document's language: said so, for screen readers and hyphenation */}
+      <span lang="ru">{LOADER_TEXT}</span>
     </div>
   );
 }

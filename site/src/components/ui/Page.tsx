@@ -9,7 +9,8 @@ interface PageProps {
   lead?: ReactNode;
   children?: ReactNode;
   className?: string;
-  /** The title's language when it is not the interface's (an article's name). */
+  /** The title's and the lead's language when it is not the interface's (an article's name, a page
+   *  shown in a language of its own). */
   titleLang?: string;
 }
 
@@ -22,7 +23,11 @@ export function Page({ title, documentTitle, lead, children, className, titleLan
         <h1 id="page-title" className="page__title" lang={titleLang}>
           {title}
         </h1>
-        {lead ? <p className="page__lead">{lead}</p> : null}
+        {lead ? (
+          <p className="page__lead" lang={titleLang}>
+            {lead}
+          </p>
+        ) : null}
       </header>
       {children}
     </section>

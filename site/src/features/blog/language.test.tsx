@@ -92,6 +92,9 @@ describe.each([
       // title and excerpt carry the article's own language
       const lang = ARTICLES.find((a) => a.name === name)!.lang ?? 'en';
       expect(within(card).getByRole('heading').getAttribute('lang')).toBe(lang);
+      // so does its name in the "Read more" link, the words around it in the interface's
+      const more = card.querySelector('.blog-card__more')!;
+      expect(within(more as HTMLElement).getByText(name).getAttribute('lang')).toBe(lang);
     }
   });
 });

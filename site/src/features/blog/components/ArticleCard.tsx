@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ArticleSummary } from '../api';
 import { BLOG_NS } from '../i18n';
@@ -50,7 +50,10 @@ export function ArticleCard({ article, listUrl, onDelete }: Props) {
               where it leads to screen readers, link lists and search engines (issue 16: SEO). */}
           <Link to={href} state={state} className="blog-card__more">
             {t('readMore')}{' '}
-            <span className="visually-hidden">{t('readMoreTitle', { name: article.name })}</span>
+            <span className="visually-hidden">
+              {/* the name in its own language, the words around it in the interface's */}
+              <Trans t={t} i18nKey="readMoreTitle" values={{ name: article.name }} components={{ name: <span lang={lang} /> }} />
+            </span>
           </Link>
           {onDelete ? (
             <button

@@ -17,13 +17,13 @@ export default function DevToolsPage() {
   if (query.isPending) {
     // Nothing but the title has its size yet: the placeholder stands for the lead and the rest.
     return (
-      <Page title={t('devToolsTitle')}>
+      <Page title={t('devToolsTitle')} titleLang={lang}>
         <ProfileState query={query} t={t} />
       </Page>
     );
   }
   return (
-    <Page title={t('devToolsTitle')} lead={p ? pick(p.devtools.intro, lang) : undefined}>
+    <Page title={t('devToolsTitle')} titleLang={lang} lead={p ? pick(p.devtools.intro, lang) : undefined}>
       <div lang={lang}>
         <LanguageSelect offered={DEV_TOOLS_LANGUAGES} value={lang} onChange={setLang} />
         <ProfileState query={query} t={t} />

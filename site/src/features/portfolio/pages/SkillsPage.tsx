@@ -45,13 +45,13 @@ export default function SkillsPage() {
   if (query.isPending) {
     // Nothing but the title has its size yet: the placeholder stands for the lead and the rest.
     return (
-      <Page title={t('skillsTitle')}>
+      <Page title={t('skillsTitle')} titleLang={lang}>
         <ProfileState query={query} t={t} />
       </Page>
     );
   }
   return (
-    <Page title={t('skillsTitle')} lead={p ? pick(p.headline, lang) : undefined}>
+    <Page title={t('skillsTitle')} titleLang={lang} lead={p ? pick(p.headline, lang) : undefined}>
       <div lang={lang}>
         <LanguageSelect offered={SKILLS_LANGUAGES} value={lang} onChange={setLang} />
         <ProfileState query={query} t={t} />

@@ -51,6 +51,30 @@ describe('portfolio pages', () => {
     expect(screen.getByText('Made up')).toBeTruthy();
   });
 
+  it('/skills in the Ukrainian interface is in English, and says so on its title and lead', async () => {
+    await initTestI18n('uk');
+    stubFetch({ '/api/profile': () => json(PROFILE) });
+    renderWithShell(<SkillsPage />);
+    await screen.findByRole('heading', { name: 'Backend' });
+    const h1 = screen.getByRole('heading', { level: 1, name: 'Skills' });
+    expect(h1.getAttribute('lang')).toBe('en');
+    expect(screen.getByText('Go developer').getAttribute('lang')).toBe('en');
+    fireEvent.change(screen.getByRole('combobox'), { target: { value: 'ru' } });
+    expect((await screen.findByRole('heading', { level: 1, name: 'Навыки' })).getAttribute('lang')).toBe('ru');
+    expect(screen.getByText('Разработчица на Go').getAttribute('lang')).toBe('ru');
+  });
+
+  it('/tools marks its title and lead with the language chosen on the page', async () => {
+    await initTestI18n('ru');
+    stubFetch({ '/api/profile': () => json(PROFILE) });
+    renderWithShell(<DevToolsPage />);
+    await screen.findByRole('heading', { name: 'ru Development Environment' });
+    expect(screen.getByRole('heading', { level: 1, name: 'Инструменты разработки' }).getAttribute('lang')).toBe('ru');
+    fireEvent.change(screen.getByRole('combobox'), { target: { value: 'fr' } });
+    expect((await screen.findByRole('heading', { level: 1, name: 'Outils de développement' })).getAttribute('lang')).toBe('fr');
+    expect(screen.getByText('fr Intro').getAttribute('lang')).toBe('fr');
+  });
+
   it('an icon the set lacks falls back to the generic icon', async () => {
     stubFetch({ '/api/profile': () => json(PROFILE) });
     const { container } = renderWithShell(<SkillsPage />);
