@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page, TestInfo } from '@playwright/test';
 import { baseURL, cli, cliJson, expect, test } from './fixtures';
+import { pixels } from './gameScreen';
 
 // Accessibility and layout sweep over every route (issue 16), against the real binary:
 // axe-core (serious and critical impact) in uk, ru and en at 375 and 1280 px, once more in the
@@ -355,6 +356,36 @@ test('article readability at 375 px in both themes: code stands out, scrolls by 
       }));
       expect(style.decoration).toContain('underline');
       expect(contrast(style.color, style.page), colorScheme).toBeGreaterThanOrEqual(4.5);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test('logos on the portfolio pages stand out from the page in both themes (≥ 3:1)', async ({ browser }) => {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 }, colorScheme });
+    await context.addInitScript(() => localStorage.setItem('preferredLanguage', 'en'));
+    const page = await context.newPage();
+    try {
+      for (const [path, sel] of [
+        ['/skills', 'img.profile-icon[data-icon="go"]'],
+        ['/tools', 'img.profile-icon[data-icon="git"]'],
+        ['/', '.owner__links img.profile-icon'],
+      ] as const) {
+        await page.goto(path);
+        const icon = page.locator(sel).first();
+        await expect(icon).toBeVisible();
+        await expect.poll(() => icon.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+        const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        const shot = await pixels(page, await icon.screenshot());
+        // the logo's strongest pixel against the page: a shape drawn in the page's colour has none
+        let best = 1;
+        for (let y = 0; y < shot.height; y++) {
+          for (let x = 0; x < shot.width; x++) best = Math.max(best, contrast(`rgb(${shot.at(x, y).join(',')})`, bg));
+        }
+        expect(best, `${colorScheme} ${path} ${sel}`).toBeGreaterThanOrEqual(3);
+      }
     } finally {
       await context.close();
     }
