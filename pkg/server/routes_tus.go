@@ -517,6 +517,9 @@ func (s *Server) tusBridge(t *tusArea, h http.Handler) fiber.Handler {
 	return func(c fiber.Ctx) error {
 		req := c.Request()
 		body := rawBody(c)
+		if left, ok := tusBytesLeft(c); ok && req.Header.ContentLength() < 0 {
+			body = &exactBody{r: body, left: left}
+		}
 		ctx := c.Context()
 		if id := currentUser(c); id != nil {
 			ctx = context.WithValue(ctx, tusUserKey{}, id)
@@ -634,4 +637,72 @@ func (w *tusResponse) SetWriteDeadline(t time.Time) error {
 		return http.ErrNotSupported
 	}
 	return w.conn.SetWriteDeadline(t)
+}
+
+// tusBytesLeft is how many bytes a PATCH (or a creation with its first
+// piece) may still bring: the rest of the announced length.
+func tusBytesLeft(c fiber.Ctx) (int64, bool) {
+	switch c.Method() {
+	case fiber.MethodPatch:
+		info, ok := c.Locals(tusInfoKey).(tusd.FileInfo)
+		return info.Size - info.Offset, ok
+	case fiber.MethodPost:
+		n, err := strconv.ParseInt(c.Get("Upload-Length"), 10, 64)
+		return n, err == nil && n >= 0
+	}
+	return 0, false
+}
+
+// exactBody holds a chunked body (no Content-Length, so tusd cannot refuse
+// it up front) to the bytes its upload has left: the last of them is handed
+// on only once the body has ended. tusd writes what it is given and
+// finishes an upload that reached its length even when the body went on, so
+// a body longer than announced used to become a file — and then be answered
+// 413. Held back, the upload stays one byte short, the answer is 413 and a
+// resumed PATCH with the right bytes finishes it.
+type exactBody struct {
+	r    io.Reader
+	left int64
+	done bool
+}
+
+func (b *exactBody) Read(p []byte) (int, error) {
+	if b.done || b.left <= 0 {
+		return b.end()
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.r.Read(p)
+	b.left -= int64(n)
+	if b.left > 0 || n == 0 {
+		return n, err
+	}
+	// The last byte is in p[n-1]: hand it on only if the body ends here.
+	if err == nil {
+		var one [1]byte
+		var m int
+		for m == 0 && err == nil {
+			m, err = b.r.Read(one[:])
+		}
+		if m > 0 {
+			b.done = true
+			return n - 1, tusd.ErrSizeExceeded
+		}
+	}
+	if errors.Is(err, io.EOF) {
+		err = nil
+	}
+	b.done = true
+	if err != nil {
+		return n - 1, err // the body broke off: the last byte is not known to be the last
+	}
+	return n, io.EOF
+}
+
+func (b *exactBody) end() (int, error) {
+	if b.left > 0 {
+		return 0, io.ErrUnexpectedEOF
+	}
+	return 0, io.EOF
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -15,7 +17,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
+
+	tusd "github.com/tus/tusd/v2/pkg/handler"
 
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/quota"
@@ -359,4 +364,102 @@ func TestTusQuotaCountsUnfinishedUploads(t *testing.T) {
 			t.Fatalf("%d staged entries left", n)
 		}
 	})
+}
+
+// chunkedDo sends a tus request over a real connection (app.Test cannot
+// send a body without a Content-Length) with its body chunked, as a client
+// that streams does.
+func chunkedDo(t *testing.T, base, method, target, token string, body []byte, hdr ...string) *http.Response {
+	t.Helper()
+	// An io.Reader of unknown length makes net/http send it chunked.
+	req, err := http.NewRequest(method, base+target, io.MultiReader(bytes.NewReader(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header = tusReq(method, target, token, body, hdr...).Header
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if req.ContentLength != 0 && req.ContentLength != -1 {
+		t.Fatalf("request was not chunked (length %d)", req.ContentLength)
+	}
+	return resp
+}
+
+// TestTusBodyLongerThanAnnounced: a chunked body that goes on past the
+// upload's length is refused with 413 and becomes no file (tusd would have
+// finished the upload with the bytes it took); the upload waits one byte
+// short, and the right last piece finishes it.
+func TestTusBodyLongerThanAnnounced(t *testing.T) {
+	fa := newFilesTestApp(t, 1<<20)
+	base := fa.listen(t)
+	data := randomBytes(3000)
+	up := fa.tusCreate(t, userToken, len(data), "a.bin")
+	resp := chunkedDo(t, base, "PATCH", up, userToken, append(append([]byte{}, data...), "and more"...), "Upload-Offset", "0")
+	if resp.StatusCode != 413 {
+		t.Fatalf("longer body: %d", resp.StatusCode)
+	}
+	if all, _ := fa.svc.List(); len(all) != 0 {
+		t.Fatalf("a refused body became %d file(s)", len(all))
+	}
+	resp, _ = fa.do(t, tusReq("HEAD", up, userToken, nil))
+	if resp.StatusCode != 200 || resp.Header.Get("Upload-Offset") != "2999" {
+		t.Fatalf("after the refusal: %d, offset %q", resp.StatusCode, resp.Header.Get("Upload-Offset"))
+	}
+	resp = chunkedDo(t, base, "PATCH", up, userToken, data[2999:], "Upload-Offset", "2999")
+	if resp.StatusCode != 204 || resp.Header.Get(tusFileIDHeader) == "" {
+		t.Fatalf("the last byte: %d", resp.StatusCode)
+	}
+
+	// A chunked body of exactly the length finishes at once; one that stops
+	// short waits for the rest.
+	whole := fa.tusCreate(t, userToken, len(data), "b.bin")
+	if resp := chunkedDo(t, base, "PATCH", whole, userToken, data, "Upload-Offset", "0"); resp.StatusCode != 204 || resp.Header.Get(tusFileIDHeader) == "" {
+		t.Fatalf("exact chunked body: %d", resp.StatusCode)
+	}
+	short := fa.tusCreate(t, userToken, len(data), "c.bin")
+	if resp := chunkedDo(t, base, "PATCH", short, userToken, data[:1000], "Upload-Offset", "0"); resp.StatusCode != 204 || resp.Header.Get("Upload-Offset") != "1000" {
+		t.Fatalf("short chunked body: %d, offset %q", resp.StatusCode, resp.Header.Get("Upload-Offset"))
+	}
+
+	// The same for a creation that brings its first piece.
+	resp = chunkedDo(t, base, "POST", "/api/files/tus/", userToken, append(append([]byte{}, data...), 'x'),
+		"Upload-Length", strconv.Itoa(len(data)), "Upload-Metadata", tusMeta("d.bin"))
+	if resp.StatusCode != 413 {
+		t.Fatalf("creation with a longer body: %d", resp.StatusCode)
+	}
+	if all, _ := fa.svc.List(); len(all) != 2 {
+		t.Fatalf("%d files, want the 2 finished", len(all))
+	}
+}
+
+func TestExactBody(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		body    string
+		left    int64
+		want    string
+		wantErr error
+	}{
+		{"exact", "abcdef", 6, "abcdef", nil},
+		{"short", "abc", 6, "abc", nil},
+		{"longer", "abcdefg", 6, "abcde", tusd.ErrSizeExceeded},
+		{"much longer", strings.Repeat("x", 100), 6, "xxxxx", tusd.ErrSizeExceeded},
+		{"nothing left, nothing sent", "", 0, "", nil},
+	} {
+		for _, wrap := range []struct {
+			name string
+			fn   func(io.Reader) io.Reader
+		}{{"whole", func(r io.Reader) io.Reader { return r }}, {"one byte at a time", iotest.OneByteReader}, {"data then EOF", iotest.DataErrReader}} {
+			t.Run(tc.name+"/"+wrap.name, func(t *testing.T) {
+				got, err := io.ReadAll(&exactBody{r: wrap.fn(strings.NewReader(tc.body)), left: tc.left})
+				if string(got) != tc.want || !errors.Is(err, tc.wantErr) && !(tc.wantErr == nil && err == nil) {
+					t.Fatalf("read %q, %v; want %q, %v", got, err, tc.want, tc.wantErr)
+				}
+			})
+		}
+	}
 }
