@@ -384,6 +384,9 @@ func (s *Server) tusQuotaCheck(t *tusArea, ctx context.Context, userID uint64, e
 	if s.svc.Quota == nil {
 		return nil
 	}
+	if l, err := s.svc.Quota.Limit(userID); err == nil && l.Bytes == nil && l.Files == nil {
+		return nil // unlimited: no need to read the staged uploads' records
+	}
 	held := t.held(ctx, userID, except)
 	err := s.svc.Quota.Check(userID, quota.Amount{Bytes: size, Files: 1}.Add(held))
 	var qerr *quota.ExceededError
