@@ -56,7 +56,7 @@ func (s *Server) spaPage(c fiber.Ctx, path string) (body []byte, found bool) {
 			if a == nil {
 				return s.withHead("Not found — DevHub", "This page does not exist.", "", nil), false
 			}
-			return s.withHead(a.Name+" — DevHub", a.Excerpt, s.absolute(c, path), a), true
+			return s.withHead(a.Name+" — DevHub", a.Excerpt, s.absolute(c, path), a, s.translationLinks(c, a)...), true
 		}
 		return s.withHead(p.title, p.desc, s.absolute(c, path), nil), true
 	}
@@ -85,9 +85,34 @@ var (
 	descTag  = regexp.MustCompile(`<meta name="description" content="[^"]*"\s*/?>`)
 )
 
+// translationLinks are the hreflang links of an article that has
+// translations (its own included, as the sitemap lists them).
+func (s *Server) translationLinks(c fiber.Ctx, a *blog.Article) []sitemapAlternate {
+	if a.TranslationKey == "" {
+		return nil
+	}
+	var group []blog.Summary
+	for _, x := range s.svc.Blog.All("", "") {
+		if x.TranslationKey == a.TranslationKey {
+			group = append(group, x)
+		}
+	}
+	return articleAlternates(group, func(id uint64) string { return s.absolute(c, "/blog/"+strconv.FormatUint(id, 10)) })[a.ID]
+}
+
+// ogLocales are Open Graph's names (language_TERRITORY) of the interface's
+// languages; an article in another language names none.
+var ogLocales = map[string]string{"en": "en_US", "uk": "uk_UA", "ru": "ru_RU"}
+
+// htmlTag is index.html's root element. An article's page states the
+// article's language on it for readers without the script (the SPA sets the
+// interface's once it runs).
+var htmlTag = regexp.MustCompile(`<html(\s[^>]*)?>`)
+
 // withHead rewrites index.html's title and description and adds the
-// canonical link and Open Graph tags.
-func (s *Server) withHead(title, desc, canonical string, a *blog.Article) []byte {
+// canonical link and Open Graph tags; for an article also its language
+// (og:locale, the document's lang) and the links to its translations.
+func (s *Server) withHead(title, desc, canonical string, a *blog.Article, alternates ...sitemapAlternate) []byte {
 	page := s.site.index.raw
 	esc := html.EscapeString
 	var extra strings.Builder
@@ -121,6 +146,23 @@ func (s *Server) withHead(title, desc, canonical string, a *blog.Article) []byte
 		extra.WriteString(`<meta property="article:published_time" content="` + a.CreatedAt.UTC().Format(time.RFC3339) + `" />`)
 		if strings.HasPrefix(a.ImageURL, "https://") || strings.HasPrefix(a.ImageURL, "http://") {
 			extra.WriteString(`<meta property="og:image" content="` + esc(a.ImageURL) + `" />`)
+		}
+		lang := articleLang(blog.Summary{Lang: a.Lang})
+		if loc, ok := ogLocales[lang]; ok {
+			extra.WriteString(`<meta property="og:locale" content="` + loc + `" />`)
+		}
+		for _, l := range alternates {
+			if l.HrefLang != lang {
+				if loc, ok := ogLocales[l.HrefLang]; ok {
+					extra.WriteString(`<meta property="og:locale:alternate" content="` + loc + `" />`)
+				}
+			}
+		}
+		for _, l := range alternates {
+			extra.WriteString(`<link rel="alternate" hreflang="` + esc(l.HrefLang) + `" href="` + esc(l.Href) + `" />`)
+		}
+		if loc := htmlTag.FindIndex(page); loc != nil {
+			page = append(append(append([]byte{}, page[:loc[0]]...), `<html lang="`+esc(lang)+`">`...), page[loc[1]:]...)
 		}
 	}
 	return bytes.Replace(page, []byte("</head>"), []byte(extra.String()+"</head>"), 1)

@@ -183,3 +183,54 @@ func TestSitemapHreflang(t *testing.T) {
 		}
 	}
 }
+
+// An article's page states its language in the HTML the server sends (the
+// document's lang, og:locale) and links its translations, so a crawler or a
+// chat's link preview that runs no script sees them.
+func TestArticleHeadLanguage(t *testing.T) {
+	ta := newBlogTestApp(t, func(o *Options) { o.Config.Server.PublicURL = "https://hub.example" })
+	for _, body := range []string{
+		`{"name":"Run","excerpt":"e","category":"c","content":"x","translationKey":"run"}`,
+		`{"name":"Запуск","excerpt":"e","category":"c","content":"x","lang":"uk","translationKey":"run"}`,
+		`{"name":"Один","excerpt":"e","category":"c","content":"x","lang":"ru"}`,
+		`{"name":"Solo","excerpt":"e","category":"c","content":"x","lang":"de","translationKey":"solo"}`,
+	} {
+		if code, resp := ta.do(t, "POST", "/api/blog", blogAdminToken, body); code != 201 {
+			t.Fatalf("%d %s", code, resp)
+		}
+	}
+	pair := []string{
+		`<link rel="alternate" hreflang="en" href="https://hub.example/blog/1" />`,
+		`<link rel="alternate" hreflang="uk" href="https://hub.example/blog/2" />`,
+	}
+	for _, tc := range []struct {
+		path      string
+		want, not []string
+	}{
+		{"/blog/1", append([]string{`<html lang="en"`, `<meta property="og:locale" content="en_US" />`,
+			`<meta property="og:locale:alternate" content="uk_UA" />`}, pair...), []string{`<meta property="og:locale:alternate" content="en_US" />`}},
+		{"/blog/2", append([]string{`<html lang="uk"`, `<meta property="og:locale" content="uk_UA" />`,
+			`<meta property="og:locale:alternate" content="en_US" />`}, pair...), []string{`<html lang="en"`}},
+		{"/blog/3", []string{`<html lang="ru"`, `<meta property="og:locale" content="ru_RU" />`},
+			[]string{`hreflang=`, `og:locale:alternate`}},
+		// a language outside the interface's: no og:locale, alone in its group: no links
+		{"/blog/4", []string{`<html lang="de"`}, []string{`og:locale`, `hreflang=`}},
+		{"/skills", nil, []string{`og:locale`, `hreflang=`, `<html lang=`}},
+	} {
+		resp, body := ta.testApp.do(t, get(tc.path))
+		page := string(body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s: %d", tc.path, resp.StatusCode)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(page, w) {
+				t.Errorf("%s lacks %s", tc.path, w)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(page, n) {
+				t.Errorf("%s has %s", tc.path, n)
+			}
+		}
+	}
+}

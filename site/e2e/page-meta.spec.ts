@@ -53,3 +53,24 @@ test('the title and the description follow the route and the interface language'
   await expect(page).toHaveTitle('Страница не найдена · DevHub');
   await expect(description(page)).toHaveAttribute('content', 'Такой страницы не существует.');
 });
+
+test('an article’s HTML from the server carries its Open Graph tags, language, canonical URL and translations', async () => {
+  const list = cliJson<Array<{ id: number; slug: string; name: string; excerpt: string }>>(['article', 'list', '--json']);
+  const uk = list.find((a) => a.slug === 'blog-markdown-search')!;
+  const en = list.find((a) => a.slug === 'blog-markdown-search-en')!;
+  const html = await (await fetch(`${baseURL}/blog/${uk.id}`)).text();
+  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&#34;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  for (const want of [
+    '<html lang="uk">',
+    `<title>${esc(uk.name)} — DevHub</title>`,
+    `<meta property="og:title" content="${esc(uk.name)} — DevHub" />`,
+    `<meta property="og:description" content="${esc(uk.excerpt)}" />`,
+    '<meta property="og:type" content="article" />',
+    `<link rel="canonical" href="${baseURL}/blog/${uk.id}" />`,
+    '<meta property="og:locale" content="uk_UA" />',
+    '<meta property="og:locale:alternate" content="en_US" />',
+    `<link rel="alternate" hreflang="en" href="${baseURL}/blog/${en.id}" />`,
+  ]) {
+    expect(html).toContain(want);
+  }
+});
