@@ -1,12 +1,15 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
+	"sync"
 	"testing"
 
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/quota"
+	"github.com/devhub/devhub/pkg/storage/miniotest"
 )
 
 func ptr(n int64) *int64 { return &n }
@@ -130,3 +133,59 @@ func TestAuthQuota(t *testing.T) {
 }
 
 var _ = http.StatusOK
+
+// TestQuotaNothingKeptOnEachBackend: an upload over the quota keeps nothing
+// in either backend — refused while it streams (the multipart uploads of S3
+// aborted) or by the final check, which two parallel uploads that each fit
+// alone cannot pass together.
+func TestQuotaNothingKeptOnEachBackend(t *testing.T) {
+	const MiB = 1 << 20
+	forEachBackend(t, func(t *testing.T, newApp func(func(*config.Config)) *filesTestApp) {
+		fa := newApp(func(c *config.Config) { c.Files.MaxUploadBytes, c.Files.QuotaBytes = 32*MiB, 10*MiB })
+		objects := func() int {
+			n := countEntries(t, fa.uploadsDir)
+			if fa.s3 != nil {
+				fa.backend.List(context.Background(), func(string) error { n++; return nil })
+				if m := miniotest.Incomplete(t, *fa.s3); m != 0 {
+					t.Fatalf("%d unfinished multipart uploads left", m)
+				}
+			}
+			return n
+		}
+		// Over by its own size, and over with a second part (a multipart
+		// upload of S3 under way when the quota runs out).
+		for _, parts := range [][]part{
+			{filePart("big.bin", randomBytes(11 * MiB))},
+			{filePart("a.bin", randomBytes(6 * MiB)), filePart("b.bin", randomBytes(6 * MiB))},
+		} {
+			if resp, body := fa.do(t, uploadRequest("/api/files/upload", userToken, multipartBody(parts...))); resp.StatusCode != 413 {
+				t.Fatalf("over the quota: %d %s", resp.StatusCode, body)
+			}
+			if n := objects(); n != 0 {
+				t.Fatalf("%d objects kept after a refusal", n)
+			}
+		}
+		// Two at once, 6 MiB each: one fits, the other is refused at the end.
+		bodies := [][]byte{multipartBody(filePart("c.bin", randomBytes(6*MiB))), multipartBody(filePart("d.bin", randomBytes(6*MiB)))}
+		codes := make([]int, 2)
+		var wg sync.WaitGroup
+		for i := range bodies {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				resp, _ := fa.do(t, uploadRequest("/api/files/upload", userToken, bodies[i]))
+				codes[i] = resp.StatusCode
+			}()
+		}
+		wg.Wait()
+		if !(codes[0] == 201 && codes[1] == 413 || codes[0] == 413 && codes[1] == 201) {
+			t.Fatalf("parallel uploads: %v, want one 201 and one 413", codes)
+		}
+		if all, _ := fa.svc.List(); len(all) != 1 {
+			t.Fatalf("%d files listed", len(all))
+		}
+		if n := objects(); n != 1 {
+			t.Fatalf("%d objects kept, want 1", n)
+		}
+	})
+}
