@@ -155,8 +155,8 @@ func TestQuotaNothingKeptOnEachBackend(t *testing.T) {
 		// Over by its own size, and over with a second part (a multipart
 		// upload of S3 under way when the quota runs out).
 		for _, parts := range [][]part{
-			{filePart("big.bin", randomBytes(11 * MiB))},
-			{filePart("a.bin", randomBytes(6 * MiB)), filePart("b.bin", randomBytes(6 * MiB))},
+			{filePart("big.bin", randomBytes(11*MiB))},
+			{filePart("a.bin", randomBytes(6*MiB)), filePart("b.bin", randomBytes(6*MiB))},
 		} {
 			if resp, body := fa.do(t, uploadRequest("/api/files/upload", userToken, multipartBody(parts...))); resp.StatusCode != 413 {
 				t.Fatalf("over the quota: %d %s", resp.StatusCode, body)
