@@ -391,3 +391,61 @@ test('logos on the portfolio pages stand out from the page in both themes (≥ 3
     }
   }
 });
+
+// What the route sweep cannot see: the parts that open over a page. Each is opened as a visitor
+// opens it and axe runs with it open, in both themes.
+test('opened overlays — the drawer, the Tools and language menus, the new-article dialog — have no serious axe violation, in both themes', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const s = await seedOnce();
+  for (const colorScheme of ['light', 'dark'] as const) {
+    for (const lang of ['uk', 'en'] as const) {
+      const context = await browser.newContext({ baseURL, viewport: { width: 375, height: 812 }, colorScheme });
+      await context.addInitScript(
+        ([l, t]) => {
+          localStorage.setItem('preferredLanguage', l);
+          localStorage.setItem('token', t);
+        },
+        [lang, s.adminToken] as const,
+      );
+      const page = await context.newPage();
+      const problems: string[] = [];
+      const check = async (what: string) => {
+        // measured once the opening animation has ended (half-faded text has no contrast to speak of)
+        await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity).map((a) => a.finished)));
+        for (const p of await axeProblems(page)) problems.push(`${colorScheme} ${lang} ${what}: ${p}`);
+      };
+      try {
+        await page.goto('/blog');
+        await expect(page.locator('main [aria-busy="true"]')).toHaveCount(0);
+        await expect(page.getByRole('article').first()).toBeVisible();
+
+        await page.locator('header .menu-button').click();
+        await expect(page.locator('.sidebar')).toBeVisible();
+        await check('drawer');
+        await page.keyboard.press('Escape');
+        await expect(page.locator('.sidebar')).toBeHidden();
+
+        await page.locator('header .lang__toggle').click();
+        await expect(page.getByRole('menu')).toBeVisible();
+        await check('language menu');
+        await page.keyboard.press('Escape');
+        await expect(page.getByRole('menu')).toHaveCount(0);
+
+        await page.setViewportSize({ width: 1280, height: 800 });
+        await page.locator('header .dropdown__toggle').click();
+        await expect(page.getByRole('menu')).toBeVisible();
+        await check('Tools menu');
+        await page.keyboard.press('Escape');
+
+        await page.locator('main .blog__create').click();
+        await expect(page.getByRole('dialog')).toBeVisible();
+        await check('new-article dialog');
+      } finally {
+        await context.close();
+      }
+      expect(problems).toEqual([]);
+    }
+  }
+});

@@ -1,5 +1,8 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { cliJson, expect, signInNewAccount, test } from './fixtures';
+import { cliJson, expect, signInNewAccount, test, uid } from './fixtures';
 
 // Layout stability (issue 16: cumulative layout shift ≤ 0.02 on every public route). Each route
 // is opened afresh at a phone and a desktop size with every request held back a little (as on a
@@ -23,7 +26,7 @@ function articlePath(): string {
 // microphone pages list the devices the browser reports, whose number is not known in advance).
 const ROUTES = [
   '/', '/blog', 'article', '/filecloud', '/games', '/tools/ip', '/tools/tone_generator',
-  '/skills', '/tools', '/chat', '/privacy', '/terms', '/no-such-page',
+  '/skills', '/tools', '/chat', '/profile', '/privacy', '/terms', '/no-such-page',
 ];
 
 interface Shift {
@@ -93,6 +96,15 @@ for (const size of SIZES) {
         await expectStable(page, path);
       });
     }
+
+    test('a file page does not move after it starts to paint', async ({ page }) => {
+      const png = join(mkdtempSync(join(tmpdir(), 'devhub-cls-')), `cls-${uid()}.png`);
+      writeFileSync(png, Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEUlEQVR4nGP4z8DA8B+MgBgAHfAD/dPQfSYAAAAASUVORK5CYII=', 'base64'));
+      const [file] = cliJson<Array<{ id: number }>>(['file', 'add', png]);
+      await recordShifts(page);
+      await openSlowly(page, `/filecloud/${file.id}`);
+      await expectStable(page, `/filecloud/${file.id}`);
+    });
 
     // Signed in, the uploader and the profile show the storage quota, which arrives after them.
     for (const path of ['/filecloud', '/profile']) {
