@@ -62,8 +62,9 @@ deps: $(SITE_STAMP)
 ## test: go vet, Go tests, front-end unit tests, browser end-to-end tests
 test: deps chromium vet test-go test-web e2e
 
-## vet: go vet, staticcheck and deadcode -test (every function reachable from a main or a test)
+## vet: gofmt, go vet, staticcheck and deadcode -test (every function reachable from a main or a test)
 vet: $(STATICCHECK) $(DEADCODE)
+	@out=$$("$$($(GO) env GOROOT)/bin/gofmt" -l cmd pkg .ci); if [ -n "$$out" ]; then echo "$$out"; echo "gofmt: not formatted (gofmt -w them)"; exit 1; fi
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
 	@out=$$($(DEADCODE) -test ./...); if [ -n "$$out" ]; then echo "$$out"; echo "deadcode: unreachable functions (remove them)"; exit 1; fi

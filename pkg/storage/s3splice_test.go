@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/devhub/devhub/pkg/storage"
-	)
+)
 
 // tcpSink is a loopback TCP connection whose far end collects what is
 // written to w: the way an HTTP response reaches a client, so CopyTo's
