@@ -108,16 +108,23 @@ test.describe('shell', () => {
 
   test('at 800 px the menu button opens the sidebar and an outside click closes it', async ({ page }) => {
     await page.setViewportSize({ width: 800, height: 900 });
+    const drawerChunk = (u: string) => /\/assets\/SidebarPanel-[^/]*\.js$/.test(u);
+    const requested: string[] = [];
+    page.on('request', (r) => requested.push(r.url()));
     await page.goto('/');
     await expect(page.getByRole('banner').getByRole('link', { name: /DevHub/ })).toBeVisible();
     await expect(mainNav(page)).toBeHidden();
     await expect(page.getByRole('button', { name: /Choose language/ })).toBeVisible();
+    // the drawer is a chunk of its own, downloaded only when the menu button is about to be used
+    await page.waitForLoadState('networkidle');
+    expect(requested.filter(drawerChunk)).toEqual([]);
 
     const button = page.getByRole('button', { name: 'Open menu' });
     await expect(button).toBeVisible();
     await button.click();
     const sidebar = page.getByRole('navigation', { name: 'Menu' });
     await expect(sidebar).toBeVisible();
+    expect(requested.filter(drawerChunk)).toHaveLength(1);
     const close = page.getByRole('banner').getByRole('button', { name: 'Close menu' });
     await expect(close).toHaveAttribute('aria-expanded', 'true');
     await expect(close.locator('[data-icon="close"]')).toBeVisible();

@@ -20,6 +20,11 @@ afterEach(async () => {
 
 const menuButton = () => screen.getByRole('button', { name: /open menu|close menu/i });
 const sidebar = () => screen.queryByRole('navigation', { name: 'Menu' });
+/** Presses the menu button and waits for the drawer (its own chunk) to be in. */
+const openSidebar = async () => {
+  fireEvent.click(menuButton());
+  return screen.findByRole('navigation', { name: 'Menu' });
+};
 
 describe('Header before localization is ready', () => {
   it('shows only the brand', () => {
@@ -50,7 +55,7 @@ describe('Header', () => {
     expect(within(nav).queryByRole('link', { name: 'Admin panel' })).toBeNull();
   });
 
-  it('the menu button toggles the sidebar and shows a close icon while open', () => {
+  it('the menu button toggles the sidebar and shows a close icon while open', async () => {
     renderWithShell(<Header ready />);
     const btn = menuButton();
     expect(btn.getAttribute('aria-expanded')).toBe('false');
@@ -62,42 +67,39 @@ describe('Header', () => {
     expect(btn.getAttribute('aria-expanded')).toBe('true');
     expect(btn.getAttribute('aria-label')).toBe('Close menu');
     expect(btn.querySelector('[data-icon="close"]')).toBeTruthy();
-    expect(sidebar()).toBeTruthy();
+    expect(await screen.findByRole('navigation', { name: 'Menu' })).toBeTruthy();
 
     fireEvent.click(btn);
     expect(btn.getAttribute('aria-expanded')).toBe('false');
     expect(sidebar()).toBeNull();
   });
 
-  it('an outside click closes the sidebar; a click inside does not', () => {
+  it('an outside click closes the sidebar; a click inside does not', async () => {
     renderWithShell(<Header ready />, { extra: <p data-testid="outside">elsewhere</p> });
-    fireEvent.click(menuButton());
-    fireEvent.mouseDown(within(sidebar()!).getByRole('heading', { name: 'Tools' }));
+    fireEvent.mouseDown(within(await openSidebar()).getByRole('heading', { name: 'Tools' }));
     expect(sidebar()).toBeTruthy();
     fireEvent.mouseDown(screen.getByTestId('outside'));
     expect(sidebar()).toBeNull();
     expect(menuButton().getAttribute('aria-expanded')).toBe('false');
   });
 
-  it('Escape closes the sidebar', () => {
+  it('Escape closes the sidebar', async () => {
     renderWithShell(<Header ready />);
-    fireEvent.click(menuButton());
+    await openSidebar();
     fireEvent.keyDown(document, { key: 'Escape' });
     expect(sidebar()).toBeNull();
   });
 
-  it('choosing a sidebar link closes it and navigates', () => {
+  it('choosing a sidebar link closes it and navigates', async () => {
     renderWithShell(<Header ready />);
-    fireEvent.click(menuButton());
-    fireEvent.click(within(sidebar()!).getByRole('link', { name: 'Blog' }));
+    fireEvent.click(within(await openSidebar()).getByRole('link', { name: 'Blog' }));
     expect(sidebar()).toBeNull();
     expect(screen.getByTestId('location').textContent).toBe('/blog');
   });
 
-  it('the sidebar lists tools, sections and the account items, but no admin panel for guests', () => {
+  it('the sidebar lists tools, sections and the account items, but no admin panel for guests', async () => {
     renderWithShell(<Header ready />);
-    fireEvent.click(menuButton());
-    const side = sidebar()!;
+    const side = await openSidebar();
     for (const name of ['Camera', 'Microphone', 'Your IP', 'Tone generator', 'Games', 'Blog', 'Files',
       'Personal cabinet', 'Messages', 'Friends', 'Chat']) {
       expect(within(side).getByRole('link', { name })).toBeTruthy();
@@ -150,8 +152,7 @@ describe('Header', () => {
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
     await waitFor(() => expect(within(nav).getByRole('link', { name: 'Admin panel' })).toBeTruthy());
     expect(fetch).toHaveBeenCalled();
-    fireEvent.click(menuButton());
-    const side = sidebar()!;
+    const side = await openSidebar();
     expect(within(side).getByRole('link', { name: 'Admin panel' })).toBeTruthy();
     expect(within(side).getByText('Signed in as root@example.com')).toBeTruthy();
     await act(async () => {

@@ -5,11 +5,13 @@ import { useAuth } from '../../lib/auth';
 import { CloseIcon, MenuIcon } from './icons';
 import { LanguageSelector } from './LanguageSelector';
 import { ADMIN_PATH, MAIN_ITEMS, SHELL_BREAKPOINT_PX } from './navItems';
-import { Sidebar } from './Sidebar';
+import { preloadSidebar, Sidebar } from './Sidebar';
 import { ToolsDropdown } from './ToolsDropdown';
 import './shell.css';
 
 export const BRAND_FALLBACK = 'DevHub';
+
+const warmSidebar = () => void preloadSidebar().catch(() => undefined); // opening it tries again
 const SIDEBAR_ID = 'site-sidebar';
 
 /** The site header. Until localization is ready (`ready` false) it shows the brand only. */
@@ -101,6 +103,10 @@ function ReadyHeader() {
             aria-controls={SIDEBAR_ID}
             aria-label={menuOpen ? t('closeMenu') : t('openMenu')}
             onClick={() => setMenuOpen((o) => !o)}
+            // The drawer's chunk starts loading when a press is coming, not at the click.
+            onPointerEnter={warmSidebar}
+            onPointerDown={warmSidebar}
+            onFocus={warmSidebar}
           >
             {menuOpen ? <CloseIcon /> : <MenuIcon />}
           </button>

@@ -129,26 +129,29 @@ describe('the language menu', () => {
 });
 
 describe('the mobile drawer', () => {
-  const open = () => {
+  /** Presses the menu button and waits for the drawer (its own chunk) to take the focus. */
+  const open = async () => {
     const b = screen.getByRole('button', { name: 'Open menu' });
     b.focus();
     fireEvent.click(b);
+    const d = await screen.findByRole('navigation', { name: 'Menu' });
+    await waitFor(() => expect(focused()).toBe(within(d).getByRole('button', { name: 'Close menu' })));
     return b;
   };
   const drawer = () => screen.queryByRole('navigation', { name: 'Menu' });
 
-  it('takes the focus to its close button and makes the page behind inert', () => {
+  it('takes the focus to its close button and makes the page behind inert', async () => {
     renderWithShell(<Header ready />, { extra: <a href="#x">behind</a> });
-    open();
+    await open();
     expect(focused()).toBe(within(drawer()!).getByRole('button', { name: 'Close menu' }));
     expect(screen.getByRole('banner').closest('[inert]')).toBeTruthy();
     expect(screen.getByText('behind').closest('[inert]')).toBeTruthy();
     expect(drawer()!.closest('[inert]')).toBeNull();
   });
 
-  it('keeps Tab and Shift+Tab inside', () => {
+  it('keeps Tab and Shift+Tab inside', async () => {
     renderWithShell(<Header ready />);
-    open();
+    await open();
     const inside = drawer()!;
     const close = within(inside).getByRole('button', { name: 'Close menu' });
     key('Tab', { shiftKey: true });
@@ -161,9 +164,9 @@ describe('the mobile drawer', () => {
   it.each([
     ['Escape', () => key('Escape')],
     ['its close button', () => fireEvent.click(within(drawer()!).getByRole('button', { name: 'Close menu' }))],
-  ])('%s closes it, lifts inert and returns the focus to the menu button', (_name, act) => {
+  ])('%s closes it, lifts inert and returns the focus to the menu button', async (_name, act) => {
     renderWithShell(<Header ready />);
-    const b = open();
+    const b = await open();
     act();
     expect(drawer()).toBeNull();
     expect(document.querySelector('[inert]')).toBeNull();
