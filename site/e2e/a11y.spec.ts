@@ -149,7 +149,7 @@ async function axeProblems(page: Page): Promise<string[]> {
     );
 }
 
-/** Sideways scrolling, and (at phone size) interactive elements under 24×24 CSS px. */
+/** Sideways scrolling, selects too narrow for their text, and (at phone size) interactive elements under 24×24 CSS px. */
 function layoutProblems(page: Page, phone: boolean): Promise<string[]> {
   return page.evaluate((checkTargets) => {
     const out: string[] = [];
@@ -166,6 +166,18 @@ function layoutProblems(page: Page, phone: boolean): Promise<string[]> {
         }
       }
       out.push(`scrolls sideways: ${root.scrollWidth} > ${window.innerWidth} (${widest} ends at ${Math.round(max)})`);
+    }
+    // a select whose chosen option does not fit shows it cut ("Логарифмич"): the text, the side
+    // paddings and the arrow (about 20 px) must fit its box
+    const ctx = document.createElement('canvas').getContext('2d')!;
+    for (const sel of document.querySelectorAll('select')) {
+      const st = getComputedStyle(sel);
+      if (st.display === 'none' || st.visibility === 'hidden' || sel.closest('[hidden], [inert]') || sel.clientWidth === 0) continue;
+      ctx.font = `${st.fontStyle} ${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
+      // whichever option is chosen: the longest must fit
+      const text = [...sel.options].map((o) => o.textContent ?? '').sort((a, b) => ctx.measureText(b).width - ctx.measureText(a).width)[0] ?? '';
+      const need = ctx.measureText(text).width + parseFloat(st.paddingLeft) + parseFloat(st.paddingRight) + 20;
+      if (need > sel.clientWidth + 1) out.push(`select cuts its text: "${text}" needs ${Math.round(need)} px, has ${sel.clientWidth}`);
     }
     if (!checkTargets) return out;
     const describe = (el: Element) => {
