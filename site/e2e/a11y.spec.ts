@@ -297,10 +297,17 @@ for (const lang of ['uk', 'ru', 'en'] as const) {
   }
 }
 
-test('every route in the dark theme (en, 1280×800): no serious axe violation', async ({ browser }, testInfo) => {
-  test.setTimeout(180_000);
-  await sweep(browser, { lang: 'en', width: 1280, height: 800, axe: true, colorScheme: 'dark', screenshots: false }, testInfo);
-});
+// The dark theme passes the same checks: at the desktop size, and at the phone size (its own
+// layout: the header's buttons, stacked cards) in another language.
+for (const [lang, width, height] of [
+  ['en', 1280, 800],
+  ['uk', 375, 812],
+] as const) {
+  test(`every route in the dark theme (${lang}, ${width}×${height}): no serious axe violation`, async ({ browser }, testInfo) => {
+    test.setTimeout(180_000);
+    await sweep(browser, { lang, width, height, axe: true, colorScheme: 'dark', screenshots: false }, testInfo);
+  });
+}
 
 test('every route at 768×1024 (en): no sideways scroll, screenshots', async ({ browser }, testInfo) => {
   test.setTimeout(120_000);
