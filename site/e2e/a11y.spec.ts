@@ -8,7 +8,8 @@ import { pixels } from './gameScreen';
 
 // Accessibility and layout sweep over every route (issue 16), against the real binary:
 // axe-core (serious and critical impact) in uk, ru and en at 375 and 1280 px, once more in the
-// dark theme; at every size no sideways scrolling, and no interactive element under 24×24 CSS px
+// dark theme; at every size no sideways scrolling and no select or placeholder cut short, and no
+// interactive element under 24×24 CSS px
 // at the phone size (WCAG 2.5.8), with a screenshot of each route attached to the test.
 // One browser context per language × size; each route is visited once and checked for all.
 
@@ -149,7 +150,7 @@ async function axeProblems(page: Page): Promise<string[]> {
     );
 }
 
-/** Sideways scrolling, selects too narrow for their text, and (at phone size) interactive elements under 24×24 CSS px. */
+/** Sideways scrolling, selects and placeholders too narrow for their text, and (at phone size) interactive elements under 24×24 CSS px. */
 function layoutProblems(page: Page, phone: boolean): Promise<string[]> {
   return page.evaluate((checkTargets) => {
     const out: string[] = [];
@@ -178,6 +179,14 @@ function layoutProblems(page: Page, phone: boolean): Promise<string[]> {
       const text = [...sel.options].map((o) => o.textContent ?? '').sort((a, b) => ctx.measureText(b).width - ctx.measureText(a).width)[0] ?? '';
       const need = ctx.measureText(text).width + parseFloat(st.paddingLeft) + parseFloat(st.paddingRight) + 20;
       if (need > sel.clientWidth + 1) out.push(`select cuts its text: "${text}" needs ${Math.round(need)} px, has ${sel.clientWidth}`);
+    }
+    // a field's placeholder (its hint) shown whole
+    for (const input of document.querySelectorAll<HTMLInputElement>('input[placeholder]')) {
+      const st = getComputedStyle(input);
+      if (st.display === 'none' || st.visibility === 'hidden' || input.closest('[hidden], [inert]') || input.clientWidth <= 1) continue;
+      ctx.font = `${st.fontStyle} ${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
+      const need = ctx.measureText(input.placeholder).width + parseFloat(st.paddingLeft) + parseFloat(st.paddingRight);
+      if (need > input.clientWidth + 1) out.push(`placeholder cut: "${input.placeholder}" needs ${Math.round(need)} px, has ${input.clientWidth}`);
     }
     if (!checkTargets) return out;
     const describe = (el: Element) => {
@@ -288,7 +297,7 @@ for (const lang of ['uk', 'ru', 'en'] as const) {
     [375, 812],
     [1280, 800],
   ] as const) {
-    test(`every route in ${lang} at ${width}×${height}: no serious axe violation, no sideways scroll, targets ≥ 24 px`, async ({
+    test(`every route in ${lang} at ${width}×${height}: no serious axe violation, no sideways scroll, nothing cut, targets ≥ 24 px`, async ({
       browser,
     }, testInfo) => {
       test.setTimeout(180_000);
