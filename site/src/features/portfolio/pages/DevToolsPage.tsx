@@ -2,6 +2,7 @@
 // icons, the intro and the closing philosophy, in six languages (the page's own selector).
 import { Page } from '../../../components/ui/Page';
 import type { PageLanguage } from '../../../lib/i18n';
+import '../profile/i18nPageOnly';
 import { LanguageSelect, usePageLanguage } from '../profile/LanguageSelect';
 import { ProfileIcon } from '../profile/ProfileIcon';
 import { ProfileState } from '../profile/ProfileState';

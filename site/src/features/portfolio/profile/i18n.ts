@@ -1,14 +1,12 @@
 // The portfolio pages' own strings (useTranslation / getFixedT with ns 'portfolio'). Unlike the
-// rest of the site these pages carry a language selector of their own (portfolio spec §2: skills
-// en/ru, development tools en/ru/uk/es/fr/pt), so the bundles include es, fr and pt, which the
-// shell's selector does not offer.
+// rest of the site these pages carry a language selector of their own (portfolio spec §2: home
+// uk/en/ru, skills en/ru, development tools en/ru/uk/es/fr/pt). The site's languages are here;
+// es, fr and pt, which only the development-tools page offers, are in i18nPageOnly.ts, imported
+// by that page alone so the home and skills pages do not download them.
 import { registerTranslations } from '../../../lib/i18n';
 import en from './locales/en.json';
-import es from './locales/es.json';
-import fr from './locales/fr.json';
-import pt from './locales/pt.json';
 import ru from './locales/ru.json';
 import uk from './locales/uk.json';
 
 export const PORTFOLIO_NS = 'portfolio';
-registerTranslations(PORTFOLIO_NS, { en, uk, ru, es, fr, pt });
+registerTranslations(PORTFOLIO_NS, { en, uk, ru });
