@@ -51,9 +51,28 @@ func TestSEOFiles(t *testing.T) {
 		t.Error("the profile is in the sitemap")
 	}
 
-	for _, p := range []string{"/favicon.ico", "/manifest.webmanifest"} {
-		if resp, _ := ta.testApp.do(t, get(p)); resp.StatusCode != 200 {
-			t.Errorf("%s: %d", p, resp.StatusCode)
+	// The favicon at its classic address is a picture, and the manifest one a browser can use.
+	if resp, _ := ta.testApp.do(t, get("/favicon.ico")); resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "image/") {
+		t.Errorf("/favicon.ico: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	resp, body = ta.testApp.do(t, get("/manifest.webmanifest"))
+	var manifest struct {
+		Name      string `json:"name"`
+		ShortName string `json:"short_name"`
+		StartURL  string `json:"start_url"`
+		Display   string `json:"display"`
+		Icons     []struct{ Src, Sizes, Type string }
+	}
+	if err := json.Unmarshal(body, &manifest); err != nil || resp.StatusCode != 200 ||
+		resp.Header.Get("Content-Type") != "application/manifest+json" {
+		t.Fatalf("manifest: %d %s %v %s", resp.StatusCode, resp.Header.Get("Content-Type"), err, body)
+	}
+	if manifest.Name == "" || manifest.ShortName == "" || manifest.StartURL != "/" || manifest.Display == "" || len(manifest.Icons) == 0 {
+		t.Errorf("manifest: %+v", manifest)
+	}
+	for _, icon := range manifest.Icons {
+		if r, _ := ta.testApp.do(t, get(icon.Src)); r.StatusCode != 200 || r.Header.Get("Content-Type") != icon.Type {
+			t.Errorf("manifest icon %s: %d %s", icon.Src, r.StatusCode, r.Header.Get("Content-Type"))
 		}
 	}
 
