@@ -194,7 +194,8 @@ test('an admin creates and deletes a blog article by keyboard; the form fits an 
   expect(await page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true);
   await tabTo(page, (el) => el.textContent?.trim() === 'Create', 12);
   await page.keyboard.press('Enter');
-  await expect(page.getByText('Article created successfully')).toBeVisible();
+  // the toast is said by screen readers: it is inside a polite live region
+  await expect(page.locator('[aria-live="polite"]').getByText('Article created successfully')).toBeVisible();
   await expect(form).toBeHidden();
 
   // the new article is Ukrainian: in the English interface it comes after the English ones (maybe
