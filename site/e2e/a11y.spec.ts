@@ -8,7 +8,8 @@ import { pixels } from './gameScreen';
 
 // Accessibility and layout sweep over every route (issue 16), against the real binary:
 // axe-core (serious and critical impact) in uk, ru and en at 375 and 1280 px, once more in the
-// dark theme; at every size no sideways scrolling and no select or placeholder cut short, and no
+// dark theme; at every size no sideways scrolling and no select or placeholder cut short, from the
+// tablet size up no word broken inside a table, and no
 // interactive element under 24×24 CSS px at the phone size (WCAG 2.5.8), with a screenshot of
 // each route attached to the test.
 // One browser context per language × size; each route is visited once and checked for all.
@@ -188,6 +189,23 @@ function layoutProblems(page: Page, phone: boolean): Promise<string[]> {
       ctx.font = `${st.fontStyle} ${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
       const need = ctx.measureText(input.placeholder).width + parseFloat(st.paddingLeft) + parseFloat(st.paddingRight);
       if (need > input.clientWidth + 1) out.push(`placeholder cut: "${input.placeholder}" needs ${Math.round(need)} px, has ${input.clientWidth}`);
+    }
+    // from the tablet size up, a table keeps its words whole (a column too narrow breaks "mis|match")
+    if (window.innerWidth >= 720) {
+      for (const cell of document.querySelectorAll('main th, main td')) {
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        const range = document.createRange();
+        while (walker.nextNode()) {
+          const node = walker.currentNode as Text;
+          // the pieces between spaces and hyphens, where a line may break
+          for (const m of node.data.matchAll(/[^\s\-‐/]+/g)) {
+            range.setStart(node, m.index);
+            range.setEnd(node, m.index + m[0].length);
+            const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+            if (lines.size > 1) out.push(`word broken in a table: "${m[0]}"`);
+          }
+        }
+      }
     }
     if (!checkTargets) return out;
     const describe = (el: Element) => {
