@@ -78,4 +78,19 @@ describe('IpPage', () => {
       vi.useRealTimers();
     }
   });
+
+  it('says what is not known in the reader’s language (the lookup answers "Unknown")', async () => {
+    await initTestI18n('uk');
+    try {
+      stubFetch({ '/api/ip': () => json({ ...record, country: '', countryCode: '', city: 'Unknown' }) });
+      renderWithShell(<IpPage />);
+      await screen.findByTestId('ip-address');
+      const card = screen.getByRole('region', { name: 'Дані IP' });
+      // country, city, region, postal code, coordinates and host name
+      expect(card.textContent!.match(/Невідомо/g)).toHaveLength(6);
+      expect(card.textContent).not.toMatch(/unknown/i);
+    } finally {
+      await initTestI18n('en');
+    }
+  });
 });

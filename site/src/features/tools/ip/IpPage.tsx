@@ -18,6 +18,7 @@ import {
   PerformancePanel,
   ReadinessPanel,
   Rows,
+  isUnknown,
   Section,
   WebApiPanel,
   WebRtcPanel,
@@ -148,7 +149,7 @@ export default function IpPage() {
                 <div className="ip-address">
                   <span className="ip-address__label">{t('ipBlock.ip')}</span>
                   <span className="ip-address__value" data-testid="ip-address">
-                    {ip.data.ip || 'Unknown'}
+                    {isUnknown(ip.data.ip) ? t('unknownValue') : ip.data.ip}
                   </span>
                   <button type="button" className="btn btn--ghost" onClick={() => void copyIp()} aria-label={t('ipBlock.copy')}>
                     {copied ? <span aria-label={t('ipBlock.copied')}>✓</span> : '⧉'}
@@ -162,7 +163,7 @@ export default function IpPage() {
                         <span className="ip-flag" aria-hidden="true">
                           {flagFromCode(ip.data.countryCode)}
                         </span>{' '}
-                        {ip.data.country || 'Unknown'}
+                        {isUnknown(ip.data.country) ? t('unknownValue') : ip.data.country}
                       </span>,
                     ],
                     [t('ipBlock.city'), ip.data.city || 'Unknown'],

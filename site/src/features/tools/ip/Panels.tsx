@@ -7,13 +7,21 @@ import type { Readiness, WebRtcResult } from './checks';
 import { IP_NS } from './i18n';
 import type { ConsistencyRow } from './report';
 
+/**
+ * Whether a value is the report's "not known" (the lookup's "Unknown", the browser part's
+ * "unknown", nothing): the data keeps those words (exports, the copied report), the page says it
+ * in the reader's language.
+ */
+export const isUnknown = (v: unknown): boolean => v === null || v === undefined || v === '' || v === 'Unknown' || v === 'unknown';
+
 export function Rows({ rows }: { rows: [string, ReactNode][] }) {
+  const { t } = useTranslation(IP_NS);
   return (
     <dl className="ip-rows">
       {rows.map(([label, value]) => (
         <div key={label} className="ip-row">
           <dt>{label}</dt>
-          <dd>{value}</dd>
+          <dd>{typeof value === 'string' && isUnknown(value) ? t('unknownValue') : value}</dd>
         </div>
       ))}
     </dl>
@@ -216,8 +224,8 @@ export function ConsistencyPanel({ rows }: { rows: ConsistencyRow[] }) {
             {rows.map((r) => (
               <tr key={r.key} data-status={r.status}>
                 <th scope="row">{t(`consistency.rows.${r.key}`)}</th>
-                <td>{r.ipSide}</td>
-                <td>{r.browserSide}</td>
+                <td>{isUnknown(r.ipSide) ? t('unknownValue') : r.ipSide}</td>
+                <td>{isUnknown(r.browserSide) ? t('unknownValue') : r.browserSide}</td>
                 <td className={`ip-status ip-status--${r.status}`}>{t(`consistency.status.${r.status}`)}</td>
               </tr>
             ))}
