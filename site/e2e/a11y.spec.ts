@@ -8,10 +8,9 @@ import { pixels } from './gameScreen';
 
 // Accessibility and layout sweep over every route (issue 16), against the real binary:
 // axe-core (serious and critical impact) in uk, ru and en at 375 and 1280 px, once more in the
-// dark theme; at every size no sideways scrolling and no select or placeholder cut short, from the
-// tablet size up no word broken inside a table, and no
-// interactive element under 24×24 CSS px at the phone size (WCAG 2.5.8), with a screenshot of
-// each route attached to the test.
+// dark theme; at every size no sideways scrolling (down to 320 px) and no select or placeholder
+// cut short, from the tablet size up no word broken inside a table, and no interactive element
+// under 24×24 CSS px at the phone size (WCAG 2.5.8), with a screenshot of each route attached.
 // One browser context per language × size; each route is visited once and checked for all.
 
 test.describe.configure({ mode: 'parallel' });

@@ -152,7 +152,7 @@ export default function IpPage() {
                     {isUnknown(ip.data.ip) ? t('unknownValue') : ip.data.ip}
                   </span>
                   <button type="button" className="btn btn--ghost" onClick={() => void copyIp()} aria-label={t('ipBlock.copy')}>
-                    {copied ? <span aria-label={t('ipBlock.copied')}>✓</span> : '⧉'}
+                    {copied ? <span aria-label={t('ipBlock.copied')}>✓</span> : <CopyIcon />}
                   </button>
                 </div>
                 <Rows
@@ -187,5 +187,18 @@ export default function IpPage() {
         </div>
       )}
     </Page>
+  );
+}
+
+/**
+ * Two overlapping pages, the usual "copy" picture, drawn here: the text sign for it (⧉) is missing
+ * from common fonts (Debian's DejaVu among them) and showed as an empty box.
+ */
+function CopyIcon() {
+  return (
+    <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" aria-hidden="true" focusable="false">
+      <rect x="9" y="9" width="12" height="12" rx="2" />
+      <path d="M5 15H4a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1h10a1 1 0 0 1 1 1v1" />
+    </svg>
   );
 }
