@@ -63,6 +63,24 @@ func (s *Server) spaPage(c fiber.Ctx, path string) (body []byte, found bool) {
 	return s.withHead("Not found — DevHub", "This page does not exist.", "", nil), false
 }
 
+// articleBySlugRedirect is where /blog/<slug> of an existing article moves:
+// /blog/<id>. The SPA and the API know articles by number only, so the page
+// at the slug's address would say "not found" under the article's head.
+func (s *Server) articleBySlugRedirect(c fiber.Ctx, path string) (string, bool) {
+	key, ok := strings.CutPrefix(path, "/blog/")
+	if !ok || key == "" || strings.Contains(key, "/") {
+		return "", false
+	}
+	if _, err := strconv.ParseUint(key, 10, 64); err == nil {
+		return "", false
+	}
+	a := s.article(c, key)
+	if a == nil {
+		return "", false
+	}
+	return "/blog/" + strconv.FormatUint(a.ID, 10), true
+}
+
 // article finds an article by id or slug (nil when there is none).
 func (s *Server) article(c fiber.Ctx, key string) *blog.Article {
 	if s.svc.Blog == nil {

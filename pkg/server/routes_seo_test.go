@@ -93,7 +93,12 @@ func TestSEOFiles(t *testing.T) {
 	if resp.StatusCode != 200 || strings.Contains(page, "<servers>") {
 		t.Fatalf("article page: %d", resp.StatusCode)
 	}
-	// Its slug finds it too; a missing one is a 404.
+	// Its slug moves to its address by number (the one the SPA shows); a
+	// missing one is a 404.
+	resp, _ = ta.testApp.do(t, get("/blog/fast-go-servers"))
+	if resp.StatusCode != 301 || resp.Header.Get("Location") != "/blog/1" {
+		t.Fatalf("article by slug: %d %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
 	if resp, _ := ta.testApp.do(t, get("/blog/no-such-article")); resp.StatusCode != 404 {
 		t.Fatalf("missing article: %d", resp.StatusCode)
 	}

@@ -151,6 +151,11 @@ func (s *Server) serveSite(c fiber.Ctx) error {
 	if p == "/index.html" {
 		return s.sendAsset(c, s.site.index)
 	}
+	// An article named by its slug moves to its address by number, the one
+	// the SPA reads and the canonical link names.
+	if to, ok := s.articleBySlugRedirect(c, p); ok {
+		return c.Redirect().Status(fiber.StatusMovedPermanently).To(to)
+	}
 	// A page of the SPA: its HTML with its own head; any other path is a
 	// 404 that still shows the SPA (its not-found page), never a 304.
 	body, found := s.spaPage(c, p)
