@@ -96,8 +96,13 @@ function visits(s: Seed): Visit[] {
     ...guest.map((path) => ({ path, who: 'guest' as const })),
     { path: '/profile', who: 'user' },
     { path: '/filecloud', who: 'user' },
+    { path: '/games', who: 'user' },
     { path: '/profile', who: 'admin' },
     { path: '/blog', who: 'admin' },
+    { path: `/blog/${s.articleId}`, who: 'admin' },
+    { path: '/filecloud', who: 'admin' },
+    { path: `/filecloud/${s.fileId}`, who: 'admin' },
+    { path: '/games', who: 'admin' },
   ];
 }
 
