@@ -7,3 +7,6 @@ func PooledGets(s *S3Store) *S3Store {
 	s.plainHTTP = false
 	return s
 }
+
+// DialAddr is dialAddr, for its table test.
+var DialAddr = dialAddr

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,7 +79,7 @@ func (s *S3Store) spliceGet(ctx context.Context, key string, off int64) (*rawBod
 		req.Header.Set("Range", "bytes="+strconv.FormatInt(off, 10)+"-")
 	}
 	var d net.Dialer
-	conn, err := d.DialContext(ctx, "tcp", req.URL.Host)
+	conn, err := d.DialContext(ctx, "tcp", dialAddr(req.URL))
 	if err != nil {
 		return nil, 0, fmt.Errorf("storage: s3: %w", err)
 	}
@@ -104,6 +105,17 @@ func (s *S3Store) spliceGet(ctx context.Context, key string, off int64) (*rawBod
 	}
 	b.left = resp.ContentLength
 	return b, size, nil
+}
+
+// dialAddr is the host and port to dial for a plain-HTTP URL. minio-go
+// leaves port 80 out of the URLs it makes (a browser would drop it and the
+// signature would then not match), and a dial needs it.
+func dialAddr(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = "80"
+	}
+	return net.JoinHostPort(u.Hostname(), port)
 }
 
 // answerSize checks a GET's answer and returns the object's size, or the

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -208,5 +209,26 @@ func TestS3CopyCutShort(t *testing.T) {
 			t.Fatalf("%s: a cut-off answer copied %d bytes with %v", tc.name, n, err)
 		}
 		r.Close()
+	}
+}
+
+// TestDialAddr: a spliced GET dials the presigned URL's host at its port,
+// and at 80 when the URL leaves it out (minio-go drops ":80" from the URLs
+// of an endpoint such as http://minio.lan).
+func TestDialAddr(t *testing.T) {
+	for _, tc := range []struct{ url, want string }{
+		{"http://127.0.0.1:9000/bucket/key?X-Amz-Signature=x", "127.0.0.1:9000"},
+		{"http://minio.lan/bucket/key", "minio.lan:80"},
+		{"http://bucket.minio.lan/key", "bucket.minio.lan:80"},
+		{"http://[::1]/bucket/key", "[::1]:80"},
+		{"http://[::1]:9000/bucket/key", "[::1]:9000"},
+	} {
+		u, err := url.Parse(tc.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := storage.DialAddr(u); got != tc.want {
+			t.Errorf("DialAddr(%s) = %q, want %q", tc.url, got, tc.want)
+		}
 	}
 }
