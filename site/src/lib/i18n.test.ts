@@ -142,6 +142,18 @@ describe('initI18n and setLanguage', () => {
     expect(mod.i18n.hasResourceBundle('uk', 'translation')).toBe(false);
   });
 
+  it('of two quick choices the later one wins, though the earlier one\'s texts arrive after it', async () => {
+    localStorage.setItem('preferredLanguage', 'en');
+    stubFetch();
+    const mod = await import('./i18n');
+    await mod.initI18n();
+    const first = mod.setLanguage('ru'); // its chunk is still on its way
+    const second = mod.setLanguage('en'); // already loaded: switches at once
+    await expect(Promise.all([first, second])).resolves.toEqual(['en', 'en']);
+    expect(mod.i18n.language).toBe('en');
+    expect(localStorage.getItem('preferredLanguage')).toBe('en');
+  });
+
   it('a language whose translations cannot be loaded is not switched to', async () => {
     localStorage.setItem('preferredLanguage', 'en');
     stubFetch();

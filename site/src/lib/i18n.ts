@@ -127,11 +127,16 @@ export function initI18n(): Promise<Language> {
   return initPromise;
 }
 
+/** Counts setLanguage calls: a choice whose texts arrive after a later choice must not undo it. */
+let languageChoices = 0;
+
 /**
  * Switches the interface language everywhere at once and saves the choice.
- * An unsupported language logs a warning and becomes English.
+ * An unsupported language logs a warning and becomes English. Of quick successive choices the
+ * last one wins, whichever language's texts arrive last.
  */
 export async function setLanguage(lang: string): Promise<Language> {
+  const choice = ++languageChoices;
   const base = normalizeLanguage(lang);
   let target: Language;
   if (isSupportedLanguage(base)) {
@@ -149,6 +154,7 @@ export async function setLanguage(lang: string): Promise<Language> {
       console.warn(`[i18n] Could not load the "${target}" translations; keeping the current language.`, err);
       return currentLanguage();
     }
+    if (choice !== languageChoices) return currentLanguage(); // a later choice was made meanwhile
   }
   save(target);
   await i18n.changeLanguage(target);
