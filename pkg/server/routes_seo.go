@@ -104,16 +104,17 @@ var (
 )
 
 // translationLinks are the hreflang links of an article that has
-// translations (its own included, as the sitemap lists them).
+// translations (its own included, as the sitemap lists them). The group
+// comes from the blog's index by translation key, not a scan of every
+// article on each page view.
 func (s *Server) translationLinks(c fiber.Ctx, a *blog.Article) []sitemapAlternate {
-	if a.TranslationKey == "" {
+	others := s.svc.Blog.Translations(a)
+	if len(others) == 0 {
 		return nil
 	}
-	var group []blog.Summary
-	for _, x := range s.svc.Blog.All("", "") {
-		if x.TranslationKey == a.TranslationKey {
-			group = append(group, x)
-		}
+	group := []blog.Summary{a.Summary()}
+	for _, o := range others {
+		group = append(group, blog.Summary{ID: o.ID, Lang: o.Lang, TranslationKey: a.TranslationKey})
 	}
 	return articleAlternates(group, func(id uint64) string { return s.absolute(c, "/blog/"+strconv.FormatUint(id, 10)) })[a.ID]
 }
