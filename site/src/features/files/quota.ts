@@ -10,7 +10,7 @@ export type Quota = Schema<'Quota'>;
  * A refusal's figures: the quota, and — when the user's unfinished resumable uploads took part in
  * the refusal — what they hold (data.quota.held: their announced lengths, one file each).
  */
-export type QuotaRefusal = Quota & { held?: { bytes: number; files: number } };
+export type QuotaRefusal = Quota & { held?: Schema<'QuotaAmount'> };
 
 type T = (key: string, opts?: Record<string, unknown>) => string;
 
