@@ -20,6 +20,7 @@ const uid = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).t
 interface Seed {
   articleId: number;
   fileId: number;
+  shareToken: string;
   userToken: string;
   adminToken: string;
 }
@@ -64,6 +65,7 @@ async function seed(): Promise<Seed> {
     Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEUlEQVR4nGP4z8DA8B+MgBgAHfAD/dPQfSYAAAAASUVORK5CYII=', 'base64'),
   );
   const [file] = cliJson<Array<{ id: number }>>(['file', 'add', png]);
+  const share = cliJson<{ token: string }>(['file', 'share', String(file.id)]);
   const tokens: string[] = [];
   for (const role of ['user', 'admin'] as const) {
     const email = `a11y-${role}-${tag}@example.com`;
@@ -73,7 +75,7 @@ async function seed(): Promise<Seed> {
     cli(args, { input: `${password}\n` });
     tokens.push(await login(email, password));
   }
-  return { articleId: article.id, fileId: file.id, userToken: tokens[0], adminToken: tokens[1] };
+  return { articleId: article.id, fileId: file.id, shareToken: share.token, userToken: tokens[0], adminToken: tokens[1] };
 }
 
 let seeded: Promise<Seed> | undefined;
@@ -90,15 +92,19 @@ function visits(s: Seed): Visit[] {
   const guest = [
     '/', '/skills', '/tools', '/tools/camera', '/tools/microphone', '/tools/ip', '/tools/tone_generator',
     '/chat', '/games', '/blog', `/blog/${s.articleId}`, '/filecloud', `/filecloud/${s.fileId}`, '/profile',
-    '/privacy', '/terms', '/no-such-page',
+    `/s/${s.shareToken}`, '/profile?mode=register', '/privacy', '/terms', '/no-such-page',
   ];
+  // (two visits in a row to one page — /profile, /profile?section=… — would keep its heading: the
+  // wait for the next page's heading needs another page between them)
   return [
     ...guest.map((path) => ({ path, who: 'guest' as const })),
     { path: '/profile', who: 'user' },
     { path: '/filecloud', who: 'user' },
     { path: '/games', who: 'user' },
+    { path: '/profile?section=settings', who: 'user' },
     { path: '/profile', who: 'admin' },
     { path: '/blog', who: 'admin' },
+    { path: '/profile?section=admin', who: 'admin' },
     { path: `/blog/${s.articleId}`, who: 'admin' },
     { path: '/filecloud', who: 'admin' },
     { path: `/filecloud/${s.fileId}`, who: 'admin' },
@@ -201,8 +207,10 @@ function layoutProblems(page: Page, phone: boolean): Promise<string[]> {
         const range = document.createRange();
         while (walker.nextNode()) {
           const node = walker.currentNode as Text;
-          // the pieces between spaces and hyphens, where a line may break
+          // the words between spaces and hyphens, where a line may break (an e-mail address or a
+          // token is one long string that may break anywhere: letters only are words here)
           for (const m of node.data.matchAll(/[^\s\-‐/]+/g)) {
+            if (!/^\p{L}+$/u.test(m[0])) continue;
             range.setStart(node, m.index);
             range.setEnd(node, m.index + m[0].length);
             const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
