@@ -1,4 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { loadOnce } from '../lib/loadOnce';
 
 /** Chunk loading timeout (spec §9): a page chunk that has not arrived after 120 s fails. */
 export const CHUNK_TIMEOUT_MS = 120_000;
@@ -33,11 +34,6 @@ export type LazyPage = LazyExoticComponent<ComponentType> & {
  * (preloadRoute) renders as soon as the shell is ready instead of asking for it only then.
  */
 export function lazyPage(factory: () => Promise<PageModule>): LazyPage {
-  let loading: Promise<PageModule> | null = null;
-  const preload = () =>
-    (loading ??= withTimeout(factory(), CHUNK_TIMEOUT_MS).catch((err: unknown) => {
-      loading = null;
-      throw err;
-    }));
+  const preload = loadOnce(() => withTimeout(factory(), CHUNK_TIMEOUT_MS));
   return Object.assign(lazy(preload), { preload });
 }

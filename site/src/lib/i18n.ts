@@ -1,6 +1,7 @@
 import i18next, { type i18n as I18n, type InitOptions, type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { getIpInfo } from './ipInfo';
+import { loadOnce } from './loadOnce';
 import {
   DEFAULT_LANGUAGE,
   LANGUAGE_STORAGE_KEY,
@@ -19,28 +20,15 @@ type Translations = Record<string, unknown>;
  * and another one when switching to it. The locales carry the same keys (i18n.test.ts), so nothing
  * needs the English one as a fallback.
  */
-const SHELL_LOCALES: Record<Language, () => Promise<{ default: Translations }>> = {
-  en: () => import('../locales/en.json'),
-  uk: () => import('../locales/uk.json'),
-  ru: () => import('../locales/ru.json'),
+const SHELL_LOCALES: Record<Language, () => Promise<Translations>> = {
+  en: loadOnce(() => import('../locales/en.json').then((m) => m.default)),
+  uk: loadOnce(() => import('../locales/uk.json').then((m) => m.default)),
+  ru: loadOnce(() => import('../locales/ru.json').then((m) => m.default)),
 };
-
-const shellLocales = new Map<Language, Promise<Translations>>();
 
 /** The shell's translations for lang: one download, shared (a failed one may be tried again). */
 function loadShellLocale(lang: Language): Promise<Translations> {
-  let p = shellLocales.get(lang);
-  if (!p) {
-    p = SHELL_LOCALES[lang]().then(
-      (m) => m.default,
-      (err: unknown) => {
-        shellLocales.delete(lang);
-        throw err;
-      },
-    );
-    shellLocales.set(lang, p);
-  }
-  return p;
+  return SHELL_LOCALES[lang]();
 }
 
 /**

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { loadOnce } from '../../lib/loadOnce';
 import type { SidebarProps } from './SidebarPanel';
 
 export type { SidebarProps } from './SidebarPanel';
@@ -6,7 +7,7 @@ export type { SidebarProps } from './SidebarPanel';
 type PanelModule = typeof import('./SidebarPanel');
 type Panel = PanelModule['default'];
 
-let panel: Promise<PanelModule> | null = null;
+/** The drawer once its chunk is in: a later opening renders it at once. */
 let loadedPanel: Panel | null = null;
 
 /**
@@ -14,19 +15,12 @@ let loadedPanel: Panel | null = null;
  * calls it when a press on it is coming (pointer over it, focus, touch), so the drawer is there
  * by the click.
  */
-export function preloadSidebar(): Promise<PanelModule> {
-  panel ??= import('./SidebarPanel').then(
-    (m) => {
-      loadedPanel = m.default;
-      return m;
-    },
-    (err: unknown) => {
-      panel = null;
-      throw err;
-    },
-  );
-  return panel;
-}
+export const preloadSidebar: () => Promise<PanelModule> = loadOnce(() =>
+  import('./SidebarPanel').then((m) => {
+    loadedPanel = m.default;
+    return m;
+  }),
+);
 
 /**
  * The side menu (drawer) shown at ≤ 1024 px (SidebarPanel.tsx). It is in a chunk of its own: no
