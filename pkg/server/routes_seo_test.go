@@ -3,6 +3,8 @@ package server
 import (
 	"encoding/json"
 	"encoding/xml"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -255,6 +257,46 @@ func TestArticleHeadLanguage(t *testing.T) {
 			if strings.Contains(page, n) {
 				t.Errorf("%s has %s", tc.path, n)
 			}
+		}
+	}
+}
+
+// TestSPADescriptionsMatchServer: the server's HTML and the running SPA say
+// the same English description of each route (the server's spaPages and the
+// SPA's locales/descriptions/en.json), so a visitor reading English sees no
+// change when the script takes over and a crawler reads what the page says.
+func TestSPADescriptionsMatchServer(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "site", "src", "locales", "descriptions", "en.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spa map[string]string
+	if err := json.Unmarshal(raw, &spa); err != nil {
+		t.Fatal(err)
+	}
+	// A path of each route with its description's key (site/src/lib/pageDescription.ts).
+	keys := map[string]string{
+		"/": "home", "/skills": "skills", "/tools": "tools", "/tools/camera": "camera",
+		"/tools/microphone": "microphone", "/tools/ip": "ip", "/tools/tone_generator": "tone",
+		"/chat": "chat", "/games": "games", "/blog": "blog", "/filecloud": "filecloud",
+		"/filecloud/1": "file", "/s/abc": "share", "/profile": "profile", "/privacy": "privacy",
+		"/terms": "terms",
+	}
+	for _, p := range spaPages {
+		if p.desc == "" {
+			continue // an article: its own excerpt
+		}
+		found := false
+		for path, key := range keys {
+			if p.pattern.MatchString(path) {
+				found = true
+				if spa[key] != p.desc {
+					t.Errorf("%s: the server says %q, the SPA's %q says %q", path, p.desc, key, spa[key])
+				}
+			}
+		}
+		if !found {
+			t.Errorf("route %s has no path in this test", p.pattern)
 		}
 	}
 }
