@@ -2004,7 +2004,11 @@ export interface paths {
          *     quota is checked against it); `Upload-Metadata` may carry `filename`. A body of type
          *     `application/offset+octet-stream` is the first piece (creation-with-upload). When the last
          *     byte has arrived the upload is a normal file record (type sniffing, sha256, quota, groups)
-         *     before the answer, which names it in `Devhub-File-Id`.
+         *     before the answer, which names it in `Devhub-File-Id`. The quota check counts the user's
+         *     other unfinished uploads at their announced lengths (a refusal names them in
+         *     `data.quota.held`), here and at every PATCH. A body longer than the upload has left is 413
+         *     and becomes no file; a chunked one leaves the upload one byte short, so a resumed PATCH
+         *     with the right bytes finishes it.
          *
          *     **ROMs (admins).** The games page sends an admin's ROM here too: `Upload-Metadata` carries
          *     `target` = `rom`, `filename` (a bare file name) and optionally `console` (an id or alias;
