@@ -78,7 +78,9 @@ func (s *S3Store) spliceGet(ctx context.Context, key string, off int64) (*rawBod
 	if off > 0 {
 		req.Header.Set("Range", "bytes="+strconv.FormatInt(off, 10)+"-")
 	}
-	var d net.Dialer
+	// minio-go's own transport's dial limits: a store that is down fails a
+	// download in 30 s on this path too, not after the system's SYN retries.
+	d := net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
 	conn, err := d.DialContext(ctx, "tcp", dialAddr(req.URL))
 	if err != nil {
 		return nil, 0, fmt.Errorf("storage: s3: %w", err)
