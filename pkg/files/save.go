@@ -3,7 +3,6 @@ package files
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -136,16 +135,15 @@ func (u *Upload) Add(ctx context.Context, name string, r io.Reader) (err error) 
 		}
 	}()
 
-	bp := bufPool.Get().(*[]byte)
-	defer bufPool.Put(bp)
-	buf := *bp
-	h := sha256.New()
+	hp := newHashPipe()
+	defer hp.finish()
 	var head []byte
 	var size int64
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		buf := hp.buffer()
 		n, rerr := readFull(r, buf)
 		if n > 0 {
 			if u.total+int64(n) > u.s.maxBytes {
@@ -158,12 +156,12 @@ func (u *Upload) Add(ctx context.Context, name string, r io.Reader) (err error) 
 			if len(head) < sniffLen {
 				head = append(head, buf[:min(n, sniffLen-len(head))]...)
 			}
-			h.Write(buf[:n])
 			if _, err := w.Write(buf[:n]); err != nil {
 				return storageError("write", err)
 			}
 			size += int64(n)
 		}
+		hp.hash(buf[:n])
 		if rerr == io.EOF {
 			break
 		}
@@ -171,6 +169,7 @@ func (u *Upload) Add(ctx context.Context, name string, r io.Reader) (err error) 
 			return &readError{err: rerr}
 		}
 	}
+	sum := hp.finish()
 	if err := w.Commit(); err != nil {
 		return storageError("commit", err)
 	}
@@ -190,7 +189,7 @@ func (u *Upload) Add(ctx context.Context, name string, r io.Reader) (err error) 
 			Size:         size,
 			MimeType:     mt,
 			Type:         typ,
-			SHA256:       hex.EncodeToString(h.Sum(nil)),
+			SHA256:       hex.EncodeToString(sum),
 			UploaderID:   u.up.ID,
 			Uploader:     u.up.Name,
 		},
