@@ -310,7 +310,7 @@ func (s *Server) tusCreate(t *tusArea, ev tusd.HookEvent) (tusd.HTTPResponse, tu
 	if ev.Upload.Size > s.svc.Files.MaxBytes() {
 		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(tooLarge(s.svc.Files.MaxBytes()).(*APIError))
 	}
-	if err := s.tusQuotaCheck(t, ev.Context, id.ID, "", ev.Upload.Size); err != nil {
+	if err := s.tusQuotaCheck(ev.Context, t, id.ID, "", ev.Upload.Size); err != nil {
 		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(err)
 	}
 	meta := tusd.MetaData{
@@ -365,7 +365,7 @@ func (s *Server) tusRoom(t *tusArea) fiber.Handler {
 		if s.svc.Quota == nil || info.MetaData[tusMetaTarget] == tusTargetROM {
 			return c.Next()
 		}
-		if err := s.tusQuotaCheck(t, c.Context(), currentUser(c).ID, info.ID, info.Size); err != nil {
+		if err := s.tusQuotaCheck(c.Context(), t, currentUser(c).ID, info.ID, info.Size); err != nil {
 			t.remove(info.ID)
 			return err
 		}
@@ -380,7 +380,7 @@ func (s *Server) tusRoom(t *tusArea) fiber.Handler {
 // them, one account could stage any number of uploads each just under its
 // quota and keep them for files.tus_expiry. data.quota.held says what they
 // hold, so the refusal can be explained (used stays what the user stores).
-func (s *Server) tusQuotaCheck(t *tusArea, ctx context.Context, userID uint64, except string, size int64) *APIError {
+func (s *Server) tusQuotaCheck(ctx context.Context, t *tusArea, userID uint64, except string, size int64) *APIError {
 	if s.svc.Quota == nil {
 		return nil
 	}
