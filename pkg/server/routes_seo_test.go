@@ -101,6 +101,11 @@ func TestSEOFiles(t *testing.T) {
 	if resp.StatusCode != 301 || resp.Header.Get("Location") != "/blog/1" {
 		t.Fatalf("article by slug: %d %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
+	// A shared link's query (a campaign's tags) comes along.
+	resp, _ = ta.testApp.do(t, get("/blog/fast-go-servers?utm_source=chat&x=1"))
+	if resp.StatusCode != 301 || resp.Header.Get("Location") != "/blog/1?utm_source=chat&x=1" {
+		t.Fatalf("article by slug with a query: %d %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
 	if resp, _ := ta.testApp.do(t, get("/blog/no-such-article")); resp.StatusCode != 404 {
 		t.Fatalf("missing article: %d", resp.StatusCode)
 	}

@@ -154,6 +154,9 @@ func (s *Server) serveSite(c fiber.Ctx) error {
 	// An article named by its slug moves to its address by number, the one
 	// the SPA reads and the canonical link names.
 	if to, ok := s.articleBySlugRedirect(c, p); ok {
+		if q := c.Request().URI().QueryString(); len(q) > 0 {
+			to += "?" + string(q) // a shared link's query (a campaign's tags) comes along
+		}
 		return c.Redirect().Status(fiber.StatusMovedPermanently).To(to)
 	}
 	// A page of the SPA: its HTML with its own head; any other path is a
