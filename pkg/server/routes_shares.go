@@ -400,6 +400,11 @@ func (s *Server) shareDownload(c fiber.Ctx) error {
 	}
 	head := c.Request().Header.IsHead()
 	bot := isLinkPreviewBot(c.Get(fiber.HeaderUserAgent))
+	if sh.MaxDownloads > 0 {
+		// A bot gets a thumbnail where a person gets the file: a cache
+		// that keeps either must keep them apart.
+		h.Add(fiber.HeaderVary, fiber.HeaderUserAgent)
+	}
 	if bot && !head && !counted && sh.MaxDownloads > 0 {
 		return s.shareBotPreview(c, sh)
 	}

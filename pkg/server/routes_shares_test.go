@@ -433,6 +433,9 @@ func TestShareBots(t *testing.T) {
 	if m, _, err := image.Decode(bytes.NewReader(body)); err != nil || m.Bounds().Dx() > 320 {
 		t.Fatalf("not a thumbnail: %v", err)
 	}
+	if !strings.Contains(strings.Join(resp.Header.Values("Vary"), ","), "User-Agent") {
+		t.Fatalf("a limited link's answer depends on the User-Agent without saying so: Vary %q", resp.Header.Values("Vary"))
+	}
 	resp, body = sa.shareGet(t, http.MethodGet, open.Token, bot...)
 	if resp.StatusCode != http.StatusOK || !bytes.Equal(body, img) {
 		t.Fatalf("bot on an unlimited link: %d, %d bytes", resp.StatusCode, len(body))
