@@ -24,6 +24,10 @@ func TestAdminROMUploadHoldsAnUploadSlot(t *testing.T) {
 		o.Config.Files.MaxConcurrentUploads = 8
 	})
 	base := f.ta.listen(t)
+	// A ROM upload spools into a temp dir of its own: where it shows that
+	// the upload is in (and holds its place).
+	spool := t.TempDir()
+	t.Setenv("TMPDIR", spool)
 
 	// An upload that starts and then waits: it holds the admin's one place.
 	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
@@ -34,6 +38,12 @@ func TestAdminROMUploadHoldsAnUploadSlot(t *testing.T) {
 	fmt.Fprintf(conn, "POST /api/games/roms?file=Slow.nes HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer %s\r\n"+
 		"Content-Type: application/octet-stream\r\nContent-Length: %d\r\n\r\n", adminToken, 10<<20)
 	conn.Write(bytes.Repeat([]byte("x"), 256<<10))
+	// Asked before it is in, a second upload could take the place first
+	// and the stalled one be the upload refused (seen once in CI).
+	waitFor(t, "the stalled upload to be spooling", func() bool {
+		m, _ := filepath.Glob(filepath.Join(spool, "devhub-rom-*", "*"))
+		return len(m) > 0
+	})
 
 	// A second upload of the same admin (for a console that does not exist,
 	// so it keeps nothing once it gets in).
@@ -50,9 +60,8 @@ func TestAdminROMUploadHoldsAnUploadSlot(t *testing.T) {
 		return resp
 	}
 	var resp *http.Response
-	waitFor(t, "the stalled upload to hold the place", func() bool { resp = post("Second.nes&console=toaster"); return resp.StatusCode == 429 })
-	if resp.Header.Get("Retry-After") == "" {
-		t.Fatal("429 without Retry-After")
+	if resp = post("Second.nes&console=toaster"); resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("a second upload while the first holds the place: %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
 	}
 	conn.Close()
 	waitFor(t, "the place to free up", func() bool { resp = post("Second.nes&console=toaster"); return resp.StatusCode == 400 })
