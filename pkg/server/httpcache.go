@@ -52,6 +52,11 @@ type content struct {
 	// variants, nil when there are none.
 	identity payload
 	br, gz   *payload
+	// beforeBytes, when set, runs once the answer is known to be the bytes
+	// (not 304, not 416; for HEAD their headers), before its status and
+	// body are set: what must happen only for a real download (a share
+	// link counting one). Its error is the answer instead.
+	beforeBytes func() error
 }
 
 // payload is one encoding's bytes: in memory (data), a file the caller
@@ -113,9 +118,8 @@ func sendContent(c fiber.Ctx, ct *content) error {
 		c.Response().ResetBody()
 		return nil
 	}
-	start, length := int64(0), p.size
+	start, length, partial := int64(0), p.size, false
 	if ct.ranges {
-		var partial bool
 		var err error
 		start, length, partial, err = byteRange(c.Get(fiber.HeaderRange), c.Get(fiber.HeaderIfRange), etag, ct.lastModified, p.size)
 		if err != nil {
@@ -123,11 +127,20 @@ func sendContent(c fiber.Ctx, ct *content) error {
 			h.Set(fiber.HeaderContentRange, "bytes */"+strconv.FormatInt(p.size, 10))
 			return NewError(fiber.StatusRequestedRangeNotSatisfiable, "requested range not satisfiable")
 		}
-		if partial {
-			c.Status(fiber.StatusPartialContent)
-			h.Set(fiber.HeaderContentRange, "bytes "+strconv.FormatInt(start, 10)+"-"+
-				strconv.FormatInt(start+length-1, 10)+"/"+strconv.FormatInt(p.size, 10))
+	}
+	if ct.beforeBytes != nil {
+		if err := ct.beforeBytes(); err != nil {
+			closePayload(p)
+			for _, k := range []string{fiber.HeaderETag, fiber.HeaderLastModified, fiber.HeaderAcceptRanges, fiber.HeaderContentEncoding} {
+				h.Del(k) // they described the bytes; the answer is now an error
+			}
+			return err
 		}
+	}
+	if partial {
+		c.Status(fiber.StatusPartialContent)
+		h.Set(fiber.HeaderContentRange, "bytes "+strconv.FormatInt(start, 10)+"-"+
+			strconv.FormatInt(start+length-1, 10)+"/"+strconv.FormatInt(p.size, 10))
 	}
 	if p.data != nil || (p.file == nil && p.open == nil) {
 		// Prepared bytes never change: hand them to fasthttp without the

@@ -435,12 +435,14 @@ func (s *Server) sendUserFile(c fiber.Ctx, inlineIfSafe bool) error {
 		}
 		return err
 	}
-	return s.sendOpenedFile(c, f, fh, inlineIfSafe)
+	return s.sendOpenedFile(c, f, fh, inlineIfSafe, nil)
 }
 
 // sendOpenedFile answers with the bytes of f, already opened as fh (the
 // file routes and share links): headers, caching, Range and the metrics.
-func (s *Server) sendOpenedFile(c fiber.Ctx, f *files.File, fh io.ReadSeekCloser, inlineIfSafe bool) error {
+// beforeBytes, when not nil, runs only when the answer carries the bytes
+// (see content.beforeBytes).
+func (s *Server) sendOpenedFile(c fiber.Ctx, f *files.File, fh io.ReadSeekCloser, inlineIfSafe bool, beforeBytes func() error) error {
 	h := &c.Response().Header
 	base := mimeBase(f.MimeType)
 	disposition := "attachment"
@@ -455,7 +457,7 @@ func (s *Server) sendOpenedFile(c fiber.Ctx, f *files.File, fh io.ReadSeekCloser
 	err := sendContent(c, &content{
 		contentType: ctype, cacheControl: "private, no-cache",
 		etag: `"` + f.SHA256 + `"`, lastModified: f.UploadedAt, ranges: true,
-		identity: payload{size: f.Size, file: fh},
+		identity: payload{size: f.Size, file: fh}, beforeBytes: beforeBytes,
 	})
 	if err != nil {
 		h.Del(fiber.HeaderContentDisposition) // the error is JSON to read, not a file to save

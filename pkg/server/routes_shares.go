@@ -412,23 +412,33 @@ func (s *Server) shareDownload(c fiber.Ctx) error {
 	if err != nil {
 		return shareGone()
 	}
+	var count func() error
 	if !head && !counted && !bot {
-		used, err := s.svc.Shares.Use(c.Context(), sh.Token)
-		if err != nil {
-			fh.Close()
-			if errors.Is(err, shares.ErrGone) {
-				return shareGone()
-			}
-			return err
-		}
-		exp := s.svc.Shares.Now().Add(shareGrantTTL)
-		s.setShareCookie(c, sh.Token, shareCountedCookie, s.svc.Shares.Grant(sh.Token, shares.GrantCounted, exp), exp)
-		s.logFor(c).Info("share link used", slog.String("link", shareRef(sh.Token)), slog.Uint64("file", f.ID),
-			slog.Int("downloads", used.Downloads))
-		s.record(c, audit.Event{Type: audit.ShareUsed, Actor: "link " + shareRef(sh.Token),
-			Target: "file " + strconv.FormatUint(f.ID, 10), Details: map[string]string{"downloads": strconv.Itoa(used.Downloads)}})
+		// Counted once the answer is known to be the bytes: a 304 or a
+		// 416 sends none, so it uses up nothing.
+		count = func() error { return s.countShareDownload(c, sh, f.ID) }
 	}
-	return s.sendOpenedFile(c, f, fh, c.Query("inline") == "1")
+	return s.sendOpenedFile(c, f, fh, c.Query("inline") == "1", count)
+}
+
+// countShareDownload uses up one download of sh for a visit and marks the
+// visit counted (its cookie), logged and audited; a link used up meanwhile
+// is 410.
+func (s *Server) countShareDownload(c fiber.Ctx, sh *shares.Share, fileID uint64) error {
+	used, err := s.svc.Shares.Use(c.Context(), sh.Token)
+	if errors.Is(err, shares.ErrGone) {
+		return shareGone()
+	}
+	if err != nil {
+		return err
+	}
+	exp := s.svc.Shares.Now().Add(shareGrantTTL)
+	s.setShareCookie(c, sh.Token, shareCountedCookie, s.svc.Shares.Grant(sh.Token, shares.GrantCounted, exp), exp)
+	s.logFor(c).Info("share link used", slog.String("link", shareRef(sh.Token)), slog.Uint64("file", fileID),
+		slog.Int("downloads", used.Downloads))
+	s.record(c, audit.Event{Type: audit.ShareUsed, Actor: "link " + shareRef(sh.Token),
+		Target: "file " + strconv.FormatUint(fileID, 10), Details: map[string]string{"downloads": strconv.Itoa(used.Downloads)}})
+	return nil
 }
 
 // shareBotPreview answers a link-preview bot on a limited link: the file's

@@ -379,6 +379,10 @@ func TestShareDownloadCounting(t *testing.T) {
 		{"TelegramBot", http.MethodGet, []string{"User-Agent", "TelegramBot (like TwitterBot)"}, http.StatusForbidden, 0},
 		{"WhatsApp", http.MethodGet, []string{"User-Agent", "WhatsApp/2.23.20.0"}, http.StatusForbidden, 0},
 		{"bot, HEAD", http.MethodHead, []string{"User-Agent", "Twitterbot/1.0"}, http.StatusOK, 0},
+		// No bytes sent, nothing used up: a range past the end, a copy the
+		// client already holds.
+		{"range past the end", http.MethodGet, []string{"Range", "bytes=5000-"}, http.StatusRequestedRangeNotSatisfiable, 0},
+		{"conditional, fresh copy", http.MethodGet, []string{"If-None-Match", `"` + f.SHA256 + `"`}, http.StatusNotModified, 0},
 		// A Range request outside a counted visit counts: free continuations
 		// (bytes=1-) would fetch the file any number of times.
 		{"range continuation", http.MethodGet, []string{"Range", "bytes=500-"}, http.StatusPartialContent, 1},
