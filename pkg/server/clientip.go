@@ -19,7 +19,7 @@ func (s *Server) clientIP(c fiber.Ctx) netip.Addr {
 	if !s.isTrustedProxy(peer) {
 		return peer
 	}
-	xff := c.Get(fiber.HeaderXForwardedFor)
+	xff := forwardedFor(c)
 	if xff == "" {
 		return peer
 	}
@@ -35,6 +35,20 @@ func (s *Server) clientIP(c fiber.Ctx) netip.Addr {
 		}
 	}
 	return peer
+}
+
+// forwardedFor is every X-Forwarded-For line of the request joined in
+// order, as one list (RFC 9110 §5.3). A proxy may add its own line rather
+// than extend the client's (HAProxy's option forwardfor does): reading only
+// the first line would then take the address the client wrote for the
+// client's own, and a forged one would escape every per-address limit.
+func forwardedFor(c fiber.Ctx) string {
+	lines := c.Request().Header.PeekAll(fiber.HeaderXForwardedFor)
+	parts := make([]string, 0, len(lines))
+	for _, l := range lines {
+		parts = append(parts, string(l))
+	}
+	return strings.Join(parts, ",")
 }
 
 func (s *Server) isTrustedProxy(a netip.Addr) bool {

@@ -107,7 +107,7 @@ func (s *Server) mountMetrics(app *fiber.App) {
 				c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="metrics"`)
 				return NewError(fiber.StatusUnauthorized, "metrics need the configured bearer token")
 			}
-		} else if !c.RequestCtx().RemoteIP().IsLoopback() || c.Get(fiber.HeaderXForwardedFor) != "" {
+		} else if !c.RequestCtx().RemoteIP().IsLoopback() || forwardedFor(c) != "" {
 			return NewError(fiber.StatusNotFound, "not found")
 		}
 		return h(c)

@@ -14,7 +14,7 @@ func scrape(t *testing.T, url string, hdr ...string) (int, string) {
 	t.Helper()
 	req, _ := http.NewRequest("GET", url, nil)
 	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
+		req.Header.Add(hdr[i], hdr[i+1])
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -65,6 +65,10 @@ func TestMetrics(t *testing.T) {
 		// Through a reverse proxy on this machine: not public.
 		if code, _ := scrape(t, base+"/metrics", "X-Forwarded-For", "203.0.113.9"); code != 404 {
 			t.Fatalf("proxied scrape without a token: %d", code)
+		}
+		// A proxy that adds its own line after the client's (empty) one.
+		if code, _ := scrape(t, base+"/metrics", "X-Forwarded-For", "", "X-Forwarded-For", "203.0.113.9"); code != 404 {
+			t.Fatalf("proxied scrape with the client's empty X-Forwarded-For line first: %d", code)
 		}
 	})
 	t.Run("bearer token", func(t *testing.T) {

@@ -100,6 +100,39 @@ func TestIPEndpointForwardedFor(t *testing.T) {
 	}
 }
 
+// A proxy may add its own X-Forwarded-For line after the client's instead
+// of extending it (HAProxy's option forwardfor): the lines are one list, and
+// the client's forged first line must not be taken for its address.
+func TestIPEndpointForwardedForLines(t *testing.T) {
+	db := ipTestDB(t)
+	tests := []struct {
+		name    string
+		trusted []string
+		lines   []string
+		wantIP  string
+	}{
+		{"proxy's line after the client's forged one", []string{"0.0.0.0"}, []string{"81.1.2.3", "5.6.7.8"}, "5.6.7.8"},
+		{"forged chain in the first line", []string{"0.0.0.0"}, []string{"81.1.2.3, 2a02:a000::1", "5.6.7.8"}, "5.6.7.8"},
+		{"two trusted proxies, one line each", []string{"0.0.0.0", "10.0.0.0/8"}, []string{"81.9.9.9", "5.6.7.8", "10.0.0.7"}, "5.6.7.8"},
+		{"client's empty line first", []string{"0.0.0.0"}, []string{"", "5.6.7.8"}, "5.6.7.8"},
+		{"untrusted peer: every line ignored", nil, []string{"81.1.2.3", "5.6.7.8"}, "0.0.0.0"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ta := newIPTestApp(t, db, tc.trusted...)
+			req := httptest.NewRequest(http.MethodGet, "/ip", nil)
+			req.Header.Set("Accept", "*/*")
+			for _, l := range tc.lines {
+				req.Header.Add("X-Forwarded-For", l)
+			}
+			resp, body := ta.do(t, req)
+			if resp.StatusCode != 200 || string(body) != tc.wantIP+"\n" {
+				t.Fatalf("got %d %q, want %q", resp.StatusCode, body, tc.wantIP)
+			}
+		})
+	}
+}
+
 func TestIPEndpointWithoutDatabase(t *testing.T) {
 	r := getIP(t, newIPTestApp(t, nil, "0.0.0.0"), "81.1.2.3")
 	if r.IP != "81.1.2.3" || r.Country != "Unknown" || r.CountryCode != "" {
