@@ -67,3 +67,16 @@ describe('CameraPage', () => {
     expect(screen.queryByRole('combobox')).toBeNull();
   });
 });
+
+describe('CameraPage switch button', () => {
+  it('names the requested facing in the interface language, not as the API value', async () => {
+    stubMedia(() => Promise.reject(domError('NotAllowedError')));
+    renderWithShell(<CameraPage />);
+    const switchButton = await screen.findByRole('button', { name: 'Переключить камеру' });
+    expect(switchButton.getAttribute('title')).toBe('Сейчас запрошена: фронтальная (к пользователю)');
+    await act(async () => {
+      fireEvent.click(switchButton);
+    });
+    expect(switchButton.getAttribute('title')).toBe('Сейчас запрошена: тыльная (от пользователя)');
+  });
+});

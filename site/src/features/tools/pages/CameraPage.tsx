@@ -135,7 +135,7 @@ export default function CameraPage() {
               {t('start')}
             </button>
           )}
-          <button type="button" className="btn" onClick={switchFacing} disabled={scan.running} title={t('facingNow', { facing: camera.facing })}>
+          <button type="button" className="btn" onClick={switchFacing} disabled={scan.running} title={t('facingNow', { facing: t(camera.facing === 'user' ? 'report.facingUser' : 'report.facingEnvironment') })}>
             {t('switch')}
           </button>
           <button type="button" className="btn" onClick={() => setRotation(nextRotation)}>
