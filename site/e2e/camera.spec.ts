@@ -104,3 +104,20 @@ for (const lang of ['uk', 'ru', 'en'] as const) {
     expect(consoleErrors).toEqual([]);
   });
 }
+
+test('on a 375 px phone the camera report keeps its values readable', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.addInitScript(() => localStorage.setItem('preferredLanguage', 'uk'));
+  await page.goto('/tools/camera');
+  await page.getByRole('button', { name: 'Увімкнути камеру' }).click();
+  const resolution = page.getByTestId('camera-resolution');
+  await expect(resolution).toHaveText(/^\d+×\d+$/);
+  // The long Ukrainian labels once took the whole row and left the values a letter wide,
+  // so "1280×720" stood in a column of single characters.
+  const lines = await resolution.evaluate((el) => {
+    const text = document.createRange();
+    text.selectNodeContents(el);
+    return text.getClientRects().length;
+  });
+  expect(lines).toBe(1);
+});
