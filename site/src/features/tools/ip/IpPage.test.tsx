@@ -97,4 +97,18 @@ describe('IpPage', () => {
       await initTestI18n('en');
     }
   });
+
+  it('says yes or no in the reader’s language in the consistency report, not true/false', async () => {
+    await initTestI18n('uk');
+    try {
+      stubFetch({ '/api/ip': () => json(record) });
+      renderWithShell(<IpPage />);
+      const row = (await screen.findByRole('rowheader', { name: 'Мобільність за User-Agent і за Client Hints' })).closest('tr')!;
+      // jsdom's User-Agent is not a phone's: the User-Agent side says no
+      expect(row.querySelectorAll('td')[0].textContent).toBe('ні');
+      expect(row.textContent).not.toMatch(/true|false/);
+    } finally {
+      await initTestI18n('en');
+    }
+  });
 });

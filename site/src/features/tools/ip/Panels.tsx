@@ -207,6 +207,8 @@ export function WebApiPanel({ info }: { info: BrowserInfo }) {
 
 export function ConsistencyPanel({ rows }: { rows: ConsistencyRow[] }) {
   const { t } = useTranslation(IP_NS);
+  // The rows keep the data's words (the mobile row's "true"/"false"); the page says them in the reader's language.
+  const cell = (v: string) => (isUnknown(v) ? t('unknownValue') : v === 'true' ? t('yes') : v === 'false' ? t('no') : v);
   return (
     <Section id="ip-consistency" title={t('consistency.heading')}>
       <p className="ip-hint">{t('consistency.lead')}</p>
@@ -224,8 +226,8 @@ export function ConsistencyPanel({ rows }: { rows: ConsistencyRow[] }) {
             {rows.map((r) => (
               <tr key={r.key} data-status={r.status}>
                 <th scope="row">{t(`consistency.rows.${r.key}`)}</th>
-                <td>{isUnknown(r.ipSide) ? t('unknownValue') : r.ipSide}</td>
-                <td>{isUnknown(r.browserSide) ? t('unknownValue') : r.browserSide}</td>
+                <td>{cell(r.ipSide)}</td>
+                <td>{cell(r.browserSide)}</td>
                 <td className={`ip-status ip-status--${r.status}`}>{t(`consistency.status.${r.status}`)}</td>
               </tr>
             ))}
