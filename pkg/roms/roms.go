@@ -393,6 +393,9 @@ func (s *Service) Games(consoleID string, q Query) (Page, error) {
 	out := Page{Page: q.Page, Limit: q.Limit, Games: []Game{}}
 	words := text.Words(q.Search)
 	start := (q.Page - 1) * q.Limit
+	if q.Page-1 > (1<<31)/q.Limit { // an absurd page is simply past the end (and must not overflow)
+		start = 1 << 31
+	}
 	if len(words) == 0 {
 		out.Total = len(all)
 		if start < len(all) {

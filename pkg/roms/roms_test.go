@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -234,6 +235,11 @@ func TestGamesSearchAndPaging(t *testing.T) {
 		{"small limit", Query{Page: 2, Limit: 10}, 253, 10, "game010", 2, 10},
 		{"limit capped", Query{Limit: 100000}, 253, 253, "game000", 1, MaxLimit},
 		{"negative page", Query{Page: -4}, 253, 100, "game000", 1, 100},
+		// (page-1)*limit must not overflow: to a negative offset (a panic
+		// in the slice) or round to the first page.
+		{"absurd page", Query{Page: math.MaxInt, Limit: 2}, 253, 0, "", math.MaxInt, 2},
+		{"page whose offset wraps to 0", Query{Page: 1<<56 + 1, Limit: 256}, 253, 0, "", 1<<56 + 1, 256},
+		{"absurd page of a search", Query{Search: "game", Page: 1<<56 + 1, Limit: 256}, 250, 0, "", 1<<56 + 1, 256},
 		{"cyrillic lower finds upper", Query{Search: "марио"}, 1, 1, "Супер Марио", 1, 100},
 		{"cyrillic upper finds lower", Query{Search: "СУПЕР"}, 1, 1, "Супер Марио", 1, 100},
 		{"ukrainian letters", Query{Search: "іГРИ"}, 1, 1, "МАРІО Ігри", 1, 100},

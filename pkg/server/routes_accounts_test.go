@@ -107,6 +107,13 @@ func TestAdminManagesUsers(t *testing.T) {
 	if st := a.status(t, "GET", "/api/auth/admin/users?limit=x", nil, boss); st != 400 {
 		t.Fatalf("bad limit: %d", st)
 	}
+	// Pages far past the end are empty: page*limit must not overflow into
+	// a negative offset (a panic, answered 500).
+	for _, q := range []string{"page=9223372036854775807&limit=2", "page=3&limit=4611686018427387904"} {
+		if resp, raw := a.call(t, "GET", "/api/auth/admin/users?"+q, nil, boss); resp.StatusCode != 200 || string(raw) != "[]" {
+			t.Fatalf("absurd page %s: %d %s", q, resp.StatusCode, raw)
+		}
+	}
 
 	// Role change, with bad input.
 	for _, bad := range []struct {

@@ -62,8 +62,14 @@ func deref(p *string) string {
 	return *p
 }
 
-// queryInt reads an optional positive integer query parameter; a present
-// but non-numeric value is a 400 naming the parameter.
+// maxQueryInt bounds what queryInt returns: far past any page or limit a
+// list has, and small enough that a page times a limit cannot overflow an
+// int (page=2^63-1&limit=2 made the offset negative and the slice panic).
+const maxQueryInt = 1<<31 - 1
+
+// queryInt reads an optional positive integer query parameter, at most
+// maxQueryInt (a larger one is simply past the end); a present but
+// non-numeric value is a 400 naming the parameter.
 func queryInt(c fiber.Ctx, name string, v *store.Validator) int {
 	raw := strings.TrimSpace(c.Query(name))
 	if raw == "" {
@@ -74,7 +80,7 @@ func queryInt(c fiber.Ctx, name string, v *store.Validator) int {
 		v.Add(name, "invalid", name+" must be a whole number of at least 1")
 		return 0
 	}
-	return n
+	return min(n, maxQueryInt)
 }
 
 func (s *Server) blogList(c fiber.Ctx) error {

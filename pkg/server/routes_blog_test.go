@@ -479,3 +479,28 @@ func TestBlogFeedIgnoresHostHeader(t *testing.T) {
 		}
 	}
 }
+
+// queryInt bounds pages and limits, so no list's page*limit can overflow
+// into a negative offset: the file list sliced with one and panicked (500).
+func TestAbsurdPagesAreEmpty(t *testing.T) {
+	apps := map[string]*testApp{
+		"blog":  newBlogTestApp(t, nil).testApp,
+		"files": newFilesTestApp(t, 1<<20).testApp,
+	}
+	tests := []struct {
+		app, url string
+	}{
+		{"blog", "/api/blog?page=9223372036854775807&limit=2"},
+		{"blog", "/api/blog?page=3&limit=4611686018427387904"},
+		{"files", "/api/files?type=images&page=9223372036854775807&limit=2"},
+		{"files", "/api/files?page=3&limit=9223372036854775807"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.url, func(t *testing.T) {
+			resp, body := apps[tc.app].do(t, httptest.NewRequest(http.MethodGet, tc.url, nil))
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("%d %s", resp.StatusCode, body)
+			}
+		})
+	}
+}
