@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"testing"
 	"time"
 
@@ -290,6 +291,41 @@ func TestAuditLog(t *testing.T) {
 	_, user := a.login(t, "p@example.com", "password1")
 	if st := a.status(t, "GET", "/api/audit", nil, bearer(user.Tokens.AccessToken)); st != 403 {
 		t.Fatalf("a plain user reads the audit log: %d", st)
+	}
+}
+
+// Beginning passkey ceremonies is limited per client network: the ones
+// waiting at once are bounded, and without a limit one client could push
+// out everyone else's sign-in in progress by beginning thousands.
+func TestPasskeyBeginsAreLimited(t *testing.T) {
+	a := newAuthApp(t, func(c *config.Config) { c.Server.TrustedProxies = []string{"0.0.0.0/32"} })
+	me := a.register(t, "pk@example.com", "password1")
+	from := func(ip string) reqOpt { return header("X-Forwarded-For", ip) }
+	tests := []struct {
+		name, path string
+		body       any
+		opts       []reqOpt
+	}{
+		{"sign-in", "/api/auth/passkeys/login/begin", nil, nil},
+		{"adding one", "/api/auth/passkeys/register/begin", nil, []reqOpt{bearer(me.Tokens.AccessToken)}},
+		{"second step", "/api/auth/login/2fa/passkey/begin", map[string]string{"mfaToken": "nope"}, nil},
+	}
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ip := "203.0.113." + strconv.Itoa(i+1)
+			for n := 0; n < passkeyBeginsPerMinute; n++ {
+				if st := a.status(t, "POST", tc.path, tc.body, append(tc.opts, from(ip))...); st == 429 {
+					t.Fatalf("begin %d of %d refused", n+1, passkeyBeginsPerMinute)
+				}
+			}
+			resp, body := a.call(t, "POST", tc.path, tc.body, append(tc.opts, from(ip))...)
+			if resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" {
+				t.Fatalf("begin past the limit: %d %s (Retry-After %q)", resp.StatusCode, body, resp.Header.Get("Retry-After"))
+			}
+			if st := a.status(t, "POST", tc.path, tc.body, append(tc.opts, from("198.51.100.9"))...); st == 429 {
+				t.Fatal("another network was refused too")
+			}
+		})
 	}
 }
 

@@ -4,25 +4,45 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"net/netip"
 	"net/url"
+	"strconv"
+	"time"
 
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/internal/ratelimit"
 )
+
+// passkeyBeginsPerMinute is how many passkey ceremonies one client network
+// may begin per minute. The ceremonies waiting at once are bounded (the
+// oldest give way), and anyone may begin a sign-in: without this, one client
+// beginning a few thousand in half a second pushed out every other visitor's
+// sign-in and registration in progress. A person begins one per attempt.
+const passkeyBeginsPerMinute = 20
 
 // mountPasskeys serves the WebAuthn ceremonies: adding, listing and
 // removing passkeys (signed in), signing in with a passkey alone, and a
 // passkey as the second step of a password sign-in.
 func (s *Server) mountPasskeys(g fiber.Router) {
+	begins := ratelimit.New[netip.Prefix](passkeyBeginsPerMinute, time.Minute, 0, nil)
+	limitBegins := func(c fiber.Ctx) error {
+		ip := s.clientIP(c)
+		if ok, wait := begins.AllowGrouped(ratelimit.Network(ip, false), ratelimit.Network(ip, true)); !ok {
+			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(auth.RetryAfterSeconds(wait)))
+			return NewError(fiber.StatusTooManyRequests, "too many passkey requests from this network; try again later")
+		}
+		return c.Next()
+	}
 	g.Get("/passkeys", s.requireSession, s.passkeyList)
 	g.Delete("/passkeys/:id", s.requireSession, s.passkeyDelete)
-	g.Post("/passkeys/register/begin", s.requireSession, s.passkeyRegisterBegin)
+	g.Post("/passkeys/register/begin", s.requireSession, limitBegins, s.passkeyRegisterBegin)
 	g.Post("/passkeys/register/finish", s.requireSession, s.passkeyRegisterFinish)
-	g.Post("/passkeys/login/begin", s.passkeyLoginBegin)
+	g.Post("/passkeys/login/begin", limitBegins, s.passkeyLoginBegin)
 	g.Post("/passkeys/login/finish", s.passkeyLoginFinish)
-	g.Post("/login/2fa/passkey/begin", s.passkeySecondBegin)
+	g.Post("/login/2fa/passkey/begin", limitBegins, s.passkeySecondBegin)
 	g.Post("/login/2fa/passkey/finish", s.passkeySecondFinish)
 }
 

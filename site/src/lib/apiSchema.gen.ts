@@ -586,6 +586,7 @@ export interface paths {
                 200: components["responses"]["Ceremony"];
                 400: components["responses"]["Error"];
                 401: components["responses"]["Error"];
+                429: components["responses"]["Throttled"];
             };
         };
         delete?: never;
@@ -1228,6 +1229,7 @@ export interface paths {
                 200: components["responses"]["Ceremony"];
                 401: components["responses"]["Error"];
                 409: components["responses"]["Error"];
+                429: components["responses"]["Throttled"];
             };
         };
         delete?: never;
@@ -1295,6 +1297,7 @@ export interface paths {
             requestBody?: never;
             responses: {
                 200: components["responses"]["Ceremony"];
+                429: components["responses"]["Throttled"];
             };
         };
         delete?: never;
