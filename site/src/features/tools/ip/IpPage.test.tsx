@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { initTestI18n, json, renderWithShell, stubFetch } from '../../../test/utils';
 import IpPage from './IpPage';
@@ -107,6 +107,24 @@ describe('IpPage', () => {
       // jsdom's User-Agent is not a phone's: the User-Agent side says no
       expect(row.querySelectorAll('td')[0].textContent).toBe('ні');
       expect(row.textContent).not.toMatch(/true|false/);
+    } finally {
+      await initTestI18n('en');
+    }
+  });
+
+  it('leaves unknown parts out of the browser panel and names the colour depth’s unit in the reader’s language', async () => {
+    await initTestI18n('uk');
+    try {
+      stubFetch({ '/api/ip': () => json(record) });
+      renderWithShell(<IpPage />);
+      const panel = await screen.findByRole('region', { name: "Браузер, система та з'єднання" });
+      const value = (label: string) => within(panel).getByText(label, { selector: 'dt' }).nextElementSibling!.textContent;
+      // jsdom's User-Agent names neither an OS version nor a device: "Linux unknown" and
+      // "unknown unknown" were shown
+      expect(value('Операційна система')).toMatch(/^linux$/i);
+      expect(value('Пристрій')).toBe('Невідомо');
+      expect(value('Глибина кольору')).toBe('24 біт');
+      expect(panel.textContent).not.toMatch(/unknown|\bbit\b/);
     } finally {
       await initTestI18n('en');
     }

@@ -28,6 +28,14 @@ export function Rows({ rows }: { rows: [string, ReactNode][] }) {
   );
 }
 
+/**
+ * Parts of one value ("Linux" and its version): the unknown parts are left out, and a value with
+ * no known part is the report's "unknown" (which Rows says in the reader's language) — never
+ * "Linux unknown" or "unknown unknown".
+ */
+export const joinKnown = (separator: string, ...parts: unknown[]): string =>
+  parts.filter((p) => !isUnknown(p)).join(separator) || 'unknown';
+
 const show = (v: unknown): string => (v === null || v === undefined || v === '' ? 'Unknown' : String(v));
 
 export function Section({ title, children, id, ref }: { title: string; children: ReactNode; id: string; ref?: Ref<HTMLElement> }) {
@@ -75,11 +83,11 @@ export function BrowserPanel({ info }: { info: BrowserInfo }) {
     <Section id="ip-browser" title={t('browserPanel.heading')}>
       <Rows
         rows={[
-          [t('browserPanel.browser'), `${info.browser.name} ${info.browser.version}`],
-          [t('browserPanel.engine'), `${info.engine.name} ${info.engine.version}`],
-          [t('browserPanel.os'), `${info.os.name} ${info.os.version}`],
+          [t('browserPanel.browser'), joinKnown(' ', info.browser.name, info.browser.version)],
+          [t('browserPanel.engine'), joinKnown(' ', info.engine.name, info.engine.version)],
+          [t('browserPanel.os'), joinKnown(' ', info.os.name, info.os.version)],
           [t('browserPanel.device'), t(`browserPanel.deviceTypes.${info.device.type}`)],
-          [t('browserPanel.model'), `${info.device.vendor} ${info.device.model}`],
+          [t('browserPanel.model'), joinKnown(' ', info.device.vendor, info.device.model)],
           [t('browserPanel.userAgent'), <code key="ua">{info.userAgent}</code>],
           [
             t('browserPanel.clientHints'),
@@ -97,7 +105,7 @@ export function BrowserPanel({ info }: { info: BrowserInfo }) {
           [t('browserPanel.memory'), String(s.deviceMemory)],
           [t('browserPanel.screen'), `${s.screenResolution.width} × ${s.screenResolution.height}`],
           [t('browserPanel.viewport'), `${s.viewportSize.width} × ${s.viewportSize.height}`],
-          [t('browserPanel.colorDepth'), `${s.colorDepth} bit`],
+          [t('browserPanel.colorDepth'), t('browserPanel.bits', { n: s.colorDepth })],
           [t('browserPanel.timezone'), s.timezone],
           [t('browserPanel.offset'), formatOffset(s.timezoneOffset)],
           [t('browserPanel.touchPoints'), String(s.maxTouchPoints)],
@@ -118,7 +126,7 @@ export function BrowserPanel({ info }: { info: BrowserInfo }) {
       <Rows
         rows={[
           [t('browserPanel.webgl'), info.webgl.supported ? info.webgl.version : t('webApis.unsupported')],
-          [t('browserPanel.webglRenderer'), `${info.webgl.vendor} · ${info.webgl.renderer}`],
+          [t('browserPanel.webglRenderer'), joinKnown(' · ', info.webgl.vendor, info.webgl.renderer)],
           [t('browserPanel.canvas'), info.canvas.supported ? t('webApis.supported') : t('webApis.unsupported')],
         ]}
       />
