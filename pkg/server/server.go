@@ -201,6 +201,11 @@ func (s *Server) newApp() *fiber.App {
 		DisablePreParseMultipartForm: true,
 		ReadBufferSize:               MaxHeaderBytes,
 	})
+	// A request that cannot be parsed is answered with fasthttp's error
+	// text, which by default quotes the raw request back (its cookies and
+	// Authorization header too, and whatever else sat in the buffer); the
+	// secure form names only the fault.
+	app.Server().SecureErrorLogMessage = true
 
 	// First, so that every later log line of the request can name it: the
 	// id a proxy in front sent (X-Request-Id, when well-formed) or a new one,

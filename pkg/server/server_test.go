@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
@@ -476,6 +477,43 @@ func TestHeadMirrorsGet(t *testing.T) {
 			}
 			if head.ContentLength != int64(len(getBody)) {
 				t.Fatalf("HEAD Content-Length %d, GET body %d", head.ContentLength, len(getBody))
+			}
+		})
+	}
+}
+
+// A request that cannot be parsed is refused with a 400 in the error shape
+// that names the fault, never quoting the request back: fasthttp's default
+// text holds the raw buffer, cookies and Authorization header included.
+func TestMalformedRequestIsNotEchoed(t *testing.T) {
+	const secret = "s3cret-cookie-value"
+	tests := []struct {
+		name, raw string
+	}{
+		{"control character in a header", "GET /api/blog HTTP/1.1\r\nHost: x\r\nCookie: refresh_token=" + secret + "\r\nX-A: a\x01b\r\n\r\n"},
+		{"bad Content-Length", "POST /api/auth/login HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + secret + "\r\nContent-Length: -1\r\n\r\n"},
+		{"no method", "\x01" + secret + "\r\n\r\n"},
+	}
+	base := strings.TrimPrefix(newTestApp(t, nil).listen(t), "http://")
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			conn, err := net.Dial("tcp", base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			conn.SetDeadline(time.Now().Add(5 * time.Second))
+			if _, err := conn.Write([]byte(tc.raw)); err != nil {
+				t.Fatal(err)
+			}
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 400 || strings.Contains(string(body), secret) || strings.Contains(string(body), "X-A") {
+				t.Fatalf("%d %s", resp.StatusCode, body)
 			}
 		})
 	}
