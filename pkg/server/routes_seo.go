@@ -138,12 +138,12 @@ func (s *Server) withHead(title, desc, canonical string, a *blog.Article, altern
 	titleHTML := "<title>" + esc(title) + "</title>"
 	descHTML := `<meta name="description" content="` + esc(desc) + `" />`
 	if titleTag.Match(page) {
-		page = titleTag.ReplaceAll(page, []byte(titleHTML))
+		page = titleTag.ReplaceAllLiteral(page, []byte(titleHTML))
 	} else {
 		extra.WriteString(titleHTML)
 	}
 	if descTag.Match(page) {
-		page = descTag.ReplaceAll(page, []byte(descHTML))
+		page = descTag.ReplaceAllLiteral(page, []byte(descHTML))
 	} else {
 		extra.WriteString(descHTML)
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/devhub/devhub/pkg/blog"
 )
@@ -303,5 +304,35 @@ func TestSPADescriptionsMatchServer(t *testing.T) {
 		if !found {
 			t.Errorf("route %s has no path in this test", p.pattern)
 		}
+	}
+}
+
+// An article's title and excerpt go into the page's head as they are: a
+// "$5" or "${0}" in them is text, not a reference to the replaced tag.
+func TestArticleHeadKeepsDollarSigns(t *testing.T) {
+	tests := []struct {
+		name, excerpt string
+		wantTitle     string
+		wantDesc      string
+	}{
+		{"Save $5 now", "cost $1 only", "<title>Save $5 now — DevHub</title>", `<meta name="description" content="cost $1 only" />`},
+		{"Whole ${0} match", "$0 and ${1}", "<title>Whole ${0} match — DevHub</title>", `<meta name="description" content="$0 and ${1}" />`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			// The built index.html has both tags; the head replaces them.
+			ta := newBlogTestApp(t, func(o *Options) {
+				o.Site = fstest.MapFS{"index.html": {Data: []byte(`<!doctype html><html><head><title>DevHub</title>` +
+					`<meta name="description" content="The site." /></head><body><div id="root"></div></body></html>`)}}
+			})
+			raw, _ := json.Marshal(map[string]string{"name": tc.name, "excerpt": tc.excerpt, "category": "c", "content": "x"})
+			if code, body := ta.do(t, "POST", "/api/blog", blogAdminToken, string(raw)); code != 201 {
+				t.Fatalf("%d %s", code, body)
+			}
+			_, body := ta.testApp.do(t, get("/blog/1"))
+			if page := string(body); !strings.Contains(page, tc.wantTitle) || !strings.Contains(page, tc.wantDesc) {
+				t.Fatalf("head lacks %s or %s:\n%s", tc.wantTitle, tc.wantDesc, page)
+			}
+		})
 	}
 }
