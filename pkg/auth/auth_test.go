@@ -215,6 +215,37 @@ func TestLoginUnknownEmailLooksLikeWrongPassword(t *testing.T) {
 	}
 }
 
+// An e-mail no account can have is refused before the throttle sees it:
+// it would otherwise be kept as a key (account, account and network) for
+// the failure window, a megabyte per attempt when the body is one.
+func TestLoginRefusesOverlongEmailBeforeThrottle(t *testing.T) {
+	tests := []struct {
+		name, email string
+		wantCode    string
+	}{
+		{"a body-sized e-mail", strings.Repeat("a", 1<<20) + "@example.com", "too_long"},
+		{"one byte over", strings.Repeat("a", MaxEmailBytes-len("@example.com")+1) + "@example.com", "too_long"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := newTestService(t)
+			register(t, s, "owner@example.com", "password1")
+			from := Client{IP: netip.MustParseAddr("198.51.100.7")}
+			for range LoginMaxFailures + 1 {
+				if _, err := s.Login(context.Background(), tc.email, "wrong-pass", from); fieldCode(t, err, "email") != tc.wantCode {
+					t.Fatalf("login: %v, want email %s", err, tc.wantCode)
+				}
+			}
+			if n := len(s.throttle.hits) + len(s.accountFailures.hits); n != 0 {
+				t.Fatalf("%d throttle keys kept", n)
+			}
+			if _, err := s.Login(context.Background(), "owner@example.com", "password1", from); err != nil {
+				t.Fatalf("the network was throttled by refused forms: %v", err)
+			}
+		})
+	}
+}
+
 func TestLoginThrottling(t *testing.T) {
 	t.Run("per account from one network: hard", func(t *testing.T) {
 		s, clk := newTestService(t)

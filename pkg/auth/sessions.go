@@ -166,8 +166,14 @@ func (s *Service) Login(ctx context.Context, email, password string, c Client) (
 	}
 	email = NormalizeEmail(email)
 	var v store.Validator
-	if email == "" {
+	switch {
+	case email == "":
 		v.Add("email", "required", "e-mail is required")
+	case len(email) > MaxEmailBytes:
+		// No account has one. Refused before it becomes a throttle key: a
+		// key is kept for the failure window, and a body-sized one per
+		// attempt added up to megabytes per guessing network.
+		v.Add("email", "too_long", fmt.Sprintf("e-mail must be at most %d bytes", MaxEmailBytes))
 	}
 	if password == "" {
 		v.Add("password", "required", "password is required")
