@@ -124,7 +124,9 @@ export function useMicrophones() {
 
   // Open a stream and an analyser per ticked microphone; re-open all of them when the
   // selection or the processing options change (constraints apply at acquisition).
-  const selectedKey = selected.join('\n');
+  // JSON, not a join: before permission is granted the browser lists one microphone with an
+  // empty id, and [''] joined is '' — the same key as no selection, so ticking it did nothing.
+  const selectedKey = JSON.stringify(selected);
   const processingKey = `${processing.echoCancellation}|${processing.noiseSuppression}|${processing.autoGainControl}`;
   useEffect(() => {
     if (selected.length === 0) {
@@ -143,8 +145,10 @@ export function useMicrophones() {
       }
       for (const deviceId of selected) {
         try {
+          // An empty id (no permission yet) names no device: ask for a microphone, so the
+          // browser asks for the permission again or says it is refused.
           const stream = await navigator.mediaDevices.getUserMedia({
-            audio: { deviceId: { exact: deviceId }, ...processing },
+            audio: deviceId ? { deviceId: { exact: deviceId }, ...processing } : { ...processing },
           });
           if (cancelled) {
             stopStream(stream);

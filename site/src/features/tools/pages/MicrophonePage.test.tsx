@@ -142,6 +142,23 @@ describe('MicrophonePage', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('Could not get access to microphones (check browser permissions)');
   });
 
+  it('ticking the unnamed microphone listed before permission asks again and says it is refused', async () => {
+    // Before permission the browser lists one microphone with an empty id and label.
+    devices = [{ kind: 'audioinput', deviceId: '', label: '' }];
+    gumError = new DOMException('denied', 'NotAllowedError');
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    renderWithShell(<MicrophonePage />);
+    const gum = vi.mocked(navigator.mediaDevices.getUserMedia);
+    expect((await screen.findByRole('alert')).textContent).toContain('Could not get access to microphones');
+    await act(() => vi.advanceTimersByTimeAsync(5_100));
+    expect(screen.queryByRole('alert')).toBeNull();
+    const asked = gum.mock.calls.length;
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Microphone 1' }));
+    await waitFor(() => expect(gum.mock.calls.length).toBe(asked + 1));
+    expect(gum).toHaveBeenLastCalledWith({ audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true } });
+    expect((await screen.findByRole('alert')).textContent).toContain('Could not get access to microphones (check browser permissions)');
+  });
+
   it('needs exactly one microphone for recording and delayed playback', async () => {
     renderWithShell(<MicrophonePage />);
     await screen.findByRole('checkbox', { name: 'Desk mic' });
