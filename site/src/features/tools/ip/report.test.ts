@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IpInfo } from '../../../lib/ipInfo';
 import type { BrowserInfo } from './browserInfo';
-import { acceptLanguageTags, consistencyRows, exportData, exportFileName, flagFromCode, zoneOffset } from './report';
+import { acceptLanguageTags, consistencyRows, exportData, exportFileName, flagFromCode, shareText, zoneOffset } from './report';
 import { ruTime } from './IpPage';
 import { parseCandidate, summariseCandidates } from './checks';
 
@@ -83,6 +83,15 @@ describe('export', () => {
     expect(Object.keys(data)).toEqual(['timestamp', 'ip', 'browser']);
     expect(data).toEqual({ timestamp: '2026-11-23T07:00:00.000Z', ip: ipUA, browser: b });
     expect(JSON.parse(JSON.stringify(data)).ip.ip).toBe('81.1.2.3');
+  });
+});
+
+describe('shareText', () => {
+  it('leaves an unknown version out instead of writing "unknown"', () => {
+    const b = browser();
+    expect(shareText(ipUA, b)).toBe('IP: 81.1.2.3\nLocation: Ukraine\nISP: Unknown\nBrowser: Chrome 130.0.0.0\nOS: Windows 10');
+    const linux = { ...b, os: { name: 'Linux', version: 'unknown' }, browser: { name: 'unknown', version: 'unknown' } } as BrowserInfo;
+    expect(shareText(ipUA, linux)).toBe('IP: 81.1.2.3\nLocation: Ukraine\nISP: Unknown\nBrowser: Unknown\nOS: Linux');
   });
 });
 

@@ -192,11 +192,13 @@ export function exportData(ip: IpInfo, browser: BrowserInfo, at: Date = new Date
 /** The text Share sends (and copies when the device cannot share). */
 export function shareText(ip: IpInfo, browser: BrowserInfo): string {
   const place = [ip.city, ip.region, ip.country].filter(known).join(', ') || 'Unknown';
+  // a name without a known version stays alone ("OS: Linux", not "OS: Linux unknown")
+  const named = (name: string, version: string) => [name, version].filter(known).join(' ') || 'Unknown';
   return [
     `IP: ${ip.ip}`,
     `Location: ${place}`,
     `ISP: ${known(ip.org) ? ip.org : 'Unknown'}`,
-    `Browser: ${browser.browser.name} ${browser.browser.version}`,
-    `OS: ${browser.os.name} ${browser.os.version}`,
+    `Browser: ${named(browser.browser.name, browser.browser.version)}`,
+    `OS: ${named(browser.os.name, browser.os.version)}`,
   ].join('\n');
 }
