@@ -3,9 +3,11 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode"
 
 	"github.com/spf13/cobra"
 
@@ -90,9 +92,9 @@ and log collectors.`,
 			for _, e := range events {
 				var details []string
 				for k, v := range e.Details {
-					details = append(details, k+"="+v)
+					details = append(details, termSafe(k)+"="+termSafe(v))
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.At.Local().Format(time.DateTime), e.Type, e.Actor, e.Target, e.IP,
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.At.Local().Format(time.DateTime), e.Type, termSafe(e.Actor), termSafe(e.Target), e.IP,
 					strings.Join(details, " "))
 			}
 			return tw.Flush()
@@ -117,4 +119,27 @@ func parseSince(v string, now time.Time) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("%q is neither an RFC 3339 time nor an age such as 24h or 7d", v)
 	}
 	return now.Add(-d), nil
+}
+
+// termSafe shows the control characters of s (ESC, BEL, newlines, C1) and
+// the bidirectional overrides as escapes (\x1b, \u202e): a failed sign-in
+// records whatever e-mail the guest typed, and printed as it is its escape
+// sequences would run in the owner's terminal (retitle it, recolour or
+// erase the lines above, rewrite the clipboard) and reorder the row.
+// --json escapes them already.
+func termSafe(s string) string {
+	unsafe := func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) }
+	if !strings.ContainsFunc(s, unsafe) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unsafe(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
