@@ -66,6 +66,8 @@ func (e *ThrottledError) Error() string {
 		return fmt.Sprintf("too many registrations from this network; try again in %d s", wait)
 	case ThrottledSignIns:
 		return fmt.Sprintf("too many sign-in attempts from this network; try again in %d s", wait)
+	case ThrottledCodes:
+		return fmt.Sprintf("too many wrong codes for this account; try again in %d s", wait)
 	}
 	return fmt.Sprintf("too many failed login attempts; try again in %d s", wait)
 }
@@ -167,6 +169,9 @@ type Service struct {
 	registrations *limiter
 	// signIns counts every password check per client network.
 	signIns *limiter
+	// codeFailures counts wrong one-time and recovery codes per account
+	// from everywhere: the hard limit of the code step.
+	codeFailures *limiter
 	// hashSlots bounds concurrent argon2 runs: each one holds Memory KiB,
 	// so a burst of logins must queue instead of exhausting RAM.
 	hashSlots chan struct{}
@@ -197,6 +202,7 @@ func New(st *store.Store, cfg config.Auth, opts ...Option) (*Service, error) {
 		accountFailures: newLimiter(math.MaxInt, AccountFailureWindow),
 		registrations:   newLimiter(RegisterMaxPerWindow, RegisterWindow),
 		signIns:         newLimiter(SignInMaxPerWindow, SignInWindow),
+		codeFailures:    newLimiter(CodeMaxFailures, CodeWindow),
 	}
 	if s.accessTTL <= 0 {
 		s.accessTTL = 15 * time.Minute
@@ -286,17 +292,36 @@ func (s *Service) endSignIn(acct, network string, ok bool) {
 	s.accountFailures.reset(acct)
 }
 
-// endCodeCheck ends a check started with startSignIn that was about a
-// one-time or recovery code: a wrong code counts as a failure, a right one
-// forgives like a right password, and anything else (nothing to check, a
-// token that no longer works) gives the reservation back uncounted.
+// startCodeCheck is startSignIn for a one-time or recovery code: it also
+// reserves a place among the account's code failures from all networks
+// (codeFailures). endCodeCheck ends it.
+func (s *Service) startCodeCheck(acct, network string) error {
+	if wait := s.codeFailures.reserve(s.now(), acct); wait > 0 {
+		return &ThrottledError{RetryAfter: wait, What: ThrottledCodes}
+	}
+	if err := s.startSignIn(acct, network); err != nil {
+		s.codeFailures.cancel(acct)
+		return err
+	}
+	return nil
+}
+
+// endCodeCheck ends a check started with startCodeCheck: a wrong code
+// counts as a failure (of the password throttle's keys, and of the
+// account's codes), a right one forgives like a right password (the code
+// failures only leave with their window), and anything else (nothing to
+// check, a token that no longer works) gives the reservations back
+// uncounted.
 func (s *Service) endCodeCheck(acct, network string, err error) {
 	switch {
 	case err == nil:
+		s.codeFailures.cancel(acct)
 		s.endSignIn(acct, network, true)
 	case errors.Is(err, ErrInvalidCode):
+		s.codeFailures.commit(s.now(), acct)
 		s.endSignIn(acct, network, false)
 	default:
+		s.codeFailures.cancel(acct)
 		s.throttle.cancel(pairKey(acct, network), network)
 	}
 }

@@ -79,11 +79,25 @@ const (
 	SignInWindow       = time.Minute
 )
 
+// One-time codes, per account from all networks together: hard. A code is
+// six digits, and the token between password and code works from any
+// network, so the per-network limits alone let a guesser who holds the
+// password and many networks (an IPv6 /48 is 65 536 of them) try codes in
+// parallel until one hits. An account may get CodeMaxFailures wrong codes
+// (one-time or recovery) per CodeWindow; then every code for it is refused
+// until the oldest failure leaves the window, the right one too. Only
+// someone who knows the password gets this far.
+const (
+	CodeMaxFailures = 10
+	CodeWindow      = 15 * time.Minute
+)
+
 // What a ThrottledError refused.
 const (
 	ThrottledLogin    = "login"    // too many failed sign-ins (account or network)
 	ThrottledSignIns  = "sign-ins" // the network's sign-in budget is used up
 	ThrottledRegister = "register" // too many registrations from the network
+	ThrottledCodes    = "codes"    // too many wrong codes for the account
 )
 
 // limiterPruneAt is the number of tracked keys above which stale ones are

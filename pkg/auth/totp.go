@@ -118,7 +118,7 @@ func (s *Service) ConfirmTOTP(ctx context.Context, p *Principal, code string, c 
 		return nil, err
 	}
 	acct, network := accountKey(p.User.Email), networkKey(c.IP)
-	if err := s.startSignIn(acct, network); err != nil {
+	if err := s.startCodeCheck(acct, network); err != nil {
 		return nil, err
 	}
 	var err error
@@ -162,7 +162,7 @@ func (s *Service) DisableTOTP(ctx context.Context, p *Principal, code string, c 
 		return err
 	}
 	acct, network := accountKey(p.User.Email), networkKey(c.IP)
-	if err := s.startSignIn(acct, network); err != nil {
+	if err := s.startCodeCheck(acct, network); err != nil {
 		return err
 	}
 	defer func() { s.endCodeCheck(acct, network, err) }()
@@ -244,7 +244,7 @@ func (s *Service) LoginMFA(ctx context.Context, mfaToken, code string, c Client)
 		return nil, ErrInvalidToken
 	}
 	acct, network := accountKey(email), networkKey(c.IP)
-	if err := s.startSignIn(acct, network); err != nil {
+	if err := s.startCodeCheck(acct, network); err != nil {
 		return nil, err
 	}
 	defer func() { s.endCodeCheck(acct, network, err) }()

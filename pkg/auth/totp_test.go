@@ -208,3 +208,45 @@ func TestTOTPDisableAndReset(t *testing.T) {
 		t.Fatal("reset of an unknown account")
 	}
 }
+
+// The token between password and code works from any network: wrong codes
+// are also counted per account from all networks together, so a guesser
+// with the password and many networks cannot spray codes until one hits.
+func TestTOTPWrongCodesFromManyNetworksAreThrottled(t *testing.T) {
+	tests := []struct {
+		name  string
+		guess func(t *testing.T, secret string, at time.Time) string
+	}{
+		{"one-time codes", wrongCode},
+		{"recovery codes", func(*testing.T, string, time.Time) string { return "aaaaa-aaaaa" }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, clk, _, secret, _ := enrolTOTP(t)
+			res, err := s.Login(context.Background(), "mfa@example.com", "password1", Client{IP: netip.MustParseAddr("198.51.100.1")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tok := res.Challenge.MFAToken
+			network := func(i int) Client { return Client{IP: netip.AddrFrom4([4]byte{203, 0, byte(i >> 8), byte(i)})} }
+			for i := range CodeMaxFailures {
+				if _, err := s.LoginMFA(context.Background(), tok, tc.guess(t, secret, clk.Now()), network(i)); !errors.Is(err, ErrInvalidCode) {
+					t.Fatalf("guess %d: %v", i+1, err)
+				}
+			}
+			var te *ThrottledError
+			_, err = s.LoginMFA(context.Background(), tok, codeAt(t, secret, clk.Now()), network(CodeMaxFailures))
+			if !errors.As(err, &te) || te.What != ThrottledCodes || te.RetryAfter <= 0 || te.RetryAfter > CodeWindow {
+				t.Fatalf("the right code from yet another network after %d wrong ones: %v", CodeMaxFailures, err)
+			}
+			clk.Add(te.RetryAfter)
+			res, err = s.Login(context.Background(), "mfa@example.com", "password1", Client{IP: netip.MustParseAddr("198.51.100.1")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.LoginMFA(context.Background(), res.Challenge.MFAToken, codeAt(t, secret, clk.Now()), network(0)); err != nil {
+				t.Fatalf("after Retry-After: %v", err)
+			}
+		})
+	}
+}
