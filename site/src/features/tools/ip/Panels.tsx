@@ -1,5 +1,8 @@
 // The IP report's blocks. Each takes its data and renders it; the page owns the fetching.
-import type { ReactNode, Ref } from 'react';
+// The big ones are memo'd: the page renders again when the WebRTC and readiness checks answer,
+// and the browser's report, the address and the consistency rows have not changed by then (the
+// query cache keeps their objects), so those panels need not be rendered again.
+import { memo, type ReactNode, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { IpInfo } from '../../../lib/ipInfo';
 import { formatOffset, supportSummary, type BrowserInfo } from './browserInfo';
@@ -47,7 +50,7 @@ export function Section({ title, children, id, ref }: { title: string; children:
   );
 }
 
-export function NetworkRows({ ip, requestTime }: { ip: IpInfo; requestTime: string }) {
+export const NetworkRows = memo(function NetworkRows({ ip, requestTime }: { ip: IpInfo; requestTime: string }) {
   const { t } = useTranslation(IP_NS);
   const coords = typeof ip.latitude === 'number' && typeof ip.longitude === 'number' ? `${ip.latitude}, ${ip.longitude}` : 'Unknown';
   return (
@@ -72,9 +75,9 @@ export function NetworkRows({ ip, requestTime }: { ip: IpInfo; requestTime: stri
       />
     </>
   );
-}
+});
 
-export function BrowserPanel({ info }: { info: BrowserInfo }) {
+export const BrowserPanel = memo(function BrowserPanel({ info }: { info: BrowserInfo }) {
   const { t } = useTranslation(IP_NS);
   const yn = (b: boolean) => (b ? t('yes') : t('no'));
   const s = info.system;
@@ -142,9 +145,9 @@ export function BrowserPanel({ info }: { info: BrowserInfo }) {
       />
     </Section>
   );
-}
+});
 
-export function PerformancePanel({ info }: { info: BrowserInfo }) {
+export const PerformancePanel = memo(function PerformancePanel({ info }: { info: BrowserInfo }) {
   const { t } = useTranslation(IP_NS);
   const p = info.performance;
   const ms = (v: number | null) => (v === null ? 'unknown' : String(v));
@@ -186,9 +189,9 @@ export function PerformancePanel({ info }: { info: BrowserInfo }) {
       )}
     </Section>
   );
-}
+});
 
-export function WebApiPanel({ info }: { info: BrowserInfo }) {
+export const WebApiPanel = memo(function WebApiPanel({ info }: { info: BrowserInfo }) {
   const { t } = useTranslation(IP_NS);
   const summary = supportSummary(info);
   return (
@@ -211,9 +214,9 @@ export function WebApiPanel({ info }: { info: BrowserInfo }) {
       ))}
     </Section>
   );
-}
+});
 
-export function ConsistencyPanel({ rows }: { rows: ConsistencyRow[] }) {
+export const ConsistencyPanel = memo(function ConsistencyPanel({ rows }: { rows: ConsistencyRow[] }) {
   const { t } = useTranslation(IP_NS);
   // The rows keep the data's words (the mobile row's "true"/"false"); the page says them in the reader's language.
   const cell = (v: string) => (isUnknown(v) ? t('unknownValue') : v === 'true' ? t('yes') : v === 'false' ? t('no') : v);
@@ -244,7 +247,7 @@ export function ConsistencyPanel({ rows }: { rows: ConsistencyRow[] }) {
       </div>
     </Section>
   );
-}
+});
 
 export function WebRtcPanel({ result, pending }: { result: WebRtcResult | undefined; pending: boolean }) {
   const { t } = useTranslation(IP_NS);

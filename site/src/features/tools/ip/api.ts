@@ -2,6 +2,7 @@
 // with language detection, see lib/ipInfo) and the browser's own details, collected locally.
 import { useQuery } from '@tanstack/react-query';
 import { ipInfoQuery } from '../../../lib/ipInfo';
+import { yieldToMain } from '../../../lib/yieldToMain';
 import { collectBrowserInfo } from './browserInfo';
 import { checkReadiness, checkWebRtc } from './checks';
 
@@ -21,8 +22,20 @@ export function useBrowserInfo() {
   return useQuery({ queryKey: ipKeys.browser, queryFn: () => collectBrowserInfo(), staleTime: Infinity, retry: false });
 }
 
+/**
+ * Its peer connection is opened in a task of its own: the query starts when the page mounts, and
+ * opening one takes tens of milliseconds on a phone on top of the mount's own work.
+ */
 export function useWebRtcCheck() {
-  return useQuery({ queryKey: ipKeys.webrtc, queryFn: () => checkWebRtc(), staleTime: Infinity, retry: false });
+  return useQuery({
+    queryKey: ipKeys.webrtc,
+    queryFn: async () => {
+      await yieldToMain();
+      return checkWebRtc();
+    },
+    staleTime: Infinity,
+    retry: false,
+  });
 }
 
 /** Runs once enabled: the page enables it when its panel nears the viewport (see IpPage). */

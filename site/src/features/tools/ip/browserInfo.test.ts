@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   collectBrowserInfo,
   formatBytes,
@@ -88,6 +88,41 @@ describe('collectBrowserInfo', () => {
     expect(info.webAPIs.fetch).toBe(true);
     expect(info.webAPIs.webSocket).toBe(false);
     expect(info.security.subtleCrypto).toBe(true);
+  });
+
+  it('takes its costly steps one task each: nothing of them runs before the first pause', async () => {
+    const steps: string[] = [];
+    const waiting: (() => void)[] = [];
+    const pause = () => new Promise<void>((resolve) => waiting.push(resolve));
+    const e = env({ userAgent: CHROME_WIN });
+    Object.defineProperty(e, 'timezone', {
+      get: () => {
+        steps.push('timezone');
+        return 'Europe/Kyiv';
+      },
+    });
+    e.createCanvas = () => {
+      steps.push('canvas');
+      return null;
+    };
+    let done = false;
+    const collecting = collectBrowserInfo(e, pause).then((info) => {
+      done = true;
+      return info;
+    });
+    // Each pause ends a task: let the collector run up to the next one, then release it.
+    let pauses = 0;
+    for (; !done && pauses < 10; pauses++) {
+      await vi.waitFor(() => expect(waiting.length > 0 || done).toBe(true));
+      if (pauses === 0) expect(steps).toEqual([]);
+      waiting.shift()?.();
+    }
+    const info = await collecting;
+    expect(pauses).toBeGreaterThanOrEqual(4);
+    // the time zone and each canvas context come in different tasks
+    expect(steps).toEqual(['timezone', 'canvas', 'canvas']);
+    expect(info.system.timezone).toBe('Europe/Kyiv');
+    expect(info.browser.name).toBe('Chrome');
   });
 
   it('reads the connection', async () => {

@@ -4,6 +4,7 @@
 // environment as an argument so tests can hand it a stubbed navigator.
 import { UAParser } from 'ua-parser-js';
 import { detectDeviceType, timeZoneName, type DeviceType } from '../../../lib/clientInfo';
+import { yieldToMain } from '../../../lib/yieldToMain';
 
 /** A value the browser does not report (spec §3 "Connection info"). */
 export const UNKNOWN = 'unknown';
@@ -115,7 +116,6 @@ export interface BrowserEnv {
 }
 
 export function browserEnv(): BrowserEnv {
-  const timezone = timeZoneName() || UNKNOWN;
   return {
     nav: navigator,
     global: window as unknown as Record<string, unknown>,
@@ -129,7 +129,11 @@ export function browserEnv(): BrowserEnv {
     },
     referrer: document.referrer,
     performance: typeof performance === 'undefined' ? undefined : performance,
-    timezone,
+    // Read when the collector comes to it, in a task of its own: where there is no Temporal the
+    // answer builds the page's first Intl date formatter, the costliest single step here.
+    get timezone() {
+      return timeZoneName() || UNKNOWN;
+    },
     timezoneOffset: new Date().getTimezoneOffset(),
     createCanvas: () => (typeof document === 'undefined' ? null : document.createElement('canvas')),
   };
@@ -332,11 +336,26 @@ export function deviceTypeOf(uaDeviceType: string | undefined, userAgent: string
 const orUnknown = (v: unknown) => (typeof v === 'string' && v ? v : UNKNOWN);
 const numOrUnknown = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : UNKNOWN);
 
-export async function collectBrowserInfo(env: BrowserEnv = browserEnv()): Promise<BrowserInfo> {
+/**
+ * The whole report. It runs when the page mounts, beside its first render, so its costly steps
+ * (the user-agent parse, the time zone, a WebGL and a 2D canvas context: each tens of
+ * milliseconds on a phone) are taken one task each: `pause` ends the task between them (see
+ * yieldToMain); together they were one long task that blocked input while the page loaded.
+ */
+export async function collectBrowserInfo(
+  env: BrowserEnv = browserEnv(),
+  pause: () => Promise<void> = yieldToMain,
+): Promise<BrowserInfo> {
   const nav = env.nav as Nav;
   const ua = nav.userAgent ?? '';
-  const parsed = new UAParser(ua).getResult();
   const hints = await clientHints(nav);
+  await pause();
+  const parsed = new UAParser(ua).getResult();
+  await pause();
+  const timezone = env.timezone;
+  await pause();
+  const webgl = webglInfo(env.createCanvas);
+  await pause();
   const conn = nav.connection;
   // Windows 11 reports itself as Windows 10 in the User-Agent; the hint tells (13+ is 11).
   let osVersion = orUnknown(parsed.os.version);
@@ -364,7 +383,7 @@ export async function collectBrowserInfo(env: BrowserEnv = browserEnv()): Promis
       screenResolution: { width: env.screen.width, height: env.screen.height },
       viewportSize: { width: env.viewport.width, height: env.viewport.height },
       colorDepth: env.screen.colorDepth,
-      timezone: env.timezone,
+      timezone,
       timezoneOffset: env.timezoneOffset,
       maxTouchPoints: nav.maxTouchPoints ?? 0,
       cookieEnabled: nav.cookieEnabled === true,
@@ -377,7 +396,7 @@ export async function collectBrowserInfo(env: BrowserEnv = browserEnv()): Promis
       saveData: typeof conn?.saveData === 'boolean' ? conn.saveData : UNKNOWN,
     },
     performance: performanceInfo(env.performance),
-    webgl: webglInfo(env.createCanvas),
+    webgl,
     canvas: { supported: canvasSupported(env.createCanvas) },
     ...groups,
     location: { ...env.location, referrer: env.referrer },
