@@ -337,15 +337,19 @@ const orUnknown = (v: unknown) => (typeof v === 'string' && v ? v : UNKNOWN);
 const numOrUnknown = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : UNKNOWN);
 
 /**
- * The whole report. It runs when the page mounts, beside its first render, so its costly steps
- * (the user-agent parse, the time zone, a WebGL and a 2D canvas context: each tens of
- * milliseconds on a phone) are taken one task each: `pause` ends the task between them (see
- * yieldToMain); together they were one long task that blocked input while the page loaded.
+ * The whole report. It is asked for when the page mounts, beside its first render, so its costly
+ * steps (reading the window, the user-agent parse, the time zone, a WebGL and a 2D canvas
+ * context: each tens of milliseconds on a phone) are taken one task each: `pause` ends the
+ * task between them (see yieldToMain); together they were one long task that blocked input
+ * while the page loaded.
  */
 export async function collectBrowserInfo(
-  env: BrowserEnv = browserEnv(),
+  given?: BrowserEnv,
   pause: () => Promise<void> = yieldToMain,
 ): Promise<BrowserInfo> {
+  // Not in the task that asked (the page's mount): reading the viewport lays the page out.
+  await pause();
+  const env = given ?? browserEnv();
   const nav = env.nav as Nav;
   const ua = nav.userAgent ?? '';
   const hints = await clientHints(nav);
