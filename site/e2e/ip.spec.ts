@@ -120,6 +120,18 @@ for (const [lang, title] of [
   });
 }
 
+test('on a 375 px phone no label of the report runs into its value', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.addInitScript(() => localStorage.setItem('preferredLanguage', 'ru'));
+  await page.goto('/tools/ip');
+  await expect(page.getByRole('heading', { name: 'Производительность' })).toBeVisible();
+  // "Перенаправления" (redirects) is one word wider than its column: it ran on into its "0".
+  const overflowing = await page.locator('.ip-row dt').evaluateAll((dts) =>
+    dts.filter((dt) => dt.scrollWidth > dt.clientWidth).map((dt) => dt.textContent),
+  );
+  expect(overflowing).toEqual([]);
+});
+
 test('/ip for a plain client is the address as text; /api/ip text/plain is key: value lines', async ({ request }) => {
   const plain = await request.get('/ip', { headers: { Accept: '*/*' } });
   expect(plain.status()).toBe(200);
