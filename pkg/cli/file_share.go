@@ -180,7 +180,7 @@ func newFileUnshareCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "unshare TOKEN",
 		Short:   "Revoke a share link: it answers 410 from now on",
-		Example: "  devhub file unshare Xq3…",
+		Example: "  devhub file unshare Xq3…\n  devhub file unshare -- -Xq3…   (a token that begins with '-', from before links avoided it)",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !shares.ValidToken(args[0]) {

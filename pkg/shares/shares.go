@@ -36,6 +36,19 @@ const bucketName = "shares"
 // 24 base64url characters.
 const tokenBytes = 18
 
+// newToken draws a link token that does not begin with '-'. The token is
+// the argument of `devhub file unshare`, where a leading '-' is read as a
+// flag ("unknown shorthand flag"): one link in 64 could not be revoked
+// without a `--` before it. Redrawing keeps the other 63 first characters
+// equally likely (143.9 bits).
+func newToken() string {
+	for {
+		if t := random.Token(tokenBytes); t[0] != '-' {
+			return t
+		}
+	}
+}
+
 // Link lifetimes: the default when none is asked, and the longest allowed.
 const (
 	DefaultTTL = 7 * 24 * time.Hour
@@ -170,7 +183,7 @@ func (s *Service) Create(ctx context.Context, in NewShare) (*Share, error) {
 		ttl = DefaultTTL
 	}
 	now := s.now().UTC()
-	sh := Share{Token: random.Token(tokenBytes), FileID: in.FileID, CreatedBy: in.CreatedBy, Creator: in.Creator,
+	sh := Share{Token: newToken(), FileID: in.FileID, CreatedBy: in.CreatedBy, Creator: in.Creator,
 		CreatedAt: now, ExpiresAt: now.Add(ttl), MaxDownloads: in.MaxDownloads}
 	if in.Password != "" {
 		h, err := s.secrets.HashSecret("password", in.Password)

@@ -176,3 +176,14 @@ func TestWritesHonourCancel(t *testing.T) {
 		t.Fatalf("link after cancelled writes: %+v %v", got, err)
 	}
 }
+
+// TestTokensNeverLookLikeFlags: a token is a command-line argument
+// (`devhub file unshare TOKEN`); one beginning with '-' would be read as a
+// flag. Of 2 000 draws about 31 would begin with '-' without the redraw.
+func TestTokensNeverLookLikeFlags(t *testing.T) {
+	for i := 0; i < 2000; i++ {
+		if tok := newToken(); tok[0] == '-' || !ValidToken(tok) {
+			t.Fatalf("token %q", tok)
+		}
+	}
+}
