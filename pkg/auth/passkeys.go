@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"net/netip"
 	"strings"
 	"sync"
 	"time"
@@ -43,6 +44,9 @@ var (
 	ErrPasskeyFailed   = errors.New("the passkey could not be verified")
 	ErrCeremonyUnknown = errors.New("the passkey request expired or was already used; start again")
 	ErrPasskeyLimit    = fmt.Errorf("an account holds at most %d passkeys", MaxPasskeys)
+	// ErrPasskeyHost: WebAuthn binds a passkey to a domain, and browsers
+	// refuse an IP address in its place.
+	ErrPasskeyHost = errors.New("passkeys need the site's name, not an IP address: open the site by its host name (or set server.public_url)")
 )
 
 // RelyingParty is who the passkeys belong to: the site's host (RP ID) and
@@ -53,6 +57,9 @@ type RelyingParty struct {
 }
 
 func (rp RelyingParty) webauthn() (*webauthn.WebAuthn, error) {
+	if _, err := netip.ParseAddr(strings.Trim(rp.ID, "[]")); err == nil {
+		return nil, ErrPasskeyHost
+	}
 	return webauthn.New(&webauthn.Config{RPID: rp.ID, RPDisplayName: "devhub", RPOrigins: []string{rp.Origin}})
 }
 

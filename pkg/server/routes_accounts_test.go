@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -326,6 +328,26 @@ func TestPasskeyBeginsAreLimited(t *testing.T) {
 				t.Fatal("another network was refused too")
 			}
 		})
+	}
+}
+
+// A site reached by an IP address cannot hold passkeys (WebAuthn binds
+// them to a domain): every ceremony says so in a 400, not a 500.
+func TestPasskeysOnAnIPAddress(t *testing.T) {
+	a := newAuthApp(t, nil)
+	me := a.register(t, "pk@example.com", "password1")
+	for _, host := range []string{"127.0.0.1:8080", "192.168.1.10", "[::1]:8080"} {
+		onHost := func(r *http.Request) { r.Host = host }
+		for _, path := range []string{"/api/auth/passkeys/register/begin", "/api/auth/passkeys/login/begin"} {
+			resp, body := a.call(t, "POST", path, nil, bearer(me.Tokens.AccessToken), onHost)
+			if resp.StatusCode != 400 || !strings.Contains(string(body), "not an IP address") {
+				t.Errorf("%s on %s: %d %s", path, host, resp.StatusCode, body)
+			}
+		}
+	}
+	resp, body := a.call(t, "POST", "/api/auth/passkeys/login/begin", nil, func(r *http.Request) { r.Host = "devhub.local:8080" })
+	if resp.StatusCode != 200 {
+		t.Fatalf("on a host name: %d %s", resp.StatusCode, body)
 	}
 }
 

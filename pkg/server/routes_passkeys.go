@@ -69,7 +69,7 @@ func (s *Server) passkeyError(c fiber.Ctx, err error, signIn bool) error {
 			return NewError(fiber.StatusUnauthorized, auth.ErrPasskeyFailed.Error())
 		}
 		return NewError(fiber.StatusBadRequest, auth.ErrPasskeyFailed.Error())
-	case errors.Is(err, auth.ErrCeremonyUnknown):
+	case errors.Is(err, auth.ErrCeremonyUnknown), errors.Is(err, auth.ErrPasskeyHost):
 		return NewError(fiber.StatusBadRequest, err.Error())
 	case errors.Is(err, auth.ErrPasskeyLimit):
 		return NewError(fiber.StatusConflict, err.Error())

@@ -1216,7 +1216,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start adding a passkey */
+        /**
+         * Start adding a passkey
+         * @description 400 when the site was reached by an IP address (passkeys belong to a host name).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1227,6 +1230,7 @@ export interface paths {
             requestBody?: never;
             responses: {
                 200: components["responses"]["Ceremony"];
+                400: components["responses"]["Error"];
                 401: components["responses"]["Error"];
                 409: components["responses"]["Error"];
                 429: components["responses"]["Throttled"];
@@ -1286,7 +1290,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a sign-in with a passkey alone */
+        /**
+         * Start a sign-in with a passkey alone
+         * @description 400 when the site was reached by an IP address (passkeys belong to a host name).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1297,6 +1304,7 @@ export interface paths {
             requestBody?: never;
             responses: {
                 200: components["responses"]["Ceremony"];
+                400: components["responses"]["Error"];
                 429: components["responses"]["Throttled"];
             };
         };
