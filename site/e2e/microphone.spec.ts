@@ -211,3 +211,17 @@ for (const [lang, heading, record] of [
     expect(consoleErrors).toEqual([]);
   });
 }
+
+test('on a 320 px phone the level figures fit the width (no sideways scrolling)', async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 700 });
+  await instrument(page, 'ru');
+  await page.goto('/tools/microphone');
+  await selectFirstMic(page);
+  await expect(page.locator('.mic-meter__figures dd').first()).toContainText('dBFS');
+  // Six columns (three labels, three values) in one row pushed the last value past the screen edge.
+  const overflow = await page.locator('.mic-meter__figures').evaluate((dl) => {
+    const right = Math.max(...Array.from(dl.children, (c) => c.getBoundingClientRect().right));
+    return right - dl.getBoundingClientRect().right;
+  });
+  expect(overflow).toBeLessThanOrEqual(0);
+});
