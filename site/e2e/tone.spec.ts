@@ -367,3 +367,18 @@ test('the generator has no accessibility violations (axe)', async ({ page }) => 
     expect(await violations()).toEqual([]);
   }
 });
+
+test('on a 320 px phone every preset row keeps its play and loop buttons on screen', async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 700 });
+  await page.addInitScript(() => localStorage.setItem('preferredLanguage', 'ru'));
+  await page.goto('/tools/tone_generator');
+  const toggles = page.locator('.tone-presets__toggle');
+  await expect(toggles).toHaveCount(9);
+  for (let i = 0; i < (await toggles.count()); i++) await toggles.nth(i).click();
+  await expect(page.locator('.tone-preset').first()).toBeVisible();
+  // A long word in a description ("присутствие;") widened its column and pushed the loop button past the edge.
+  const past = await page.locator('.tone-preset').evaluateAll((rows) =>
+    rows.filter((row) => Array.from(row.children).some((c) => c.getBoundingClientRect().right > row.getBoundingClientRect().right + 0.5)).length,
+  );
+  expect(past).toBe(0);
+});
