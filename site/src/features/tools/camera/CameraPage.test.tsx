@@ -49,6 +49,21 @@ describe('CameraPage', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it.each([
+    [false, 'Камере нужно защищённое соединение: откройте сайт по HTTPS (или на localhost).'],
+    [true, 'Неподдерживаемый тип медиа.'],
+  ])('without mediaDevices (secure context: %s) says why', async (secure, text) => {
+    // What a browser does on a page served over plain http from anything but localhost.
+    vi.stubGlobal('navigator', { ...navigator, mediaDevices: undefined });
+    vi.stubGlobal('isSecureContext', secure);
+    renderWithShell(<CameraPage />);
+    const start = screen.getAllByRole('button').find((b) => /Включить|камер/i.test(b.textContent ?? ''))!;
+    await act(async () => {
+      fireEvent.click(start);
+    });
+    expect((await screen.findByRole('alert')).textContent).toContain(text);
+  });
+
   it('shows the device picker only with more than one camera', async () => {
     const cam = (id: string, label: string) => ({ deviceId: id, kind: 'videoinput', label, groupId: 'g', toJSON() {} }) as MediaDeviceInfo;
     stubMedia(() => Promise.reject(domError('NotAllowedError')), [cam('a', 'Front'), cam('b', '')]);

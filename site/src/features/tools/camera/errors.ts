@@ -8,6 +8,7 @@ export type CameraErrorKey =
   | 'inUse'
   | 'overconstrained'
   | 'unsupportedType'
+  | 'insecure'
   | 'generic'
   | 'fullscreen'
   | 'photo';
@@ -27,6 +28,15 @@ const BY_NAME: Record<string, CameraErrorKey> = {
   NotSupportedError: 'unsupportedType',
   TypeError: 'unsupportedType',
 };
+
+/**
+ * Why the page has no getUserMedia at all: browsers leave navigator.mediaDevices out of a page
+ * that is not a secure context (served over plain http from anything but localhost), which a
+ * self-hosted site reached by its address often is; otherwise the browser lacks the API.
+ */
+export function unavailableKey(): CameraErrorKey {
+  return globalThis.isSecureContext === false ? 'insecure' : 'unsupportedType';
+}
 
 /** The message key for an error thrown by getUserMedia (anything else → 'generic'). */
 export function cameraErrorKey(err: unknown): CameraErrorKey {

@@ -3,7 +3,7 @@
 // page is gone, is stopped at once, and leaving the page stops every track — no camera light
 // stays on.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ERROR_CLEAR_MS, cameraErrorKey, type CameraErrorKey } from './errors';
+import { ERROR_CLEAR_MS, cameraErrorKey, unavailableKey, type CameraErrorKey } from './errors';
 import { cameraDevices, type CameraDevice } from './report';
 
 export type CameraStatus = 'off' | 'loading' | 'on' | 'error';
@@ -107,7 +107,11 @@ export function useCamera(): Camera {
     setStatusBoth('loading');
     try {
       const md = mediaDevices();
-      if (!md?.getUserMedia) throw new DOMException('getUserMedia is not available', 'NotSupportedError');
+      if (!md?.getUserMedia) {
+        setStatusBoth('error');
+        showError(unavailableKey());
+        return;
+      }
       const s = await md.getUserMedia({ video: videoConstraints(config.current.deviceId, config.current.facing), audio: false });
       if (id !== request.current || !mounted.current) {
         stopStream(s);

@@ -25,6 +25,8 @@ describe('mediaErrorKey', () => {
       recordingStart: 'Could not start recording',
       exactlyOne: 'Recording needs exactly one microphone to be chosen',
       noDevices: 'Audio devices were not found',
+      // beyond the spec's catalogue: why a page over plain http has no microphone at all
+      insecure: 'The microphone needs a secure connection: open this site over HTTPS (or on localhost).',
     });
     expect(en.delay.hint).toBe('Available only when one microphone is chosen');
   });

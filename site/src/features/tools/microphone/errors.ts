@@ -6,7 +6,8 @@ export type MicErrorKey =
   | 'errors.deviceAccess'
   | 'errors.recordingStart'
   | 'errors.exactlyOne'
-  | 'errors.noDevices';
+  | 'errors.noDevices'
+  | 'errors.insecure';
 
 function errorName(err: unknown): string {
   if (err && typeof err === 'object' && 'name' in err && typeof (err as { name: unknown }).name === 'string') {

@@ -81,8 +81,9 @@ export function useMicrophones() {
     let cancelled = false;
     const md = typeof navigator !== 'undefined' ? navigator.mediaDevices : undefined;
     if (!md?.getUserMedia || !md.enumerateDevices) {
+      // Browsers leave mediaDevices out of a page served over plain http (not localhost).
       setStatus('error');
-      setError('errors.deviceAccess');
+      setError(globalThis.isSecureContext === false ? 'errors.insecure' : 'errors.deviceAccess');
       return;
     }
     const list = async () => {

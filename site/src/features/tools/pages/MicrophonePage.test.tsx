@@ -136,6 +136,17 @@ describe('MicrophonePage', () => {
     expect(await screen.findByText('Audio devices were not found')).toBeTruthy();
   });
 
+  it.each([
+    [false, 'The microphone needs a secure connection: open this site over HTTPS (or on localhost).'],
+    [true, 'Could not get access to the device'],
+  ])('without mediaDevices (secure context: %s) says why', async (secure, text) => {
+    // What a browser does on a page served over plain http from anything but localhost.
+    Object.defineProperty(navigator, 'mediaDevices', { configurable: true, value: undefined });
+    vi.stubGlobal('isSecureContext', secure);
+    renderWithShell(<MicrophonePage />);
+    expect(await screen.findByText(text)).toBeTruthy();
+  });
+
   it('shows the spec message when the permission is refused', async () => {
     gumError = new DOMException('denied', 'NotAllowedError');
     renderWithShell(<MicrophonePage />);
