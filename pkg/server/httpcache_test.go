@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -8,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
 
 	"github.com/devhub/devhub/pkg/profile"
 )
@@ -133,6 +137,89 @@ func TestOneCachingPath(t *testing.T) {
 			expect("an unsatisfiable range", 416, resp, body)
 			if resp.Header.Get("Content-Range") != fmt.Sprintf("bytes */%d", len(full)) {
 				t.Fatalf("416: %v", resp.Header)
+			}
+		})
+	}
+}
+
+// closeCounter is a payload file that counts its closes.
+type closeCounter struct {
+	*strings.Reader
+	closed int
+}
+
+func (c *closeCounter) Close() error { c.closed++; return nil }
+
+// TestSendContentBeforeBytes: the hook runs only when the answer is the
+// bytes (a share link counts a download there), and when it refuses, the
+// answer is its error alone: no 206, none of the headers that described
+// the bytes, the file closed.
+func TestSendContentBeforeBytes(t *testing.T) {
+	const body = "hello, range"
+	modified := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	tests := []struct {
+		name      string
+		method    string
+		hdr       []string
+		refuse    bool
+		wantCalls int
+		wantCode  int
+	}{
+		{"GET", http.MethodGet, nil, false, 1, http.StatusOK},
+		{"HEAD", http.MethodHead, nil, false, 1, http.StatusOK},
+		{"range", http.MethodGet, []string{"Range", "bytes=7-"}, false, 1, http.StatusPartialContent},
+		{"fresh copy: 304", http.MethodGet, []string{"If-None-Match", `"v1"`}, false, 0, http.StatusNotModified},
+		{"range past the end: 416", http.MethodGet, []string{"Range", "bytes=500-"}, false, 0, http.StatusRequestedRangeNotSatisfiable},
+		{"refused GET", http.MethodGet, nil, true, 1, http.StatusGone},
+		{"refused range", http.MethodGet, []string{"Range", "bytes=7-"}, true, 1, http.StatusGone},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			calls := 0
+			file := &closeCounter{Reader: strings.NewReader(body)}
+			app := fiber.New(fiber.Config{ErrorHandler: func(c fiber.Ctx, err error) error {
+				var e *APIError
+				if !errors.As(err, &e) {
+					t.Errorf("error %v, want an APIError", err)
+					return err
+				}
+				return c.Status(e.Status).JSON(e)
+			}})
+			app.Get("/f", func(c fiber.Ctx) error {
+				return sendContent(c, &content{
+					contentType: "text/plain", etag: `"v1"`, lastModified: modified, ranges: true,
+					identity: payload{size: int64(len(body)), file: file},
+					beforeBytes: func() error {
+						calls++
+						if tc.refuse {
+							return NewError(http.StatusGone, "gone")
+						}
+						return nil
+					},
+				})
+			})
+			req := httptest.NewRequest(tc.method, "/f", nil)
+			for i := 0; i+1 < len(tc.hdr); i += 2 {
+				req.Header.Set(tc.hdr[i], tc.hdr[i+1])
+			}
+			resp, err := app.Test(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != tc.wantCode || calls != tc.wantCalls {
+				t.Fatalf("status %d, hook ran %d times; want %d, %d", resp.StatusCode, calls, tc.wantCode, tc.wantCalls)
+			}
+			if !tc.refuse {
+				return
+			}
+			for _, k := range []string{"ETag", "Last-Modified", "Accept-Ranges", "Content-Range", "Content-Encoding"} {
+				if v := resp.Header.Get(k); v != "" {
+					t.Errorf("%s: %q on the refusal", k, v)
+				}
+			}
+			if file.closed != 1 {
+				t.Errorf("file closed %d times", file.closed)
 			}
 		})
 	}
