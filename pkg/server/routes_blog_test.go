@@ -482,24 +482,60 @@ func TestBlogFeedIgnoresHostHeader(t *testing.T) {
 
 // queryInt bounds pages and limits, so no list's page*limit can overflow
 // into a negative offset: the file list sliced with one and panicked (500).
+// With something on the first page, a page past the end is empty (not a
+// wrap-around to the first).
 func TestAbsurdPagesAreEmpty(t *testing.T) {
-	apps := map[string]*testApp{
-		"blog":  newBlogTestApp(t, nil).testApp,
-		"files": newFilesTestApp(t, 1<<20).testApp,
+	blogApp := newBlogTestApp(t, nil)
+	blogApp.seed(t, 3)
+	filesApp := newFilesTestApp(t, 1<<20)
+	filesApp.upload(t, filePart("a.png", testPNG), filePart("notes.txt", []byte("plain text")))
+	apps := map[string]*testApp{"blog": blogApp.testApp, "files": filesApp.testApp}
+	// count is how many items the answer lists.
+	count := func(t *testing.T, app string, body []byte) int {
+		t.Helper()
+		if app == "blog" {
+			var page struct{ Articles []json.RawMessage }
+			if err := json.Unmarshal(body, &page); err != nil || page.Articles == nil {
+				t.Fatalf("%v %s", err, body)
+			}
+			return len(page.Articles)
+		}
+		var groups map[string]json.RawMessage
+		if err := json.Unmarshal(body, &groups); err != nil {
+			t.Fatalf("%v %s", err, body)
+		}
+		n := 0
+		for g, raw := range groups {
+			var items []json.RawMessage
+			if g != "totals" && json.Unmarshal(raw, &items) == nil {
+				n += len(items)
+			}
+		}
+		return n
 	}
 	tests := []struct {
 		app, url string
+		want     int
 	}{
-		{"blog", "/api/blog?page=9223372036854775807&limit=2"},
-		{"blog", "/api/blog?page=3&limit=4611686018427387904"},
-		{"files", "/api/files?type=images&page=9223372036854775807&limit=2"},
-		{"files", "/api/files?page=3&limit=9223372036854775807"},
+		{"blog", "/api/blog?page=1&limit=2", 2},
+		{"blog", "/api/blog?page=9223372036854775807&limit=2", 0},
+		{"blog", "/api/blog?page=3&limit=4611686018427387904", 0},
+		{"files", "/api/files?type=images", 1},
+		{"files", "/api/files?type=images&page=9223372036854775807&limit=2", 0},
+		{"files", "/api/files?page=3&limit=9223372036854775807", 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.url, func(t *testing.T) {
-			resp, body := apps[tc.app].do(t, httptest.NewRequest(http.MethodGet, tc.url, nil))
+			req := httptest.NewRequest(http.MethodGet, tc.url, nil)
+			if tc.app == "files" {
+				req.Header.Set("Authorization", "Bearer "+userToken)
+			}
+			resp, body := apps[tc.app].do(t, req)
 			if resp.StatusCode != http.StatusOK {
 				t.Fatalf("%d %s", resp.StatusCode, body)
+			}
+			if n := count(t, tc.app, body); n != tc.want {
+				t.Fatalf("%d items, want %d: %s", n, tc.want, body)
 			}
 		})
 	}
