@@ -18,7 +18,8 @@ export function fieldErrors(err: unknown, t: TFunction): Record<string, string> 
   return out;
 }
 
-function retryAfterSeconds(err: ApiError): number | null {
+/** The wait a 429's message names ("…try again in 42 s"), in seconds; null when it names none. */
+export function retryAfterSeconds(err: ApiError): number | null {
   const m = /(\d+)\s*s\b/.exec(err.message);
   return m ? Number(m[1]) : null;
 }

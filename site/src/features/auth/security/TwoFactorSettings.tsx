@@ -1,7 +1,9 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { ApiError } from '../../../lib/api';
 import { QueryState } from '../../../lib/QueryState';
+import { retryAfterSeconds } from '../errors';
 import { useBeginTotp, useConfirmTotp, useDisableTotp, useTwoFactorStatus, type Enrolment } from './api';
 import { ACCOUNT_NS } from './i18n';
 
@@ -114,10 +116,12 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   );
 }
 
-function codeError(err: unknown, t: (k: string) => string): string | null {
+function codeError(err: unknown, t: TFunction): string | null {
   if (!err) return null;
   if (err instanceof ApiError && (err.status === 400 || err.status === 401)) return t('twoFactor.wrongCode');
-  if (err instanceof ApiError && err.status === 429) return err.message;
+  // Wrong codes are limited (per account and per network): the wait in the reader's language,
+  // not the server's English sentence.
+  if (err instanceof ApiError && err.status === 429) return t('twoFactor.throttled', { seconds: retryAfterSeconds(err) ?? 60 });
   return t('twoFactor.error');
 }
 

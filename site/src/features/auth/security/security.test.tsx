@@ -136,6 +136,25 @@ describe('TwoFactorSettings', () => {
     expect(await screen.findByText('Recovery codes left: 10')).toBeTruthy();
     expect(screen.queryByText('aaaaa-bbbbb')).toBeNull();
   });
+
+  it('says the wait of too many wrong codes in the reader’s language, not the server’s sentence', async () => {
+    await initTestI18n('uk');
+    try {
+      localStorage.setItem('token', 't');
+      stubFetch({
+        '/api/auth/2fa': () => json({ totp: true, recoveryCodesLeft: 10 }),
+        'DELETE /api/auth/2fa/totp': () =>
+          json({ status: 429, message: 'too many wrong codes for this account; try again in 843 s', data: {} }, 429),
+      });
+      renderWithShell(<TwoFactorSettings />);
+      fireEvent.click(await screen.findByRole('button', { name: 'Вимкнути' }));
+      fill('Код', '111111');
+      fireEvent.click(screen.getAllByRole('button', { name: 'Вимкнути' }).at(-1)!);
+      expect((await screen.findByRole('alert')).textContent).toBe('Забагато спроб. Спробуйте через 843 с.');
+    } finally {
+      await initTestI18n('en');
+    }
+  });
 });
 
 describe('SessionsList', () => {
