@@ -5,7 +5,7 @@ import { isMfaChallenge, useLogin, usePasskeySignIn, useRegister, useRegistratio
 import { errorText, fieldErrors } from '../errors';
 import { MfaStep } from '../security/MfaStep';
 import { ACCOUNT_NS } from '../security/i18n';
-import { passkeysSupported } from '../security/webauthn';
+import { onIPAddress, passkeysSupported } from '../security/webauthn';
 
 export type AuthMode = 'login' | 'register';
 
@@ -148,7 +148,7 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
       <button type="submit" className="btn btn--primary" disabled={busy}>
         {busy ? t('auth.form.submitting') : isRegister ? t('auth.form.submitRegister') : t('auth.form.submitLogin')}
       </button>
-      {!isRegister && passkeysSupported() ? (
+      {!isRegister && passkeysSupported() && !onIPAddress() ? (
         <button type="button" className="btn auth-form__passkey" onClick={withPasskey} disabled={busy}>
           {ta('login.withPasskey')}
         </button>

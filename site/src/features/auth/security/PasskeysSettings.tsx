@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useAddPasskey, usePasskeys, useRemovePasskey } from './api';
 import { ACCOUNT_NS } from './i18n';
 import { ListState } from './ListState';
-import { passkeysSupported } from './webauthn';
+import { onIPAddress, passkeysSupported } from './webauthn';
 
 /** The profile's passkeys: named, listed, removable, and a form to add one. */
 export function PasskeysSettings() {
@@ -51,7 +51,9 @@ export function PasskeysSettings() {
           </ul>
         )}
       </ListState>
-      {passkeysSupported() ? (
+      {passkeysSupported() && onIPAddress() ? (
+        <p>{t('passkeys.ipHost')}</p>
+      ) : passkeysSupported() ? (
         <form className="auth-form twofactor__form" onSubmit={onAdd}>
           <div className="auth-form__field">
             <label htmlFor={`${id}-name`}>{t('passkeys.name')}</label>

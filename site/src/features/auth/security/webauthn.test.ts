@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { creationOptions, credentialJSON, fromB64url, requestOptions, toB64url } from './webauthn';
+import { creationOptions, credentialJSON, fromB64url, onIPAddress, requestOptions, toB64url } from './webauthn';
 
 describe('passkey JSON conversions', () => {
   it('round-trips base64url', () => {
@@ -40,5 +40,19 @@ describe('passkey JSON conversions', () => {
       type: 'public-key',
       response: { clientDataJSON: 'ew', authenticatorData: 'BQ', signature: 'Bg', userHandle: 'Bw' },
     });
+  });
+});
+
+describe('onIPAddress', () => {
+  it.each([
+    ['192.168.1.10', true],
+    ['127.0.0.1', true],
+    ['[::1]', true],
+    ['[2001:db8::7]', true],
+    ['localhost', false],
+    ['devhub.example.com', false],
+    ['1.2.3.example', false],
+  ])('%s → %s', (host, want) => {
+    expect(onIPAddress(host)).toBe(want);
   });
 });

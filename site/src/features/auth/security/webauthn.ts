@@ -71,6 +71,12 @@ export function credentialJSON(cred: PublicKeyCredential): unknown {
 
 export const passkeysSupported = () => typeof globalThis.PublicKeyCredential !== 'undefined' && !!navigator.credentials;
 
+/**
+ * Whether the site was opened by an IP address (http://192.168.1.10:8080): WebAuthn binds a
+ * passkey to a host name, so the browser and the server refuse every ceremony there.
+ */
+export const onIPAddress = (hostname = location.hostname) => /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\])$/i.test(hostname);
+
 /** Adds a passkey named name to the signed-in account. */
 export async function addPasskey(name: string): Promise<void> {
   const c = await api.post<CeremonyJSON>('/api/auth/passkeys/register/begin');
