@@ -123,7 +123,8 @@ func parseSince(v string, now time.Time) (time.Time, error) {
 
 // termSafe shows the control characters of s (ESC, BEL, newlines, C1) and
 // the bidirectional overrides as escapes (\x1b, \u202e): a failed sign-in
-// records whatever e-mail the guest typed, and printed as it is its escape
+// records whatever e-mail the guest typed, a session whatever User-Agent
+// its browser sent (`user sessions list`), and printed as it is its escape
 // sequences would run in the owner's terminal (retitle it, recolour or
 // erase the lines above, rewrite the clipboard) and reorder the row.
 // --json escapes them already.

@@ -475,7 +475,7 @@ func newUserSessionsCmd(env *Env) *cobra.Command {
 			fmt.Fprintln(tw, "LAST USED\tSINCE\tIP\tBROWSER")
 			for _, x := range sessions {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", x.LastUsedAt.Local().Format(time.DateTime),
-					x.CreatedAt.Local().Format(time.DateOnly), x.IP, x.UserAgent)
+					x.CreatedAt.Local().Format(time.DateOnly), x.IP, termSafe(x.UserAgent))
 			}
 			return tw.Flush()
 		},

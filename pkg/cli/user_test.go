@@ -485,3 +485,23 @@ func TestUserRmDeleteFiles(t *testing.T) {
 		t.Fatal("rm of an unknown account")
 	}
 }
+
+// `user sessions list` prints each session's User-Agent, which the client
+// chose: a right-to-left override in it must not reorder the owner's table.
+func TestSessionsListEscapesTheUserAgent(t *testing.T) {
+	newTestInstance(t)
+	if _, _, err := userCLI(t, "password1\n", false, "user", "create", "--email", "ua@example.com", "--name", "U", "--password-stdin"); err != nil {
+		t.Fatal(err)
+	}
+	svc, done := openAccounts(t)
+	_, err := svc.Login(context.Background(), "ua@example.com", "password1",
+		auth.Client{IP: testClient.IP, UserAgent: "Firefox\u202eexe.evil"})
+	done()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := userCLI(t, "", false, "user", "sessions", "list", "ua@example.com")
+	if err != nil || strings.ContainsRune(out, '\u202e') || !strings.Contains(out, `Firefox\u202eexe.evil`) {
+		t.Fatalf("sessions list: %v %q", err, out)
+	}
+}

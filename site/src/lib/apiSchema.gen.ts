@@ -573,7 +573,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a passkey as the second step */
+        /**
+         * Start a passkey as the second step
+         * @description 400 when the site was reached by an IP address (passkeys belong to a host name).
+         */
         post: {
             parameters: {
                 query?: never;
