@@ -47,6 +47,7 @@ export function AdminPanel() {
       <div className="admin-users__search">
         <label htmlFor={`${id}-search`}>{ta('admin.search')}</label>
         <input
+          className="field-input"
           id={`${id}-search`}
           type="search"
           value={search}

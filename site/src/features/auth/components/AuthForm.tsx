@@ -93,7 +93,7 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
   const field = (key: keyof Values, label: string, type: string, autoComplete: string) => (
     <div className="auth-form__field">
       <label htmlFor={`${id}-${key}`}>{label}</label>
-      <input
+      <input className="field-input"
         id={`${id}-${key}`}
         name={key}
         type={type}

@@ -51,7 +51,7 @@ export function ChangePasswordForm() {
   const field = (name: string, label: string, autoComplete: string, value: string, set: (v: string) => void) => (
     <div className="auth-form__field">
       <label htmlFor={`${id}-${name}`}>{label}</label>
-      <input
+      <input className="field-input"
         id={`${id}-${name}`}
         name={name}
         type="password"

@@ -55,7 +55,7 @@ export function MfaStep({ mfaToken, passkey = false, onBack }: { mfaToken: strin
       <p id={`${id}-hint`}>{t('mfa.prompt')}</p>
       <div className="auth-form__field">
         <label htmlFor={`${id}-code`}>{t('mfa.code')}</label>
-        <input
+        <input className="field-input"
           id={`${id}-code`}
           name="code"
           inputMode="text"

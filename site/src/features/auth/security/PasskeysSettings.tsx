@@ -57,7 +57,7 @@ export function PasskeysSettings() {
         <form className="auth-form twofactor__form" onSubmit={onAdd}>
           <div className="auth-form__field">
             <label htmlFor={`${id}-name`}>{t('passkeys.name')}</label>
-            <input id={`${id}-name`} value={name} maxLength={64} onChange={(e) => setName(e.target.value)} />
+            <input className="field-input" id={`${id}-name`} value={name} maxLength={64} onChange={(e) => setName(e.target.value)} />
           </div>
           {add.error ? (
             <p className="auth-form__error" role="alert">

@@ -57,7 +57,7 @@ function CodeForm({
       {hint ? <p id={`${id}-hint`}>{hint}</p> : null}
       <div className="auth-form__field">
         <label htmlFor={`${id}-code`}>{label}</label>
-        <input
+        <input className="field-input"
           id={`${id}-code`}
           name="code"
           autoComplete="one-time-code"

@@ -79,7 +79,7 @@ export function FileSharing({ file, onChange }: { file: FileDetail; onChange: (f
         <form className="file-shares__form" onSubmit={submit}>
           <label>
             {t('panel.expires')}
-            <select value={expiresIn} onChange={(e) => setExpiresIn(e.target.value)}>
+            <select className="field-input" value={expiresIn} onChange={(e) => setExpiresIn(e.target.value)}>
               {EXPIRIES.map((x) => (
                 <option key={x} value={x}>
                   {t(`panel.expiry.${x}`)}
@@ -89,11 +89,11 @@ export function FileSharing({ file, onChange }: { file: FileDetail; onChange: (f
           </label>
           <label>
             {t('panel.password')}
-            <input type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+            <input className="field-input" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
           </label>
           <label>
             {t('panel.maxDownloads')}
-            <input type="number" min={1} inputMode="numeric" value={maxDownloads} onChange={(e) => setMaxDownloads(e.target.value)} />
+            <input className="field-input" type="number" min={1} inputMode="numeric" value={maxDownloads} onChange={(e) => setMaxDownloads(e.target.value)} />
           </label>
           <button type="submit" className="btn btn--primary" disabled={create.isPending}>
             {t('panel.create')}
