@@ -17,6 +17,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/devhub/devhub/pkg/internal/paging"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -215,11 +216,7 @@ func (s *Service) List(q Query) (Page, error) {
 	if err := v.Err(); err != nil {
 		return Page{}, err
 	}
-	offset := (q.Page - 1) * q.Limit
-	if q.Page-1 > (1<<31)/q.Limit { // an absurd page is simply past the end
-		offset = 1 << 31
-	}
-	arts, total := s.ix.query(categoryKey(q.Category), searchTerms(q.Search), langKey(q.Lang), offset, q.Limit)
+	arts, total := s.ix.query(categoryKey(q.Category), searchTerms(q.Search), langKey(q.Lang), paging.Offset(q.Page, q.Limit), q.Limit)
 	return Page{Articles: arts, TotalCount: total}, nil
 }
 

@@ -3,6 +3,8 @@ package files
 import (
 	"slices"
 	"sync"
+
+	"github.com/devhub/devhub/pkg/internal/paging"
 )
 
 // Group names as the list answers them, in the page's order, and the type
@@ -127,7 +129,7 @@ func (ix *index) page(group string, page, limit int) ([]File, int) {
 	ids := ix.groups[group]
 	total := len(ids)
 	out := []File{}
-	end := total - (page-1)*limit // exclusive, counting from the newest
+	end := total - paging.Offset(page, limit) // exclusive, counting from the newest
 	for i := end - 1; i >= 0 && i >= end-limit; i-- {
 		out = append(out, ix.byID[ids[i]])
 	}
@@ -188,7 +190,7 @@ func (ix *index) pageFor(v *Viewer, group string, page, limit int) ([]File, int)
 	defer ix.mu.RUnlock()
 	ids := ix.groups[group]
 	out := []File{}
-	skip := (page - 1) * limit
+	skip := paging.Offset(page, limit)
 	total := 0
 	for i := len(ids) - 1; i >= 0; i-- {
 		f := ix.byID[ids[i]]

@@ -17,6 +17,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/devhub/devhub/pkg/internal/paging"
 	"github.com/devhub/devhub/pkg/internal/text"
 	"github.com/devhub/devhub/pkg/store"
 )
@@ -392,10 +393,7 @@ func (s *Service) Games(consoleID string, q Query) (Page, error) {
 	all := idx.byConsole[consoleID]
 	out := Page{Page: q.Page, Limit: q.Limit, Games: []Game{}}
 	words := text.Words(q.Search)
-	start := (q.Page - 1) * q.Limit
-	if q.Page-1 > (1<<31)/q.Limit { // an absurd page is simply past the end (and must not overflow)
-		start = 1 << 31
-	}
+	start := paging.Offset(q.Page, q.Limit)
 	if len(words) == 0 {
 		out.Total = len(all)
 		if start < len(all) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/internal/paging"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -252,7 +253,6 @@ func (s *Server) adminUserPage(c fiber.Ctx) ([]auth.User, error) {
 	if limit == 0 {
 		return users, nil
 	}
-	page = max(page, 1)
-	start := min((page-1)*limit, len(users))
+	start := min(paging.Offset(page, limit), len(users))
 	return users[start:min(start+limit, len(users))], nil
 }
