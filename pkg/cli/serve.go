@@ -130,7 +130,7 @@ func serve(ctx context.Context, env *Env) error {
 
 	errc := make(chan error, 1)
 	go func() {
-		errc <- app.Listener(ln, fiber.ListenConfig{DisableStartupMessage: true})
+		errc <- app.Listener(server.LingerListener(ln), fiber.ListenConfig{DisableStartupMessage: true})
 	}()
 	select {
 	case err := <-errc:

@@ -118,9 +118,10 @@ type Files struct {
 	// TusExpiry is how long an unfinished resumable upload is kept after
 	// its last byte arrived; then its bytes are reclaimed.
 	TusExpiry time.Duration `mapstructure:"tus_expiry"`
-	// RefusedUploadDrain bounds how long the rest of a refused upload's
-	// body is read and thrown away before the connection closes (nginx's
-	// lingering_time, also 30 s by default); 0 closes at once.
+	// RefusedUploadDrain bounds how long, after an answer sent before its
+	// request's body ended, what still arrives is read and thrown away
+	// before the connection closes (nginx's lingering_time, also 30 s by
+	// default); 0 closes at once.
 	RefusedUploadDrain time.Duration `mapstructure:"refused_upload_drain"`
 }
 

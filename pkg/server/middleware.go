@@ -72,7 +72,8 @@ func (s *Server) securityHeaders(c fiber.Ctx) error {
 // limitBody enforces a body limit. The app streams request bodies (so uploads
 // never sit in memory), which means Fiber's own BodyLimit is not applied to
 // large bodies: announced lengths over the limit are refused at once, and
-// chunked bodies are read up to the limit and no further.
+// chunked bodies are read up to the limit and no further. What a refusal
+// leaves unread is the body guard's (guardBody).
 func (s *Server) limitBody(limit int) fiber.Handler {
 	return func(c fiber.Ctx) error {
 		if s.streaming[c.Path()] || s.streamingUnder(c.Path()) || s.streamingMatches(c.Path()) {
@@ -80,28 +81,20 @@ func (s *Server) limitBody(limit int) fiber.Handler {
 		}
 		req := c.Request()
 		if n := req.Header.ContentLength(); n > limit {
-			return refuseBody(c, fiber.ErrRequestEntityTooLarge)
+			return fiber.ErrRequestEntityTooLarge
 		}
 		if req.IsBodyStream() {
-			body, err := io.ReadAll(io.LimitReader(req.BodyStream(), int64(limit)+1))
+			body, err := io.ReadAll(io.LimitReader(requestBody(c), int64(limit)+1))
 			if err != nil {
-				return refuseBody(c, fiber.NewError(fiber.StatusBadRequest, "could not read request body"))
+				return fiber.NewError(fiber.StatusBadRequest, "could not read request body")
 			}
 			if len(body) > limit {
-				return refuseBody(c, fiber.ErrRequestEntityTooLarge)
+				return fiber.ErrRequestEntityTooLarge
 			}
 			req.SetBodyRaw(body)
 		}
 		return c.Next()
 	}
-}
-
-// refuseBody answers err without reading the rest of the body, and closes
-// the connection afterwards: the unread bytes would otherwise be parsed as
-// the next request on a keep-alive connection.
-func refuseBody(c fiber.Ctx, err error) error {
-	c.RequestCtx().SetConnectionClose()
-	return err
 }
 
 // allowStreamingBody exempts a path from limitBody: the route reads its body

@@ -818,7 +818,7 @@ func BenchmarkAuthHugeBearerHeader(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	go app.Listener(ln, fiber.ListenConfig{DisableStartupMessage: true})
+	go app.Listener(LingerListener(ln), fiber.ListenConfig{DisableStartupMessage: true})
 	b.Cleanup(func() { app.Shutdown() })
 	addr := ln.Addr().String()
 	raw := "GET /api/auth/profile HTTP/1.1\r\nHost: devhub.test\r\nAuthorization: Bearer " + strings.Repeat(".", 1<<20) + "\r\n\r\n"

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -65,7 +64,7 @@ func (s *Server) mountFiles(api fiber.Router) {
 			g.Head(path, s.optionalUser, h)
 		}
 		get("/", s.listFiles(prefix == "/files"))
-		g.Post("/upload", s.finishRefusedUpload, s.requireUser, s.admitUpload, s.uploadFiles)
+		g.Post("/upload", s.requireUser, s.admitUpload, s.uploadFiles)
 		get("/stream/:id", s.streamFile)
 		get("/:id/download", s.downloadFile)
 		get("/:id/thumbnail", s.fileThumbnail)
@@ -260,50 +259,9 @@ func (s *Server) deleteFile(c fiber.Ctx) error {
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
-// finishRefusedUpload deals with the unread body of an upload that was
-// refused (too large, not signed in, token expired, malformed) and closes
-// the connection afterwards, so the rest of it is never taken for the next
-// request. Browsers send the whole body before they read the answer: had
-// the server closed with bytes still unread, the kernel would reset the
-// connection and the page would see "Network error occurred" instead of
-// the 413 or 401 (and could not refresh an expired token and try again).
-// So the rest of the body is read and discarded first — for at most
-// files.refused_upload_drain (30 s), without touching the disk — and only a body still arriving after that is
-// cut off.
-func (s *Server) finishRefusedUpload(c fiber.Ctx) error {
-	err := c.Next()
-	if code := c.Response().StatusCode(); err == nil && code >= 200 && code < 300 {
-		return nil
-	}
-	c.Response().SetConnectionClose()
-	req := c.Request()
-	if !req.IsBodyStream() {
-		return err
-	}
-	if conn := c.RequestCtx().Conn(); conn != nil {
-		conn.SetReadDeadline(time.Now().Add(s.cfg.Files.RefusedUploadDrain))
-	}
-	bp := drainBufPool.Get().(*[]byte)
-	io.CopyBuffer(io.Discard, onlyReader{req.BodyStream()}, *bp)
-	drainBufPool.Put(bp)
-	return err
-}
-
-var drainBufPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
-
-// rawBody is the request's body: the stream when the server streams it (a
-// body over server.body_limit), else the bytes already read.
-func rawBody(c fiber.Ctx) io.Reader {
-	req := c.Request()
-	if req.IsBodyStream() {
-		return req.BodyStream()
-	}
-	return bytes.NewReader(req.Body())
-}
-
-// onlyReader hides every method but Read, so io.CopyBuffer uses the given
-// buffer instead of a WriterTo that might allocate its own.
-type onlyReader struct{ io.Reader }
+// rawBody is the request's body (requestBody: read to its end or not, the
+// body guard knows).
+func rawBody(c fiber.Ctx) io.Reader { return requestBody(c) }
 
 func (s *Server) uploadFiles(c fiber.Ctx) error {
 	svc := s.svc.Files

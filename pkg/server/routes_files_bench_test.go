@@ -40,7 +40,7 @@ func benchServer(b *testing.B) (string, *files.Service) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	go app.Listener(ln, fiber.ListenConfig{DisableStartupMessage: true})
+	go app.Listener(LingerListener(ln), fiber.ListenConfig{DisableStartupMessage: true})
 	b.Cleanup(func() { app.Shutdown() })
 	return "http://" + ln.Addr().String(), svc
 }

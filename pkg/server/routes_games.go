@@ -43,8 +43,8 @@ func (s *Server) mountGames(api fiber.Router) {
 	}
 	if s.svc.Roms != nil {
 		s.allowStreamingBodyMatch(romUploadPath.MatchString)
-		g.Post("/roms", s.finishRefusedUpload, s.requireAdmin, s.holdUploadSlot, s.uploadROM)
-		g.Put("/:gameId/cover", s.finishRefusedUpload, s.requireAdmin, s.holdUploadSlot, s.uploadCover)
+		g.Post("/roms", s.requireAdmin, s.holdUploadSlot, s.uploadROM)
+		g.Put("/:gameId/cover", s.requireAdmin, s.holdUploadSlot, s.uploadCover)
 		g.Delete("/:gameId", s.requireAdmin, s.removeROM)
 	}
 	if s.svc.Shelf != nil {
@@ -56,7 +56,7 @@ func (s *Server) mountGames(api fiber.Router) {
 	if s.svc.GameStates != nil {
 		s.allowStreamingBodyMatch(statePutPath.MatchString)
 		g.Get("/:gameId/states", s.requireUser, s.listStates)
-		g.Put("/:gameId/states/:slot", s.finishRefusedUpload, s.requireUser, s.putState)
+		g.Put("/:gameId/states/:slot", s.requireUser, s.putState)
 		g.Get("/:gameId/states/:slot", s.requireUser, s.getState)
 		g.Delete("/:gameId/states/:slot", s.requireUser, s.deleteState)
 		g.Put("/:gameId/states/:slot/screenshot", s.requireUser, s.putStateScreenshot)

@@ -211,6 +211,9 @@ func (s *Server) newApp() *fiber.App {
 	// id a proxy in front sent (X-Request-Id, when well-formed) or a new one,
 	// and the answer carries it back.
 	app.Use(requestid.New())
+	// A body the handlers left unread never reaches the next request's
+	// parser (body.go); outside the recoverer, so a panic's answer too.
+	app.Use(s.guardBody)
 	app.Use(recoverer.New(recoverer.Config{
 		EnableStackTrace: true,
 		StackTraceHandler: func(c fiber.Ctx, e any) {

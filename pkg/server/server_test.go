@@ -105,7 +105,7 @@ func (ta *testApp) listen(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go ta.app.Listener(ln, fiber.ListenConfig{DisableStartupMessage: true})
+	go ta.app.Listener(LingerListener(ln), fiber.ListenConfig{DisableStartupMessage: true})
 	t.Cleanup(func() { ta.app.Shutdown() })
 	return "http://" + ln.Addr().String()
 }
