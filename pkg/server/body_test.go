@@ -193,7 +193,7 @@ func TestBodyNeverBecomesARequest(t *testing.T) {
 			headers: tusPost, body: []byte("0123456789"), chunked: true, want: 201}},
 		{wc: wireCase{name: "tus POST refused before reading (over the limit)", method: "POST", path: "/api/files/tus/",
 			headers: []string{auth, "Tus-Resumable: 1.0.0", "Upload-Length: 99999", "Content-Type: application/offset+octet-stream"},
-			body: overlong(10), chunked: true, want: 413}},
+			body:    overlong(10), chunked: true, want: 413}},
 		{wc: wireCase{name: "a GET with a body", method: "GET", path: "/api/files", body: []byte(smuggled), want: 200}},
 	}
 	for _, c := range cases {
