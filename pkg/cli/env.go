@@ -29,6 +29,7 @@ import (
 	"github.com/devhub/devhub/pkg/storage"
 	"github.com/devhub/devhub/pkg/store"
 	"github.com/devhub/devhub/pkg/thumbs"
+	"github.com/devhub/devhub/pkg/usecase"
 )
 
 // storeOpenTimeout bounds how long a command waits for the bbolt lock before
@@ -139,6 +140,8 @@ type services struct {
 	controls   *gamecontrols.Service
 	// profile is the checked content/profile.yaml (nil without one); loaded by startup.
 	profile *profile.Loaded
+	// hub is the use-case layer over these services, acting for the owner.
+	hub *usecase.Hub
 }
 
 func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logger) (*services, error) {
@@ -199,11 +202,12 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 	if s.audit, err = audit.New(st, 0, nil); err != nil {
 		return nil, err
 	}
+	s.hub = &usecase.Hub{Auth: s.auth, Files: s.files, Shares: s.shares, Audit: s.audit, Log: log}
 	return s, nil
 }
 
 // ownerActor names the owner in the audit log when a CLI command acts.
-const ownerActor = "owner (CLI)"
+const ownerActor = usecase.OwnerName
 
 // record writes an audit event for a CLI command; a failure to write it is
 // logged, never the command's failure (the action itself succeeded, so a

@@ -4,14 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/shares"
 	"github.com/devhub/devhub/pkg/store"
+	"github.com/devhub/devhub/pkg/usecase"
 )
 
 // The share link commands: `devhub file share|shares|unshare`. They make,
@@ -24,11 +23,7 @@ func newFileShareCmds(env *Env) []*cobra.Command {
 // shareLink is sh as the CLI shows it: its URL under server.public_url
 // when that is set, else its path.
 func shareLink(svc *services, sh shares.Share) shares.Link {
-	name := ""
-	if f, err := svc.files.Get(sh.FileID); err == nil {
-		name = f.OriginalName
-	}
-	return sh.Link(svc.cfg.Server.PublicURL, name, svc.shares.Now())
+	return svc.hub.ShareLink(sh, svc.cfg.Server.PublicURL)
 }
 
 func newFileShareCmd(env *Env) *cobra.Command {
@@ -67,28 +62,34 @@ first line of stdin is the password the link asks for. The link is
 			if err != nil {
 				return err
 			}
-			f, err := svc.files.Get(id)
-			if err != nil {
-				return fmt.Errorf("file %d: %w", id, err)
+			in := usecase.NewShare{TTL: ttl}
+			if cmd.Flags().Changed("max-downloads") {
+				in.MaxDownloads = &maxDl
 			}
-			pw := ""
 			if fromStdin {
-				if pw, err = readPassword(env, true); err != nil {
+				pw, err := readPassword(env, true)
+				if err != nil {
 					return err
 				}
+				in.Password = &pw
 			}
-			sh, err := svc.shares.Create(cmd.Context(), shares.NewShare{FileID: f.ID, Creator: ownerActor, TTL: ttl, Password: pw, MaxDownloads: maxDl})
+			sh, err := svc.hub.CreateShare(cmd.Context(), usecase.Owner(), id, in)
 			var verr *store.ValidationError
 			if errors.As(err, &verr) {
 				for field, fe := range verr.Fields {
 					return fmt.Errorf("%s: %s", field, fe.Message)
 				}
 			}
+			if errors.Is(err, store.ErrNotFound) {
+				return fmt.Errorf("file %d: %w", id, err)
+			}
 			if err != nil {
 				return err
 			}
-			svc.record(cmd.Context(), audit.Event{Type: audit.ShareCreated, Target: fmt.Sprintf("file %d", f.ID),
-				Details: map[string]string{"link": sh.Token[:6] + "…", "expiresAt": sh.ExpiresAt.Format(time.RFC3339)}})
+			f, err := svc.files.Get(id)
+			if err != nil {
+				return err
+			}
 			link := shareLink(svc, *sh)
 			if asJSON {
 				return env.PrintJSON(link)
@@ -190,15 +191,13 @@ func newFileUnshareCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			sh, err := svc.shares.Revoke(cmd.Context(), args[0])
+			sh, err := svc.hub.RevokeShare(cmd.Context(), usecase.Owner(), args[0])
 			if errors.Is(err, store.ErrNotFound) {
 				return fmt.Errorf("no share link %s", args[0])
 			}
 			if err != nil {
 				return err
 			}
-			svc.record(cmd.Context(), audit.Event{Type: audit.ShareRevoked, Target: fmt.Sprintf("file %d", sh.FileID),
-				Details: map[string]string{"link": sh.Token[:6] + "…"}})
 			env.Printf("revoked share link %s (file %d)\n", sh.Token, sh.FileID)
 			return nil
 		},

@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -22,6 +21,7 @@ import (
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/store"
+	"github.com/devhub/devhub/pkg/usecase"
 )
 
 // annotationPassword marks commands that need a new password. On a terminal
@@ -351,11 +351,10 @@ effect immediately; the user signs in again.`,
 			if err != nil {
 				return err
 			}
-			u, err := svc.auth.SetRole(cmd.Context(), args[0], args[1])
+			u, err := svc.hub.SetRole(cmd.Context(), usecase.Owner(), args[0], args[1])
 			if err != nil {
 				return err
 			}
-			svc.record(cmd.Context(), audit.Event{Type: audit.RoleChanged, Target: u.Email, Details: map[string]string{"to": u.Role}})
 			env.Printf("%s is now %s\n", u.Email, u.Role)
 			return nil
 		},
@@ -410,26 +409,15 @@ func newUserRmCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			u, err := svc.auth.UserByEmail(auth.NormalizeEmail(args[0]))
+			email := auth.NormalizeEmail(args[0])
+			removed, err := svc.hub.DeleteAccount(cmd.Context(), usecase.Owner(), email, deleteFiles)
 			if err != nil {
 				return err
 			}
-			if err := svc.auth.DeleteUser(cmd.Context(), u.Email); err != nil {
-				return err
-			}
-			mode, removed := "keep", 0
 			if deleteFiles {
-				mode = "delete"
-				if removed, err = svc.files.DeleteUploadedBy(cmd.Context(), u.ID); err != nil {
-					return fmt.Errorf("account deleted, but its files: %w", err)
-				}
-			}
-			svc.record(cmd.Context(), audit.Event{Type: audit.UserDeleted, Target: u.Email,
-				Details: map[string]string{"files": mode, "filesDeleted": strconv.Itoa(removed)}})
-			if deleteFiles {
-				env.Printf("deleted %s and %d file(s) it uploaded\n", u.Email, removed)
+				env.Printf("deleted %s and %d file(s) it uploaded\n", email, removed)
 			} else {
-				env.Printf("deleted %s\n", u.Email)
+				env.Printf("deleted %s\n", email)
 			}
 			return nil
 		},
@@ -493,12 +481,10 @@ at once; every device has to sign in again.`,
 			if err != nil {
 				return err
 			}
-			n, err := svc.auth.RevokeSessions(cmd.Context(), args[0])
+			n, err := svc.hub.RevokeSessions(cmd.Context(), usecase.Owner(), args[0])
 			if err != nil {
 				return err
 			}
-			svc.record(cmd.Context(), audit.Event{Type: audit.SessionsRevoked, Target: auth.NormalizeEmail(args[0]),
-				Details: map[string]string{"sessions": "all", "count": strconv.Itoa(n)}})
 			env.Printf("ended %d session(s) of %s\n", n, auth.NormalizeEmail(args[0]))
 			return nil
 		},
@@ -565,10 +551,9 @@ code; the password alone signs in again until the user enrols anew from the prof
 			if err != nil {
 				return err
 			}
-			if err := svc.auth.ResetTOTP(cmd.Context(), args[0]); err != nil {
+			if err := svc.hub.ResetTwoFactor(cmd.Context(), usecase.Owner(), args[0]); err != nil {
 				return err
 			}
-			svc.record(cmd.Context(), audit.Event{Type: audit.TwoFactorReset, Target: auth.NormalizeEmail(args[0])})
 			env.Printf("two-factor sign-in turned off for %s\n", auth.NormalizeEmail(args[0]))
 			return nil
 		},

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/gofiber/fiber/v3"
 
@@ -37,14 +38,31 @@ func (s *Server) errorHandler(c fiber.Ctx, err error) error {
 	return c.JSON(apiErr)
 }
 
+// kindStatus is the HTTP status of each kind of refusal.
+var kindStatus = map[store.Kind]int{
+	store.KindUnknown:     http.StatusInternalServerError,
+	store.KindInvalid:     http.StatusBadRequest,
+	store.KindNotFound:    http.StatusNotFound,
+	store.KindForbidden:   http.StatusForbidden,
+	store.KindConflict:    http.StatusConflict,
+	store.KindTooLarge:    http.StatusRequestEntityTooLarge,
+	store.KindRateLimited: http.StatusTooManyRequests,
+}
+
 func (s *Server) toAPIError(c fiber.Ctx, err error) *APIError {
 	var apiErr *APIError
 	var verr *store.ValidationError
 	var ferr *fiber.Error
 	var qerr *quota.ExceededError
+	var refusal *store.Refusal
 	switch {
 	case errors.As(err, &qerr):
 		return quotaError(qerr)
+	case errors.As(err, &refusal):
+		if refusal.Kind == store.KindRateLimited {
+			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int((refusal.RetryAfter+time.Second-1)/time.Second)))
+		}
+		return NewError(kindStatus[refusal.Kind], refusal.Message)
 	case errors.As(err, &apiErr):
 		if apiErr.Data == nil {
 			apiErr.Data = map[string]store.FieldError{}

@@ -1,9 +1,7 @@
 package server
 
 import (
-	"context"
 	"errors"
-	"log/slog"
 	"strconv"
 	"strings"
 	"time"
@@ -162,13 +160,10 @@ func (s *Server) adminSetRole(c fiber.Ctx) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	updated, err := s.svc.Auth.SetRole(c.Context(), u.Email, in.Role)
+	updated, err := s.hub.SetRole(c.Context(), s.actor(c), u.Email, in.Role)
 	if err != nil {
 		return err
 	}
-	s.logFor(c).Info("role changed", slog.String("user", u.Email), slog.String("role", updated.Role), slog.String("by", currentUser(c).Email))
-	s.record(c, audit.Event{Type: audit.RoleChanged, Actor: currentUser(c).Email, Target: u.Email,
-		Details: map[string]string{"from": u.Role, "to": updated.Role}})
 	return c.JSON(updated)
 }
 
@@ -183,21 +178,9 @@ func (s *Server) adminDeleteUser(c fiber.Ctx) error {
 	if mode != "keep" && mode != "delete" {
 		return NewError(fiber.StatusBadRequest, "files must be keep or delete")
 	}
-	if err := s.svc.Auth.DeleteUser(c.Context(), u.Email); err != nil {
+	if _, err := s.hub.DeleteAccount(c.Context(), s.actor(c), u.Email, mode == "delete"); err != nil {
 		return err
 	}
-	removed := 0
-	if mode == "delete" && s.svc.Files != nil {
-		// The account is gone and cannot be named again, so its files go
-		// with it even if the request is closed meanwhile.
-		if removed, err = s.svc.Files.DeleteUploadedBy(context.WithoutCancel(c.Context()), u.ID); err != nil {
-			return err
-		}
-	}
-	s.logFor(c).Info("user deleted", slog.String("user", u.Email), slog.String("files", mode), slog.Int("files_deleted", removed),
-		slog.String("by", currentUser(c).Email))
-	s.record(c, audit.Event{Type: audit.UserDeleted, Actor: currentUser(c).Email, Target: u.Email,
-		Details: map[string]string{"files": mode, "filesDeleted": strconv.Itoa(removed)}})
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
@@ -206,12 +189,9 @@ func (s *Server) adminRevokeSessions(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	n, err := s.svc.Auth.RevokeSessions(c.Context(), u.Email)
-	if err != nil {
+	if _, err := s.hub.RevokeSessions(c.Context(), s.actor(c), u.Email); err != nil {
 		return err
 	}
-	s.record(c, audit.Event{Type: audit.SessionsRevoked, Actor: currentUser(c).Email, Target: u.Email,
-		Details: map[string]string{"sessions": "all", "count": strconv.Itoa(n)}})
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
@@ -220,10 +200,9 @@ func (s *Server) adminResetTwoFactor(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := s.svc.Auth.ResetTOTP(c.Context(), u.Email); err != nil {
+	if err := s.hub.ResetTwoFactor(c.Context(), s.actor(c), u.Email); err != nil {
 		return authError(c, err)
 	}
-	s.record(c, audit.Event{Type: audit.TwoFactorReset, Actor: currentUser(c).Email, Target: u.Email})
 	return c.SendStatus(fiber.StatusNoContent)
 }
 

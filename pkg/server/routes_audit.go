@@ -10,6 +10,7 @@ import (
 
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/store"
+	"github.com/devhub/devhub/pkg/usecase"
 )
 
 // mountAudit serves the audit log to admins: GET /api/audit?limit&before&type&since.
@@ -56,6 +57,12 @@ func (s *Server) auditList(c fiber.Ctx) error {
 // client's address are filled in. A failure to write it is logged; the
 // action it describes has happened either way, so a closed request does not
 // stop the record (context.WithoutCancel).
+// actor is who asks, for the use-case layer: the signed-in account (if
+// any) from the client's address.
+func (s *Server) actor(c fiber.Ctx) usecase.Actor {
+	return usecase.User(currentUser(c), s.clientIP(c).String())
+}
+
 func (s *Server) record(c fiber.Ctx, ev audit.Event) {
 	if s.svc.Audit == nil {
 		return

@@ -15,6 +15,7 @@ import (
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/shares"
 	"github.com/devhub/devhub/pkg/store"
+	"github.com/devhub/devhub/pkg/usecase"
 )
 
 // Cookies a browser keeps for one link (Path /s/<token>): that it gave the
@@ -68,11 +69,7 @@ func (s *Server) shareBase(c fiber.Ctx) string {
 }
 
 func (s *Server) toShareJSON(c fiber.Ctx, sh shares.Share) shares.Link {
-	name := ""
-	if f, err := s.svc.Files.Get(sh.FileID); err == nil {
-		name = f.OriginalName
-	}
-	return sh.Link(s.shareBase(c), name, s.svc.Shares.Now())
+	return s.hub.ShareLink(sh, s.shareBase(c))
 }
 
 func (s *Server) toSharesJSON(c fiber.Ctx, list []shares.Share) []shares.Link {
@@ -86,7 +83,7 @@ func (s *Server) toSharesJSON(c fiber.Ctx, list []shares.Share) []shares.Link {
 // createShare answers POST /api/files/:id/shares {expiresIn?, password?,
 // maxDownloads?} for the file's uploader or an admin.
 func (s *Server) createShare(c fiber.Ctx) error {
-	f, err := s.fileForChange(c)
+	id, err := fileIDParam(c)
 	if err != nil {
 		return err
 	}
@@ -98,56 +95,15 @@ func (s *Server) createShare(c fiber.Ctx) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	var v store.Validator
 	ttl, err := parseExpiresIn(in.ExpiresIn)
 	if err != nil {
-		v.Add("expiresIn", "invalid", err.Error())
+		return store.Invalid("expiresIn", "invalid", err.Error())
 	}
-	maxDl := 0
-	if in.MaxDownloads != nil {
-		if *in.MaxDownloads < 1 {
-			v.Add("maxDownloads", "invalid", "maxDownloads must be at least 1 (leave it out for no limit)")
-		}
-		maxDl = *in.MaxDownloads
-	}
-	if in.Password != nil && *in.Password == "" {
-		v.Add("password", "required", "password must not be empty (leave it out for a link without one)")
-	}
-	if err := v.Err(); err != nil {
-		return err
-	}
-	id := currentUser(c)
-	pw := ""
-	if in.Password != nil {
-		pw = *in.Password
-	}
-	sh, err := s.svc.Shares.Create(c.Context(), shares.NewShare{FileID: f.ID, CreatedBy: id.ID, Creator: id.Email, TTL: ttl,
-		Password: pw, MaxDownloads: maxDl})
+	sh, err := s.hub.CreateShare(c.Context(), s.actor(c), id, usecase.NewShare{TTL: ttl, Password: in.Password, MaxDownloads: in.MaxDownloads})
 	if err != nil {
 		return err
 	}
-	s.record(c, audit.Event{Type: audit.ShareCreated, Actor: id.Email, Target: "file " + strconv.FormatUint(f.ID, 10),
-		Details: shareDetails(sh)})
 	return c.Status(fiber.StatusCreated).JSON(s.toShareJSON(c, *sh))
-}
-
-// shareDetails is what the audit log notes of a link: never the token
-// itself (the log is read by every admin; the token is the key).
-func shareDetails(sh *shares.Share) map[string]string {
-	d := map[string]string{"link": shareRef(sh.Token), "expiresAt": sh.ExpiresAt.Format(time.RFC3339),
-		"password": strconv.FormatBool(sh.HasPassword())}
-	if sh.MaxDownloads > 0 {
-		d["maxDownloads"] = strconv.Itoa(sh.MaxDownloads)
-	}
-	return d
-}
-
-// shareRef names a link in logs by the start of its token only.
-func shareRef(token string) string {
-	if len(token) > 6 {
-		return token[:6] + "…"
-	}
-	return token
 }
 
 // parseExpiresIn reads expiresIn: a duration such as "7d" or "36h", or a
@@ -202,27 +158,9 @@ func (s *Server) myShares(c fiber.Ctx) error {
 // revokeShare answers DELETE /api/shares/:token: the link's maker, the
 // file's uploader or an admin ends it.
 func (s *Server) revokeShare(c fiber.Ctx) error {
-	token := c.Params("token")
-	sh, err := s.svc.Shares.Get(token)
-	if err != nil {
+	if _, err := s.hub.RevokeShare(c.Context(), s.actor(c), c.Params("token")); err != nil {
 		return err
 	}
-	id := currentUser(c)
-	allowed := id.IsAdmin() || (id.ID != 0 && sh.CreatedBy == id.ID)
-	if !allowed {
-		if f, err := s.svc.Files.Get(sh.FileID); err == nil && f.MayChange(fileViewer(c)) {
-			allowed = true
-		}
-	}
-	if !allowed {
-		// A link someone else made is not acknowledged either way.
-		return NewError(fiber.StatusNotFound, "not found")
-	}
-	if _, err := s.svc.Shares.Revoke(c.Context(), token); err != nil {
-		return err
-	}
-	s.record(c, audit.Event{Type: audit.ShareRevoked, Actor: id.Email, Target: "file " + strconv.FormatUint(sh.FileID, 10),
-		Details: map[string]string{"link": shareRef(token)}})
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
@@ -434,9 +372,9 @@ func (s *Server) countShareDownload(c fiber.Ctx, sh *shares.Share, fileID uint64
 	}
 	exp := s.svc.Shares.Now().Add(shareGrantTTL)
 	s.setShareCookie(c, sh.Token, shareCountedCookie, s.svc.Shares.Grant(sh.Token, shares.GrantCounted, exp), exp)
-	s.logFor(c).Info("share link used", slog.String("link", shareRef(sh.Token)), slog.Uint64("file", fileID),
+	s.logFor(c).Info("share link used", slog.String("link", usecase.ShareRef(sh.Token)), slog.Uint64("file", fileID),
 		slog.Int("downloads", used.Downloads))
-	s.record(c, audit.Event{Type: audit.ShareUsed, Actor: "link " + shareRef(sh.Token),
+	s.record(c, audit.Event{Type: audit.ShareUsed, Actor: "link " + usecase.ShareRef(sh.Token),
 		Target: "file " + strconv.FormatUint(fileID, 10), Details: map[string]string{"downloads": strconv.Itoa(used.Downloads)}})
 	return nil
 }

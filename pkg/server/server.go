@@ -35,6 +35,7 @@ import (
 	"github.com/devhub/devhub/pkg/shares"
 	"github.com/devhub/devhub/pkg/store"
 	"github.com/devhub/devhub/pkg/thumbs"
+	"github.com/devhub/devhub/pkg/usecase"
 )
 
 // Services are the domain services the HTTP layer binds. pkg/cli builds
@@ -134,6 +135,8 @@ type Server struct {
 	uploads *uploadLimits
 	// metrics feeds GET /metrics; nil when metrics.enabled is off.
 	metrics *metrics
+	// hub is the use-case layer over the services.
+	hub *usecase.Hub
 	// fileList and specFileList cache the encoded plain file list of the
 	// canonical path and of the spec's (listFiles).
 	fileList, specFileList encodedList
@@ -164,6 +167,8 @@ func newServer(o Options) (*Server, error) {
 	}
 	s := &Server{cfg: o.Config, svc: o.Services, log: o.Logger, streaming: map[string]bool{},
 		uploads: newUploadLimits(o.Config.Files)}
+	s.hub = &usecase.Hub{Auth: o.Services.Auth, Files: o.Services.Files, Shares: o.Services.Shares,
+		Audit: o.Services.Audit, Log: o.Logger}
 	for _, p := range o.Config.Server.TrustedProxies {
 		pfx, err := config.ParseProxy(p)
 		if err != nil {

@@ -1,8 +1,10 @@
 package store
 
 import (
+	"errors"
 	"sort"
 	"strings"
+	"time"
 )
 
 // FieldError describes what is wrong with one input field. Code is stable
@@ -67,4 +69,52 @@ func (v *Validator) Err() error {
 		return nil
 	}
 	return &ValidationError{Message: "validation failed", Fields: v.fields}
+}
+
+// Kind is what went wrong, in the one vocabulary every adapter maps from:
+// the HTTP API to a status (one table in pkg/server), the CLI to its
+// message on stderr and a non-zero exit.
+type Kind int
+
+const (
+	KindUnknown Kind = iota
+	// KindInvalid: the input is wrong (a *ValidationError names the fields).
+	KindInvalid
+	KindNotFound
+	KindForbidden
+	KindConflict
+	KindTooLarge
+	// KindRateLimited: try again after Refusal.RetryAfter.
+	KindRateLimited
+)
+
+// Refusal is an action refused for a reason its kind names.
+type Refusal struct {
+	Kind    Kind
+	Message string
+	// RetryAfter is the wait of a KindRateLimited refusal.
+	RetryAfter time.Duration
+}
+
+func (e *Refusal) Error() string { return e.Message }
+
+// Refuse builds a Refusal.
+func Refuse(k Kind, message string) *Refusal { return &Refusal{Kind: k, Message: message} }
+
+// KindOf classifies err in the vocabulary: a Refusal by its kind, the
+// store's sentinels and validation errors by theirs, anything else unknown.
+func KindOf(err error) Kind {
+	var r *Refusal
+	var verr *ValidationError
+	switch {
+	case errors.As(err, &r):
+		return r.Kind
+	case errors.As(err, &verr):
+		return KindInvalid
+	case errors.Is(err, ErrNotFound):
+		return KindNotFound
+	case errors.Is(err, ErrConflict):
+		return KindConflict
+	}
+	return KindUnknown
 }
