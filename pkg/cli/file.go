@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/usecase"
 	"github.com/devhub/devhub/pkg/internal/text"
 )
 
@@ -333,7 +334,7 @@ func newFileRmCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			f, err := svc.files.Delete(cmd.Context(), id)
+			f, err := svc.hub.DeleteFile(cmd.Context(), usecase.Owner(), id)
 			if err != nil {
 				return fmt.Errorf("file %d: %w", id, err)
 			}

@@ -3,6 +3,7 @@ package files
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -111,3 +112,36 @@ func (s *Service) PageFor(v *Viewer, group string, page, limit int) ([]File, int
 
 // TotalsFor is Totals as v sees it.
 func (s *Service) TotalsFor(v *Viewer) map[string]int { return s.ix.totalsFor(v) }
+
+// Rename gives a file a new original name (the one its downloads carry)
+// and returns it. The name is refused, never silently changed, when it is
+// empty, longer than a stored name may be, or holds what a stored name
+// never does (a path separator, control or bidirectional-override
+// characters, leading or trailing dots and spaces).
+func (s *Service) Rename(ctx context.Context, id uint64, name string) (*File, error) {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return nil, store.Invalid("name", "required", "name must not be empty")
+	case len(name) > maxNameBytes:
+		return nil, store.Invalid("name", "too_long", fmt.Sprintf("name must be at most %d bytes", maxNameBytes))
+	case SanitizeName(name) != name:
+		return nil, store.Invalid("name", "invalid", `name must not contain / or \, control characters, or begin or end with a dot or a space`)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var f File
+	err := s.st.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte(bucketName))
+		if err := store.GetJSON(b, store.Itob(id), &f); err != nil {
+			return fmt.Errorf("file %d: %w", id, err)
+		}
+		f.OriginalName = name
+		return store.PutJSON(b, store.Itob(id), &f)
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.ix.put(f)
+	return &f, nil
+}

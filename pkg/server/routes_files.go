@@ -69,7 +69,7 @@ func (s *Server) mountFiles(api fiber.Router) {
 		get("/:id/download", s.downloadFile)
 		get("/:id/thumbnail", s.fileThumbnail)
 		get("/:id", s.fileDetail)
-		g.Delete("/:id", s.requireAdmin, s.deleteFile)
+		g.Delete("/:id", s.requireUser, s.deleteFile)
 		g.Patch("/:id", s.requireUser, s.patchFile)
 	}
 }
@@ -245,17 +245,16 @@ func (s *Server) fileDetail(c fiber.Ctx) error {
 	return c.JSON(in)
 }
 
+// deleteFile answers DELETE /api/files/:id for the file's uploader or an
+// admin.
 func (s *Server) deleteFile(c fiber.Ctx) error {
 	id, err := fileIDParam(c)
 	if err != nil {
 		return err
 	}
-	f, err := s.svc.Files.Delete(c.Context(), id)
-	if err != nil {
+	if _, err := s.hub.DeleteFile(c.Context(), s.actor(c), id); err != nil {
 		return err
 	}
-	s.logFor(c).Info("file deleted", slog.Uint64("id", id), slog.String("name", f.OriginalName),
-		slog.String("by", currentUser(c).Email))
 	return c.SendStatus(fiber.StatusNoContent)
 }
 

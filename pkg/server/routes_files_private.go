@@ -1,11 +1,11 @@
 package server
 
 import (
-	"log/slog"
 
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/usecase"
 )
 
 // fileViewer is the caller as the files service judges visibility: nil for
@@ -26,38 +26,26 @@ func (s *Server) fileForChange(c fiber.Ctx) (*files.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := fileViewer(c)
-	f, err := s.svc.Files.GetFor(v, id)
-	if err != nil {
-		return nil, err
-	}
-	if !f.MayChange(v) {
-		return nil, NewError(fiber.StatusForbidden, "only the file's uploader or an administrator may change it")
-	}
-	return f, nil
+	return s.hub.FileForChange(s.actor(c), id)
 }
 
-// patchFile answers PATCH /api/files/:id {visibility}: the uploader or an
-// admin makes a file public or private.
+// patchFile answers PATCH /api/files/:id {name?, visibility?}: the
+// uploader or an admin renames a file, makes it public or private, or both.
 func (s *Server) patchFile(c fiber.Ctx) error {
-	f, err := s.fileForChange(c)
+	id, err := fileIDParam(c)
 	if err != nil {
 		return err
 	}
 	var body struct {
+		Name       *string `json:"name"`
 		Visibility *string `json:"visibility"`
 	}
 	if err := bindJSON(c, &body); err != nil {
 		return err
 	}
-	if body.Visibility == nil {
-		return NewError(fiber.StatusBadRequest, "visibility is required (public or private)")
-	}
-	f, err = s.svc.Files.SetVisibility(c.Context(), f.ID, *body.Visibility)
+	f, err := s.hub.ChangeFile(c.Context(), s.actor(c), id, usecase.FileChange{Name: body.Name, Visibility: body.Visibility})
 	if err != nil {
 		return err
 	}
-	s.logFor(c).Info("file visibility changed", slog.Uint64("id", f.ID), slog.String("visibility", *body.Visibility),
-		slog.String("by", currentUser(c).Email))
 	return c.JSON(f.Info(true))
 }

@@ -42,6 +42,8 @@ func fakeAuthenticate(tok string) (*auth.Principal, error) {
 		return &auth.Principal{User: auth.User{ID: 2, Email: "user@example.com", Name: "User", Role: "user"}}, nil
 	case adminToken:
 		return &auth.Principal{User: auth.User{ID: 1, Email: "admin@example.com", Name: "Admin", Role: "admin"}}, nil
+	case otherToken:
+		return &auth.Principal{User: auth.User{ID: 3, Email: "other@example.com", Name: "Other", Role: "user"}}, nil
 	}
 	return nil, errors.New("bad token")
 }
@@ -544,11 +546,11 @@ func TestFileRange(t *testing.T) {
 	})
 }
 
+// Who deletes a file: its uploader and admins; another user is refused, a
+// guest must sign in, and a deleted file is gone from every path.
 func TestFileDeleteRoles(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, newApp func(func(*config.Config)) *filesTestApp) {
 		fa := newApp(nil)
-		up := fa.upload(t, filePart("a.png", testPNG))[0]
-		path := fmt.Sprintf("/api/files/%d", up.ID)
 		del := func(p, token string) int {
 			req := httptest.NewRequest(http.MethodDelete, p, nil)
 			if token != "" {
@@ -557,34 +559,85 @@ func TestFileDeleteRoles(t *testing.T) {
 			resp, _ := fa.do(t, req)
 			return resp.StatusCode
 		}
-		for _, c := range []struct {
-			who, token string
-			want       int
-		}{{"anonymous", "", 401}, {"bad token", "nope", 401}, {"user", userToken, 403}} {
-			if got := del(path, c.token); got != c.want {
-				t.Fatalf("%s: %d, want %d", c.who, got, c.want)
-			}
-		}
-		if resp, _ := fa.do(t, get(path)); resp.StatusCode != 200 {
-			t.Fatal("file gone after refused deletes")
-		}
-		if got := del(path, adminToken); got != 204 {
-			t.Fatalf("admin: %d", got)
-		}
-		if resp, _ := fa.do(t, get(path)); resp.StatusCode != 404 {
-			t.Fatalf("record still there: %d", resp.StatusCode)
-		}
-		if resp, _ := fa.do(t, get(path+"/download")); resp.StatusCode != 404 {
-			t.Fatalf("download after delete: %d", resp.StatusCode)
-		}
-		fa.assertNothingKept(t)
-		if got := del(path, adminToken); got != 404 {
-			t.Fatalf("second delete: %d", got)
-		}
-		if got := del(fmt.Sprintf("/api/api/files/%d", up.ID), adminToken); got != 404 {
-			t.Fatalf("alias delete of a gone file: %d", got)
+		for _, deleter := range []struct{ who, token string }{{"the uploader", userToken}, {"an admin", adminToken}} {
+			t.Run(deleter.who, func(t *testing.T) {
+				up := fa.upload(t, filePart("a.png", testPNG))[0]
+				path := fmt.Sprintf("/api/files/%d", up.ID)
+				for _, c := range []struct {
+					who, token string
+					want       int
+				}{{"anonymous", "", 401}, {"bad token", "nope", 401}, {"another user", otherToken, 403}} {
+					if got := del(path, c.token); got != c.want {
+						t.Fatalf("%s: %d, want %d", c.who, got, c.want)
+					}
+				}
+				if resp, _ := fa.do(t, get(path)); resp.StatusCode != 200 {
+					t.Fatal("file gone after refused deletes")
+				}
+				if got := del(path, deleter.token); got != 204 {
+					t.Fatalf("%s: %d", deleter.who, got)
+				}
+				if resp, _ := fa.do(t, get(path)); resp.StatusCode != 404 {
+					t.Fatalf("record still there: %d", resp.StatusCode)
+				}
+				if resp, _ := fa.do(t, get(path+"/download")); resp.StatusCode != 404 {
+					t.Fatalf("download after delete: %d", resp.StatusCode)
+				}
+				fa.assertNothingKept(t)
+				if got := del(path, deleter.token); got != 404 {
+					t.Fatalf("second delete: %d", got)
+				}
+				if got := del(fmt.Sprintf("/api/api/files/%d", up.ID), adminToken); got != 404 {
+					t.Fatalf("alias delete of a gone file: %d", got)
+				}
+			})
 		}
 	})
+}
+
+// A file's uploader and admins rename it; the new name is what lists,
+// details and downloads carry. A name is refused, never altered.
+func TestFileRename(t *testing.T) {
+	fa := newFilesTestApp(t, 1<<20)
+	up := fa.upload(t, filePart("a.png", testPNG))[0]
+	path := fmt.Sprintf("/api/files/%d", up.ID)
+	patch := func(token, body string) (*http.Response, []byte) {
+		req := httptest.NewRequest(http.MethodPatch, path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		return fa.do(t, req)
+	}
+	cases := []struct {
+		name, token, body string
+		want              int
+		wantName          string
+	}{
+		{"a guest", "", `{"name":"b.png"}`, 401, "a.png"},
+		{"another user", otherToken, `{"name":"b.png"}`, 403, "a.png"},
+		{"the uploader", userToken, `{"name":"holiday photo.png"}`, 200, "holiday photo.png"},
+		{"an admin", adminToken, `{"name":"Фото.png"}`, 200, "Фото.png"},
+		{"with the visibility too", userToken, `{"name":"p.png","visibility":"private"}`, 200, "p.png"},
+		{"empty", userToken, `{"name":"  "}`, 400, "p.png"},
+		{"a path", userToken, `{"name":"../../etc/passwd"}`, 400, "p.png"},
+		{"a control character", userToken, `{"name":"a\u0000b.png"}`, 400, "p.png"},
+		{"a bidi override", userToken, `{"name":"gpj.\u202eexe"}`, 400, "p.png"},
+		{"too long", userToken, `{"name":"` + strings.Repeat("a", 256) + `"}`, 400, "p.png"},
+		{"nothing to change", userToken, `{}`, 400, "p.png"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			resp, body := patch(c.token, c.body)
+			if resp.StatusCode != c.want {
+				t.Fatalf("status %d (%s), want %d", resp.StatusCode, body, c.want)
+			}
+			resp, _ = fa.do(t, withToken(get(path+"/download"), adminToken))
+			if _, params, _ := mime.ParseMediaType(resp.Header.Get("Content-Disposition")); params["filename"] != c.wantName {
+				t.Fatalf("downloads as %q, want %q", params["filename"], c.wantName)
+			}
+		})
+	}
 }
 
 func TestUploadRefusals(t *testing.T) {

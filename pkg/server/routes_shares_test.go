@@ -27,12 +27,6 @@ import (
 // nor an admin.
 const otherToken = "other-token"
 
-func sharesAuthenticate(tok string) (*auth.Principal, error) {
-	if tok == otherToken {
-		return &auth.Principal{User: auth.User{ID: 3, Email: "other@example.com", Name: "Other", Role: "user"}}, nil
-	}
-	return fakeAuthenticate(tok)
-}
 
 // testClock is a clock tests move forward.
 type testClock struct {
@@ -74,7 +68,7 @@ func newSharesTestAppOn(t *testing.T, backend string) *sharesTestApp {
 			t.Fatal(err)
 		}
 		sa.thumbs = wireThumbs(t, o)
-		o.Services.Authenticate = sharesAuthenticate
+		o.Services.Authenticate = fakeAuthenticate
 		o.Services.Shares = sa.shares
 		o.Services.Audit = sa.audit
 	})

@@ -22,12 +22,9 @@ type NewShare struct {
 // CreateShare makes a share link to file fileID for its uploader, an admin
 // or the owner.
 func (h *Hub) CreateShare(ctx context.Context, actor Actor, fileID uint64, in NewShare) (*shares.Share, error) {
-	f, err := h.Files.GetFor(actor.viewer(), fileID)
+	f, err := h.FileForChange(actor, fileID)
 	if err != nil {
 		return nil, err
-	}
-	if !f.MayChange(actor.viewer()) {
-		return nil, store.Refuse(store.KindForbidden, "only the file's uploader or an administrator may change it")
 	}
 	var v store.Validator
 	if in.TTL < 0 {

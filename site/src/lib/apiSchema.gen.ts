@@ -2274,7 +2274,10 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Delete a file (admins) */
+        /**
+         * Delete a file (its uploader or an admin)
+         * @description Another signed-in user is refused with 403; a private file they cannot see answers 404.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -2302,8 +2305,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Make a file public or private (its uploader or an admin)
-         * @description A private file is seen only by its uploader and admins: it is absent from everyone else's lists and answers 404 to them on every path (share links still reach it).
+         * Rename a file and/or make it public or private (its uploader or an admin)
+         * @description A private file is seen only by its uploader and admins: it is absent from everyone else's lists and answers 404 to them on every path (share links still reach it). A new name is refused with 400 (never altered) when it is empty, longer than 255 bytes, or holds a path separator, control or bidirectional-override characters, or begins or ends with a dot or a space. At least one of the two fields is required.
          */
         patch: {
             parameters: {
@@ -2317,7 +2320,9 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        visibility: components["schemas"]["Visibility"];
+                        /** @description The name downloads carry */
+                        name?: string;
+                        visibility?: components["schemas"]["Visibility"];
                     };
                 };
             };
