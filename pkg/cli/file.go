@@ -17,8 +17,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/devhub/devhub/pkg/files"
-	"github.com/devhub/devhub/pkg/usecase"
 	"github.com/devhub/devhub/pkg/internal/text"
+	"github.com/devhub/devhub/pkg/usecase"
 )
 
 // cliUploader is who files added from the terminal belong to: the owner.

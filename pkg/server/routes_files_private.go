@@ -1,7 +1,6 @@
 package server
 
 import (
-
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/devhub/devhub/pkg/files"

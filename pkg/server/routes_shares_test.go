@@ -27,7 +27,6 @@ import (
 // nor an admin.
 const otherToken = "other-token"
 
-
 // testClock is a clock tests move forward.
 type testClock struct {
 	mu sync.Mutex
