@@ -146,6 +146,27 @@ func (ix *index) totals() map[string]int {
 	return out
 }
 
+// totalsOf is totals counting only the files uploader uploaded.
+func (ix *index) totalsOf(uploader uint64) map[string]int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.totalsWhereLocked(func(f File) bool { return f.UploaderID == uploader })
+}
+
+func (ix *index) totalsWhereLocked(keep func(File) bool) map[string]int {
+	out := make(map[string]int, len(groupTypes))
+	for _, g := range groupTypes {
+		n := 0
+		for _, id := range ix.groups[g.Group] {
+			if keep(ix.byID[id]) {
+				n++
+			}
+		}
+		out[g.Group] = n
+	}
+	return out
+}
+
 func (ix *index) len() int {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
@@ -188,13 +209,25 @@ func (ix *index) pageFor(v *Viewer, group string, page, limit int) ([]File, int)
 		return ix.page(group, page, limit)
 	}
 	defer ix.mu.RUnlock()
+	return ix.pageWhereLocked(group, page, limit, func(f File) bool { return f.VisibleTo(v) })
+}
+
+// pageOf is one page of a group's files that uploader uploaded, newest
+// first, and how many there are.
+func (ix *index) pageOf(uploader uint64, group string, page, limit int) ([]File, int) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.pageWhereLocked(group, page, limit, func(f File) bool { return f.UploaderID == uploader })
+}
+
+func (ix *index) pageWhereLocked(group string, page, limit int, keep func(File) bool) ([]File, int) {
 	ids := ix.groups[group]
 	out := []File{}
 	skip := paging.Offset(page, limit)
 	total := 0
 	for i := len(ids) - 1; i >= 0; i-- {
 		f := ix.byID[ids[i]]
-		if !f.VisibleTo(v) {
+		if !keep(f) {
 			continue
 		}
 		total++
@@ -213,15 +246,5 @@ func (ix *index) totalsFor(v *Viewer) map[string]int {
 		return ix.totals()
 	}
 	defer ix.mu.RUnlock()
-	out := make(map[string]int, len(groupTypes))
-	for _, g := range groupTypes {
-		n := 0
-		for _, id := range ix.groups[g.Group] {
-			if ix.byID[id].VisibleTo(v) {
-				n++
-			}
-		}
-		out[g.Group] = n
-	}
-	return out
+	return ix.totalsWhereLocked(func(f File) bool { return f.VisibleTo(v) })
 }

@@ -25,6 +25,9 @@ type Info struct {
 	// HTTP layer fills it in (thumbnails are not this package's); the CLI
 	// leaves it out.
 	ThumbnailURL string `json:"thumbnailUrl,omitempty"`
+	// Mine is true on the answers to a signed-in account for the files it
+	// uploaded (it may rename and delete them); the HTTP layer sets it.
+	Mine bool `json:"mine,omitempty"`
 }
 
 // Info is f as Info; withHash adds its SHA-256.

@@ -104,6 +104,15 @@ func (s *Service) SeesOnlyPublic(v *Viewer) bool {
 	return s.ix.privateVisibleTo(v) == 0
 }
 
+// PageOf is one page of a group's files that uploader uploaded (all of
+// them theirs to see), newest first, and how many there are.
+func (s *Service) PageOf(uploader uint64, group string, page, limit int) ([]File, int) {
+	return s.ix.pageOf(uploader, group, page, limit)
+}
+
+// TotalsOf is each group's count of the files uploader uploaded.
+func (s *Service) TotalsOf(uploader uint64) map[string]int { return s.ix.totalsOf(uploader) }
+
 // PageFor is Page as v sees it: public files plus the private ones v may
 // see.
 func (s *Service) PageFor(v *Viewer, group string, page, limit int) ([]File, int) {

@@ -97,11 +97,13 @@ func (s *Server) specListItems(fs []files.File) []specListItem {
 	return out
 }
 
-// infos is fs as files.Info, with their thumbnails' URLs.
-func (s *Server) infos(fs []files.File, withHash bool) []files.Info {
+// infos is fs as files.Info, with their thumbnails' URLs, and which of
+// them viewer uploaded.
+func (s *Server) infos(fs []files.File, withHash bool, viewer *files.Viewer) []files.Info {
 	out := files.Infos(fs, withHash)
 	for i := range out {
 		out[i].ThumbnailURL = s.thumbnailURL(fs[i])
+		out[i].Mine = viewer != nil && viewer.ID != 0 && fs[i].UploaderID == viewer.ID
 	}
 	return out
 }
@@ -117,7 +119,8 @@ const (
 
 // listFiles answers the file list in the spec's shape — one list per group,
 // newest first — a page at a time per group, with each group's total. With
-// ?type=<group> only that group's page is filled. It is answered from the
+// ?type=<group> only that group's page is filled; with ?mine=true (signed
+// in) only the caller's own uploads are listed. It is answered from the
 // files service's in-memory index. The canonical path shows files as
 // files.Info; the spec's path (canonical false) with the spec's names.
 func (s *Server) listFiles(canonical bool) fiber.Handler {
@@ -131,10 +134,10 @@ func (s *Server) listFiles(canonical bool) fiber.Handler {
 func (s *Server) answerFileList(c fiber.Ctx, canonical bool, cache *encodedList) error {
 	// The plain list (no parameters) is what every visitor of the page
 	// asks for: its encoded answer is kept until the list changes.
-	// It is kept for the public view only: an account that may see private
-	// files gets its own answer.
+	// It is kept for guests only: a signed-in account's answer marks its
+	// own files (mine) and may show private ones.
 	viewer := fileViewer(c)
-	plain := c.Request().URI().QueryArgs().Len() == 0 && s.svc.Files.SeesOnlyPublic(viewer)
+	plain := c.Request().URI().QueryArgs().Len() == 0 && viewer == nil
 	if plain {
 		if body, ok := cache.get(s.fileListVersion()); ok {
 			c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
@@ -155,14 +158,36 @@ func (s *Server) answerFileList(c fiber.Ctx, canonical bool, cache *encodedList)
 		limit = defaultFilesPerGroup
 	}
 	limit = min(limit, maxFilesPerGroup)
-	out := fiber.Map{"totals": s.svc.Files.TotalsFor(viewer)}
+	mine := false
+	if m := c.Query("mine"); m != "" {
+		if m != "true" && m != "false" {
+			return store.Invalid("mine", "invalid", "mine must be true or false")
+		}
+		mine = m == "true"
+		if mine && viewer == nil {
+			return NewError(fiber.StatusUnauthorized, "sign in to list your own files")
+		}
+	}
+	page1 := func(g string) []files.File {
+		if mine {
+			fs, _ := s.svc.Files.PageOf(viewer.ID, g, page, limit)
+			return fs
+		}
+		fs, _ := s.svc.Files.PageFor(viewer, g, page, limit)
+		return fs
+	}
+	totals := s.svc.Files.TotalsFor(viewer)
+	if mine {
+		totals = s.svc.Files.TotalsOf(viewer.ID)
+	}
+	out := fiber.Map{"totals": totals}
 	for _, g := range files.GroupNames() {
 		var fs []files.File
 		if group == "" || group == g {
-			fs, _ = s.svc.Files.PageFor(viewer, g, page, limit)
+			fs = page1(g)
 		}
 		if canonical {
-			out[g] = s.infos(fs, false)
+			out[g] = s.infos(fs, false, viewer)
 		} else {
 			out[g] = s.specListItems(fs)
 		}
@@ -240,7 +265,7 @@ func (s *Server) fileDetail(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	in := f.Info(true)
+	in := s.infos([]files.File{*f}, true, fileViewer(c))[0]
 	in.ThumbnailURL = s.thumbnailURL(*f)
 	return c.JSON(in)
 }
@@ -306,7 +331,7 @@ func (s *Server) uploadFiles(c fiber.Ctx) error {
 		s.logFor(c).Info("file uploaded", slog.Uint64("id", f.ID), slog.String("name", f.OriginalName),
 			slog.Int64("size", f.Size), slog.String("by", id.Email))
 	}
-	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"files": files.Infos(saved, true)})
+	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"files": s.infos(saved, true, fileViewer(c))})
 }
 
 // tooLarge is the 413 of an upload over files.max_upload_bytes, naming the

@@ -46,5 +46,5 @@ func (s *Server) patchFile(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(f.Info(true))
+	return c.JSON(s.infos([]files.File{*f}, true, fileViewer(c))[0])
 }

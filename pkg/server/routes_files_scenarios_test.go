@@ -38,7 +38,7 @@ func TestFileReadScenarios(t *testing.T) {
 		{URL: "/api/files/stream/999", ExpectedStatus: 404, ExpectedHeaders: guard},
 		{Method: "DELETE", URL: "/api/files/1", ExpectedStatus: 401},
 		{Method: "DELETE", URL: "/api/files/1", Token: "nope", ExpectedStatus: 401},
-		{Method: "DELETE", URL: "/api/files/1", Token: userToken, ExpectedStatus: 403},
+		{Method: "DELETE", URL: "/api/files/1", Token: otherToken, ExpectedStatus: 403},
 		{Method: "DELETE", URL: "/api/files/1", Token: adminToken, ExpectedStatus: 204},
 		{Method: "DELETE", URL: "/api/api/files/999", Token: adminToken, ExpectedStatus: 404},
 	})

@@ -1243,3 +1243,63 @@ func TestJSONCompression(t *testing.T) {
 		})
 	}
 }
+
+// A signed-in account sees which files are its own (mine) and can list
+// only those (?mine=true); a guest's list marks none and may not ask.
+func TestMyFiles(t *testing.T) {
+	fa := newFilesTestApp(t, 1<<20)
+	fa.upload(t, filePart("mine.png", testPNG))
+	req := uploadRequest("/api/files/upload", adminToken, multipartBody(filePart("admins.txt", []byte("a"))))
+	if resp, body := fa.do(t, req); resp.StatusCode != 201 {
+		t.Fatalf("admin upload: %d %s", resp.StatusCode, body)
+	}
+	type list struct {
+		Images, Documents []files.Info
+		Totals            map[string]int
+	}
+	read := func(path, token string) (int, list) {
+		r := get(path)
+		if token != "" {
+			r = withToken(r, token)
+		}
+		resp, body := fa.do(t, r)
+		var l list
+		json.Unmarshal(body, &l)
+		return resp.StatusCode, l
+	}
+	cases := []struct {
+		name, path, token string
+		status            int
+		images, docs      int
+		// imageMine and docMine: whether the listed image and document are
+		// marked as the caller's.
+		imageMine, docMine bool
+	}{
+		{"a guest", "/api/files", "", 200, 1, 1, false, false},
+		{"the uploader, everything", "/api/files", userToken, 200, 1, 1, true, false},
+		{"the uploader, own files", "/api/files?mine=true", userToken, 200, 1, 0, true, false},
+		{"the admin, own files", "/api/files?mine=true", adminToken, 200, 0, 1, false, true},
+		{"a guest asking for own files", "/api/files?mine=true", "", 401, 0, 0, false, false},
+		{"a bad value", "/api/files?mine=yes", userToken, 400, 0, 0, false, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			status, l := read(c.path, c.token)
+			if status != c.status {
+				t.Fatalf("status %d, want %d", status, c.status)
+			}
+			if status != 200 {
+				return
+			}
+			if len(l.Images) != c.images || len(l.Documents) != c.docs || l.Totals["images"] != c.images {
+				t.Fatalf("%d images, %d documents, totals %v", len(l.Images), len(l.Documents), l.Totals)
+			}
+			if c.images > 0 && l.Images[0].Mine != c.imageMine {
+				t.Fatalf("mine = %v on %s", l.Images[0].Mine, l.Images[0].OriginalName)
+			}
+			if c.docs > 0 && l.Documents[0].Mine != c.docMine {
+				t.Fatalf("mine = %v on %s", l.Documents[0].Mine, l.Documents[0].OriginalName)
+			}
+		})
+	}
+}

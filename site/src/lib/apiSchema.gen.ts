@@ -1926,6 +1926,8 @@ export interface paths {
                     page?: string;
                     /** @description Per group, 1–500 (default 100) */
                     limit?: string;
+                    /** @description true: only the caller's own uploads (signed in) */
+                    mine?: "true" | "false";
                 };
                 header?: never;
                 path?: never;
@@ -1943,6 +1945,7 @@ export interface paths {
                     };
                 };
                 400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
             };
         };
         put?: never;
@@ -2827,6 +2830,8 @@ export interface paths {
                     page?: string;
                     /** @description Per group, 1–500 (default 100) */
                     limit?: string;
+                    /** @description true: only the caller's own uploads (signed in) */
+                    mine?: "true" | "false";
                 };
                 header?: never;
                 path?: never;
@@ -4121,6 +4126,8 @@ export interface components {
             sha256?: string;
             /** @description An image's thumbnail (GET /api/files/{id}/thumbnail?v=…), once it has one; absent otherwise */
             thumbnailUrl?: string;
+            /** @description Present (true) in a signed-in account's answers for the files it uploaded: it may rename and delete them */
+            mine?: boolean;
         };
         FileWithHash: components["schemas"]["File"] & {
             sha256: string;
