@@ -27,6 +27,7 @@ encode() {
   case $kind in
     png-8) "$P" png "$w" "$h" 8 "$out"; return ;;
     png-16) "$P" png "$w" "$h" 16 "$out"; return ;;
+    webp-many-trees) "$P" manytrees "$out"; return ;;
   esac
   "$P" ppm "$w" "$h" "$TMP/src.ppm"
   case $kind in
@@ -61,6 +62,8 @@ for kind in jpeg-baseline-444 jpeg-baseline-420 jpeg-progressive-444 jpeg-progre
   read -r w h < <("$P" limit "$kind")
   measure "$kind" "$w" "$h" accepted
 done
+echo "-- a lossless WebP of 204×204 whose 2600 Huffman groups take the decoder 200 MiB"
+measure webp-many-trees 204 204 accepted
 echo "-- over the limit: refused from the header"
 measure jpeg-progressive-444 7000 7000 refused
 measure jpeg-progressive-420 7000 7000 refused

@@ -7,6 +7,8 @@
 //	thumbrss limit KIND         the largest 4:3 image of KIND accepted: "W H"
 //	thumbrss ppm W H FILE       a W×H photo-like picture as PPM (for cjpeg, cwebp)
 //	thumbrss png W H DEPTH FILE the same as an RGBA PNG of 8 or 16 bits (not opaque)
+//	thumbrss manytrees FILE     a small lossless WebP that makes the decoder build
+//	                            its most Huffman tables (about 200 MiB)
 //	thumbrss make FILE          one thumbnail with the server's limits: the verdict,
 //	                            the estimate and the peak RSS (VmHWM)
 //
@@ -57,6 +59,8 @@ func run(args []string) error {
 		return writePPM(num(1), num(2), args[3])
 	case args[0] == "png" && len(args) == 5:
 		return writePNG(num(1), num(2), num(3), args[4])
+	case args[0] == "manytrees" && len(args) == 2:
+		return os.WriteFile(args[1], thumbstest.WebPLosslessManyTrees(), 0o644)
 	case args[0] == "make" && len(args) == 2:
 		return makeOne(args[1])
 	}

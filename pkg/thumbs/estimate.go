@@ -377,11 +377,15 @@ func pngHasTRNS(br *bufio.Reader) bool {
 const vp8lMaxGroups = 2600
 
 // vp8lGroupBytes is what the decoder allocates for one Huffman group at
-// most: five trees of up to 2·n−1 nodes of 8 bytes, n being 280 symbols
-// plus a 2048-entry colour cache for green and 256, 256, 256 and 40 for
-// the others, their look-up tables, and the code lengths and codes each is
-// built from (garbage at once, but not necessarily collected).
-const vp8lGroupBytes = 8*(2*2328-1+3*(2*256-1)+2*40-1) + 5*(24+4*128) + 2*4*(2328+3*256+40) + 5*512
+// most, in the allocator's size classes (a 2328-symbol tree's nodes take
+// whole 8 KiB pages): five trees of up to 2·n−1 nodes of 8 bytes, n being
+// 280 symbols plus a 2048-entry colour cache for green (4655 nodes), 256
+// for red, blue and alpha and 40 for distances; the code lengths and codes
+// each is built from (garbage at once, but not necessarily collected); the
+// code-length codes; and the group itself (five trees' look-up tables).
+// A 204×204 file of 772 KB makes the decoder build 2600 of them
+// (thumbstest.WebPLosslessManyTrees): 204 MiB.
+const vp8lGroupBytes = 40960 + 3*4096 + 640 + 2*(9472+3*1024+160) + 5*704 + 5*(24+4*128)
 
 // vp8lCost is what golang.org/x/image/vp8l allocates for a lossless w×h
 // image: its pixels (4 bytes each), a copy at a quarter, half or eighth of

@@ -101,10 +101,10 @@ func TestEstimate(t *testing.T) {
 			3*8000*6000/2 + 64*500*375 + 1<<20 + 8000*6000, true},
 		{"lossy with a lossless alpha channel", thumbstest.WebPLossyHeader(2000, 1500, thumbstest.LosslessAlpha, 1<<20), "lossy with lossless alpha",
 			3*2000*up(1500, 16)/2 + 64*125*94 + 1<<20 + vp8l(2000, 1500) + 2000*1500, false},
-		{"lossy with alpha not said how", thumbstest.WebPLossyHeader(1000, 750, thumbstest.AlphaNotStated, 1<<20), "lossy with alpha",
-			3*up(1000, 16)*up(750, 16)/2 + 64*63*47 + 1<<20 + vp8l(1000, 750) + 1000*750, true},
-		{"lossless at the limit", thumbstest.WebPLosslessHeader(1510, 1132), "lossless", vp8l(1510, 1132), true},
-		{"lossless past the limit", thumbstest.WebPLosslessHeader(1511, 1133), "lossless", vp8l(1511, 1133), false},
+		{"lossy with alpha not said how", thumbstest.WebPLossyHeader(600, 450, thumbstest.AlphaNotStated, 1<<20), "lossy with alpha",
+			3*up(600, 16)*up(450, 16)/2 + 64*38*29 + 1<<20 + vp8l(600, 450) + 600*450, true},
+		{"lossless at the limit", thumbstest.WebPLosslessHeader(851, 638), "lossless", vp8l(851, 638), true},
+		{"lossless past the limit", thumbstest.WebPLosslessHeader(852, 639), "lossless", vp8l(852, 639), false},
 		{"small lossless: a group per 4×4 tile at most", thumbstest.WebPLosslessHeader(100, 60), "lossless", vp8l(100, 60), true},
 
 		// GIF: the first frame and its de-interlaced copy.
@@ -207,6 +207,7 @@ func TestEstimateCoversDecoding(t *testing.T) {
 		{"WebP lossy, made by cwebp", fixture(t, "lossy.webp"), false},
 		{"WebP lossy with alpha, made by cwebp", fixture(t, "lossy-alpha.webp"), true},
 		{"WebP lossless", thumbstest.WebPLossless(1200, 900), true},
+		{"WebP lossless, 2600 Huffman groups of full alphabets", thumbstest.WebPLosslessManyTrees(), false},
 	}
 	l := Limits{MaxSide: DefaultMaxSide} // nothing refused: everything is decoded
 	for _, tt := range tests {
@@ -231,6 +232,21 @@ func TestEstimateCoversDecoding(t *testing.T) {
 				t.Errorf("%s: estimate %d bytes, far above the %d allocated", c.Layout, c.Bytes, alloc)
 			}
 		})
+	}
+}
+
+// What makes a lossless WebP's estimate so large is real: a 204×204 image
+// of 772 KB takes the decoder over 200 MiB.
+func TestWebPHuffmanTablesAreCounted(t *testing.T) {
+	data := thumbstest.WebPLosslessManyTrees()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if _, _, err := image.Decode(bytes.NewReader(data)); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc < 200<<20 {
+		t.Errorf("decoding %d bytes allocated %d MiB, want over 200 MiB", len(data), alloc>>20)
 	}
 }
 

@@ -5,8 +5,9 @@
 // golang.org/x/image/draw's Catmull-Rom kernel for the scaling (pinned in
 // go.mod). They are maintained with Go itself, are pure Go (no cgo, so the
 // one static binary stays), and their DecodeConfig reads only an image's
-// header — which is what lets a decompression bomb be refused before a
-// single pixel is decoded. libvips or ImageMagick bindings would be faster
+// header — which is what lets a decompression bomb, or an image whose
+// decoding would take more memory than a thumbnail may (Estimate), be
+// refused before a single pixel is decoded. libvips or ImageMagick bindings would be faster
 // but need cgo and a system library; disintegration/imaging is unmaintained
 // since 2020 and is itself a wrapper around the same decoders.
 //

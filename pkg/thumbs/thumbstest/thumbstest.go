@@ -292,3 +292,149 @@ func GIFHeader(w, h uint16) []byte {
 	b = binary.LittleEndian.AppendUint16(b, h)
 	return append(b, 0, 0, 0, 0x3B)
 }
+
+// WebPLosslessManyTrees is a 204×204 lossless WebP of 772 KB that
+// makes golang.org/x/image/vp8l build the most Huffman tables it allows:
+// a Huffman group for each of its 2600 4×4 tiles, each of full alphabets
+// (a 2048-entry colour cache makes green's 2328 symbols). The decoder
+// allocates about 200 MiB for it, whatever its size.
+func WebPLosslessManyTrees() []byte {
+	const side, groups = 204, 2600
+	const tiles = (side + 3) / 4 // per row and column
+	var bw bitWriter
+	vp8lHeader(&bw, side, side)
+	bw.write(0, 1)  // no transform
+	bw.write(1, 1)  // a colour cache
+	bw.write(11, 4) // of 2048 entries
+	bw.write(1, 1)  // Huffman groups by tile
+	bw.write(0, 3)  // of 4×4 pixels
+	// The tiles' group numbers, an image of tiles×tiles pixels (red is the
+	// high byte, green the low): one group of codes, green's 256 symbols
+	// of 8 bits, red's 16 of 4 bits, the others a single symbol.
+	bw.write(0, 1) // no colour cache
+	bw.lengths(280, []run{{8, 256}})
+	bw.lengths(256, []run{{4, 16}})
+	for range 3 {
+		bw.simple()
+	}
+	for i := range tiles * tiles {
+		g := min(i, groups-1)
+		bw.code(uint32(g&255), 8) // green: the symbol is its own code
+		bw.code(uint32(g>>8), 4)  // red
+	}
+	// The groups: complete codes over every symbol. Green: 1768 codes of
+	// 11 bits and 560 of 12; red, blue, alpha: 256 of 8; distance: 24 of 5
+	// and 16 of 6.
+	for range groups {
+		bw.lengths(280+2048, []run{{11, 1768}, {12, 560}})
+		for range 3 {
+			bw.lengths(256, []run{{8, 256}})
+		}
+		bw.lengths(40, []run{{5, 24}, {6, 16}})
+	}
+	// Every pixel is symbol 0 of its group's codes, whose codes are all
+	// zeros: 11 + 8 + 8 + 8 bits.
+	for range side * side * 35 / 8 {
+		bw.write(0, 8)
+	}
+	var body bytes.Buffer
+	body.WriteString("WEBP")
+	riffChunk(&body, "VP8L", bw.bytes(), 0)
+	return riff(body.Bytes(), 0)
+}
+
+// run is n symbols in a row with the same code length.
+type run struct{ length, n int }
+
+// simple writes a Huffman code of one symbol, 0, which takes no bits.
+func (b *bitWriter) simple() {
+	b.write(1, 1) // simple
+	b.write(0, 1) // one symbol
+	b.write(0, 1) // written in one bit
+	b.write(0, 1) // symbol 0
+}
+
+// code writes a Huffman code, its first bit first.
+func (b *bitWriter) code(c uint32, n int) {
+	for i := n - 1; i >= 0; i-- {
+		b.write(c>>i&1, 1)
+	}
+}
+
+// lengths writes a normal Huffman code over alphabet symbols: runs of
+// code lengths from symbol 0, zero after them. The code lengths are
+// themselves coded (a complete code over the lengths used and 16, "repeat
+// the previous length 3–6 times").
+func (b *bitWriter) lengths(alphabet int, runs []run) {
+	// The code-length code: 16 and one length in one bit each, or 16 in
+	// one and two lengths in two.
+	var clcl [19]uint32
+	clcl[16] = 1
+	for _, r := range runs {
+		clcl[r.length] = uint32(len(runs))
+	}
+	codes := canonical(clcl[:])
+	// The tokens: a length, then repeats of it.
+	type token struct{ sym, repeat int }
+	var tokens []token
+	total := 0
+	for _, r := range runs {
+		total += r.n
+		tokens = append(tokens, token{sym: r.length})
+		for left := r.n - 1; left > 0; {
+			if left < 3 {
+				tokens = append(tokens, token{sym: r.length})
+				left--
+				continue
+			}
+			k := min(6, left)
+			if left-k == 1 || left-k == 2 {
+				k = left - 3
+			}
+			tokens = append(tokens, token{sym: 16, repeat: k})
+			left -= k
+		}
+	}
+	order := []int{17, 18, 0, 1, 2, 3, 4, 5, 16, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
+	n := 4
+	for i, sym := range order {
+		if clcl[sym] != 0 {
+			n = max(n, i+1)
+		}
+	}
+	b.write(0, 1) // not simple
+	b.write(uint32(n-4), 4)
+	for _, sym := range order[:n] {
+		b.write(clcl[sym], 3)
+	}
+	if total < alphabet {
+		b.write(1, 1) // the code lengths end early: after this many tokens,
+		b.write(6, 3) // counted in 2+2·6 = 14 bits
+		b.write(uint32(len(tokens)-2), 14)
+	} else {
+		b.write(0, 1)
+	}
+	for _, t := range tokens {
+		b.code(codes[t.sym], int(clcl[t.sym]))
+		if t.sym == 16 {
+			b.write(uint32(t.repeat-3), 2)
+		}
+	}
+}
+
+// canonical is the canonical Huffman code of each symbol of the given code
+// lengths (0: unused), as VP8L assigns them: by length, then by symbol.
+func canonical(lengths []uint32) []uint32 {
+	codes := make([]uint32, len(lengths))
+	code := uint32(0)
+	for l := uint32(1); l <= 15; l++ {
+		for sym, sl := range lengths {
+			if sl == l {
+				codes[sym] = code
+				code++
+			}
+		}
+		code <<= 1
+	}
+	return codes
+}
