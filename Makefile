@@ -122,6 +122,7 @@ bench: build chromium $(MINIO)
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./pkg/...
 	./.ci/bench-static.sh $(BIN)
 	./.ci/bench-files.sh $(BIN)
+	./.ci/bench-thumbs.sh
 	./.ci/bench-load.sh $(BIN)
 	./.ci/bench-s3.sh $(BIN) $(MINIO)
 	./.ci/bench-lighthouse.sh $(BIN)

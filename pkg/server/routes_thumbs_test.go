@@ -19,6 +19,7 @@ import (
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/thumbs"
+	"github.com/devhub/devhub/pkg/thumbs/thumbstest"
 )
 
 // newThumbsTestApp is the files test app with a thumbnail service wired
@@ -206,5 +207,38 @@ func TestFileThumbnailsOff(t *testing.T) {
 	}
 	if _, body := fa.do(t, get("/api/files")); strings.Contains(string(body), "thumbnail") {
 		t.Fatalf("list mentions a thumbnail: %s", body)
+	}
+}
+
+// An image whose decoding would take more memory than a thumbnail may is
+// stored like any other upload; it only has no thumbnail (the list shows
+// its type's icon).
+func TestFileThumbnailOverMemoryBudget(t *testing.T) {
+	fa, ts := newThumbsTestApp(t)
+	// A progressive 4:4:4 JPEG of 4000×4000: 94 KB, within the pixel limit,
+	// 15 bytes a pixel to decode.
+	big := thumbstest.JPEGImage(4000, 4000, thumbstest.JPEG{Progressive: true, Sampling: []byte{0x11, 0x11, 0x11}})
+	up := fa.upload(t, filePart("big.jpg", big), filePart("photo.png", testImagePNG(t, 64, 48)))
+	ts.Wait()
+	id := strconv.FormatUint(up[0].ID, 10)
+
+	var list struct{ Images []files.Info }
+	_, body := fa.do(t, get("/api/files"))
+	if err := json.Unmarshal(body, &list); err != nil {
+		t.Fatal(err)
+	}
+	urls := map[uint64]string{}
+	for _, f := range list.Images {
+		urls[f.ID] = f.ThumbnailURL
+	}
+	if _, listed := urls[up[0].ID]; !listed || urls[up[0].ID] != "" || urls[up[1].ID] == "" {
+		t.Fatalf("images listed with thumbnail URLs %v: want big.jpg listed without one, photo.png with one", urls)
+	}
+	if resp, body := fa.do(t, get("/api/files/"+id+"/thumbnail")); resp.StatusCode != 404 {
+		t.Fatalf("thumbnail of the refused image: %d %s", resp.StatusCode, body)
+	}
+	resp, body := fa.do(t, get("/api/files/"+id+"/download"))
+	if resp.StatusCode != 200 || !bytes.Equal(body, big) {
+		t.Fatalf("download: %d, %d bytes of %d", resp.StatusCode, len(body), len(big))
 	}
 }

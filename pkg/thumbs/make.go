@@ -5,8 +5,9 @@
 // golang.org/x/image/draw's Catmull-Rom kernel for the scaling (pinned in
 // go.mod). They are maintained with Go itself, are pure Go (no cgo, so the
 // one static binary stays), and their DecodeConfig reads only an image's
-// header — which is what lets a decompression bomb be refused before a
-// single pixel is decoded. libvips or ImageMagick bindings would be faster
+// header — which is what lets a decompression bomb, or an image whose
+// decoding would take more memory than a thumbnail may (Estimate), be
+// refused before a single pixel is decoded. libvips or ImageMagick bindings would be faster
 // but need cgo and a system library; disintegration/imaging is unmaintained
 // since 2020 and is itself a wrapper around the same decoders.
 //
@@ -29,6 +30,7 @@ import (
 	"image/color"
 	"image/jpeg"
 	"io"
+	"runtime/debug"
 
 	// Decoders registered with package image: what DecodeConfig and Decode read.
 	_ "image/gif"
@@ -47,24 +49,30 @@ const (
 	// camera makes. A PNG of a few KB can announce 100000×100000 pixels (a
 	// decompression bomb: 40 GB once decoded).
 	DefaultMaxPixels = 50_000_000
-	// DefaultMaxDecodedBytes bounds the memory one decoded image may take
-	// (pixels × bytes per pixel of its colour model): a 16-bit RGBA PNG
-	// under the pixel limit could still need 400 MB.
-	DefaultMaxDecodedBytes = 256 << 20
+	// DefaultMaxMemory is the memory one thumbnail may take to make, as
+	// Estimate reckons it from the image's header: with what a process
+	// has besides (the Go runtime, its own buffers), the peak stays under
+	// 256 MiB, which `make bench` measures for each format at this limit.
+	// It is what refuses, say, a progressive JPEG of 7000×7000 (15 bytes
+	// per pixel while decoding: 773 MiB with the scaling), or a 16-bit PNG
+	// of 30 megapixels.
+	DefaultMaxMemory = 224 << 20
 	// Quality is the JPEG quality of a thumbnail.
 	Quality = 80
 )
 
 // Limits bound the work of one thumbnail.
 type Limits struct {
-	MaxSide         int
-	MaxPixels       int64
-	MaxDecodedBytes int64
+	MaxSide   int
+	MaxPixels int64
+	// MaxMemory bounds Cost.Bytes: what decoding and scaling the image
+	// allocate, estimated before decoding it.
+	MaxMemory int64
 }
 
 // DefaultLimits are the limits the server runs with.
 func DefaultLimits() Limits {
-	return Limits{MaxSide: DefaultMaxSide, MaxPixels: DefaultMaxPixels, MaxDecodedBytes: DefaultMaxDecodedBytes}
+	return Limits{MaxSide: DefaultMaxSide, MaxPixels: DefaultMaxPixels, MaxMemory: DefaultMaxMemory}
 }
 
 // Why an image gets no thumbnail.
@@ -81,30 +89,50 @@ var (
 // SupportedTypes are the MIME types a thumbnail is made for.
 var SupportedTypes = map[string]bool{"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true}
 
+// releaseAbove is the cost from which Make hands the memory it took back
+// to the operating system when it is done (as argon2id's is after a
+// sign-in): a server that made one large thumbnail should not keep its
+// hundreds of MiB until the runtime's scavenger gets round to them, and the
+// next thumbnail should start from a collected heap, not on top of this
+// one's garbage.
+const releaseAbove = 32 << 20
+
 // Make reads an image from r and returns its thumbnail as JPEG: at most
 // l.MaxSide pixels on the long side (never enlarged), the aspect ratio
 // kept, turned upright by the JPEG's EXIF orientation, transparency on
-// white. The header is read first and an image over l.MaxPixels or
-// l.MaxDecodedBytes is refused (ErrTooLarge) before it is decoded.
+// white. The header is read first and an image over l.MaxPixels, or whose
+// Estimate is over l.MaxMemory, is refused (ErrTooLarge) before a pixel is
+// decoded.
 func Make(r io.ReadSeeker, l Limits) ([]byte, error) {
-	cfg, format, err := image.DecodeConfig(bufio.NewReader(r))
+	cfg, format, err := decodeConfig(r)
 	if err != nil {
-		if errors.Is(err, image.ErrFormat) {
-			return nil, ErrUnsupported
-		}
-		return nil, fmt.Errorf("%w: header: %v", ErrCorrupt, err)
-	}
-	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return nil, fmt.Errorf("%w: %d×%d pixels", ErrCorrupt, cfg.Width, cfg.Height)
+		return nil, err
 	}
 	pixels := int64(cfg.Width) * int64(cfg.Height)
 	if l.MaxPixels > 0 && pixels > l.MaxPixels {
 		return nil, fmt.Errorf("%w: %d×%d pixels, the limit is %d", ErrTooLarge, cfg.Width, cfg.Height, l.MaxPixels)
 	}
-	if need := pixels * bytesPerPixel(cfg.ColorModel); l.MaxDecodedBytes > 0 && need > l.MaxDecodedBytes {
-		return nil, fmt.Errorf("%w: %d×%d pixels need %d bytes decoded, the limit is %d", ErrTooLarge,
-			cfg.Width, cfg.Height, need, l.MaxDecodedBytes)
+	cost, err := estimate(r, cfg, format, l.MaxSide)
+	if err != nil {
+		return nil, err
 	}
+	if l.MaxMemory > 0 && cost.Bytes > l.MaxMemory {
+		return nil, fmt.Errorf("%w: %s %s of %d×%d needs %d MiB to decode and scale, the limit is %d MiB", ErrTooLarge,
+			cost.Layout, cost.Format, cost.Width, cost.Height, mib(cost.Bytes), mib(l.MaxMemory))
+	}
+	data, err := makeThumb(r, cfg, format, l)
+	if cost.Bytes >= releaseAbove {
+		debug.FreeOSMemory()
+	}
+	return data, err
+}
+
+// mib is n bytes in MiB, rounded up.
+func mib(n int64) int64 { return (n + 1<<20 - 1) >> 20 }
+
+// makeThumb decodes, scales and encodes the image once it is accepted. What
+// it allocates is garbage when it returns.
+func makeThumb(r io.ReadSeeker, cfg image.Config, format string, l Limits) ([]byte, error) {
 	orient := 1
 	if format == "jpeg" {
 		if _, err := r.Seek(0, io.SeekStart); err != nil {
@@ -145,24 +173,4 @@ func fit(w, h, maxSide int) (int, int) {
 		return maxSide, max(1, int((int64(h)*int64(maxSide)+int64(w)/2)/int64(w)))
 	}
 	return max(1, int((int64(w)*int64(maxSide)+int64(h)/2)/int64(h))), maxSide
-}
-
-// bytesPerPixel is what one pixel of the colour model takes once decoded.
-func bytesPerPixel(m color.Model) int64 {
-	switch m {
-	case color.GrayModel, color.AlphaModel:
-		return 1
-	case color.Gray16Model, color.Alpha16Model:
-		return 2
-	case color.RGBA64Model, color.NRGBA64Model:
-		return 8
-	case color.YCbCrModel:
-		return 3 // at most (4:4:4); 4:2:0 takes half
-	case color.CMYKModel, color.RGBAModel, color.NRGBAModel:
-		return 4
-	}
-	if _, ok := m.(color.Palette); ok {
-		return 1
-	}
-	return 4
 }

@@ -11,7 +11,10 @@ import (
 	"image/jpeg"
 	"image/png"
 	"io"
+	"runtime"
 	"testing"
+
+	"github.com/devhub/devhub/pkg/thumbs/thumbstest"
 )
 
 // picture is a w×h image whose left half is red and right half blue, so
@@ -103,25 +106,6 @@ func withOrientation(jpg []byte, o uint16, order binary.ByteOrder) []byte {
 	return out.Bytes()
 }
 
-// countingReader records how many bytes were read and whether it was
-// rewound (which Make does only to decode the pixels).
-type countingReader struct {
-	r      *bytes.Reader
-	read   int
-	seeked bool
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.read += n
-	return n, err
-}
-
-func (c *countingReader) Seek(off int64, whence int) (int64, error) {
-	c.seeked = true
-	return c.r.Seek(off, whence)
-}
-
 func TestMake(t *testing.T) {
 	l := DefaultLimits()
 	tests := []struct {
@@ -166,7 +150,20 @@ func TestMake(t *testing.T) {
 				}
 			}},
 		{name: "bogus EXIF orientation is ignored", data: withOrientation(encodeJPEG(t, picture(400, 200)), 42, binary.BigEndian), w: 320, h: 160},
+		{name: "progressive JPEG made by cjpeg", data: fixture(t, "progressive.jpg"), w: 320, h: 240, check: redThenBlue},
+		{name: "lossy WebP made by cwebp", data: fixture(t, "lossy.webp"), w: 320, h: 240, check: redThenBlue},
+		{name: "lossy WebP's alpha on white", data: fixture(t, "lossy-alpha.webp"), w: 320, h: 240,
+			check: func(t *testing.T, m image.Image) {
+				// The bottom quarter is half transparent: lighter than the top.
+				if top, bottom := lum(m.At(80, 20)), lum(m.At(80, 230)); bottom <= top+40 {
+					t.Errorf("half-transparent red is %d, opaque red %d: not on white", bottom, top)
+				}
+			}},
+		{name: "lossless WebP", data: thumbstest.WebPLossless(400, 300), w: 320, h: 240},
 		{name: "decompression bomb: 100000×100000 PNG", data: pngHeader(100000, 100000, 8, 6, 1<<20), err: ErrTooLarge},
+		{name: "progressive 4:4:4 JPEG: 16 MP, 15 bytes a pixel to decode", err: ErrTooLarge,
+			data: thumbstest.JPEGImage(4000, 4000, thumbstest.JPEG{Progressive: true, Sampling: []byte{0x11, 0x11, 0x11}})},
+		{name: "lossless WebP: its Huffman tables and 6 bytes a pixel", data: thumbstest.WebPLossless(2000, 1500), err: ErrTooLarge},
 		{name: "over the pixel limit by one", data: encodePNG(t, picture(101, 100)), l: Limits{MaxSide: 320, MaxPixels: 100 * 100}, err: ErrTooLarge},
 		{name: "16-bit RGBA under the pixel limit but over the memory limit", data: pngHeader(8000, 6000, 16, 6, 1<<20), err: ErrTooLarge},
 		{name: "truncated PNG", data: encodePNG(t, picture(300, 300))[:200], err: ErrCorrupt},
@@ -182,14 +179,17 @@ func TestMake(t *testing.T) {
 			if tt.l.MaxSide != 0 {
 				lim = tt.l
 			}
-			r := &countingReader{r: bytes.NewReader(tt.data)}
-			out, err := Make(r, lim)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			out, err := Make(bytes.NewReader(tt.data), lim)
+			runtime.ReadMemStats(&after)
 			if tt.err != nil {
 				if !errors.Is(err, tt.err) {
 					t.Fatalf("err = %v, want %v", err, tt.err)
 				}
-				if tt.err == ErrTooLarge && (r.seeked || r.read > 64<<10) {
-					t.Fatalf("refused image was decoded: rewound %v, %d bytes read", r.seeked, r.read)
+				// Refused from the header: nothing decoded, nothing allocated.
+				if alloc := after.TotalAlloc - before.TotalAlloc; tt.err == ErrTooLarge && alloc > 1<<20 {
+					t.Fatalf("refused image was decoded: %d bytes allocated", alloc)
 				}
 				return
 			}
@@ -208,6 +208,24 @@ func TestMake(t *testing.T) {
 			}
 		})
 	}
+}
+
+// redThenBlue checks a thumbnail of picture(): red on the left, blue on
+// the right.
+func redThenBlue(t *testing.T, m image.Image) {
+	b := m.Bounds()
+	if r, _, bl, _ := m.At(b.Dx()/4, b.Dy()/2).RGBA(); r < bl {
+		t.Error("left is not red")
+	}
+	if r, _, bl, _ := m.At(b.Dx()*3/4, b.Dy()/2).RGBA(); r > bl {
+		t.Error("right is not blue")
+	}
+}
+
+// lum is a colour's brightness, 0–255.
+func lum(c color.Color) int {
+	r, g, b, _ := c.RGBA()
+	return int(r+g+b) / 3 >> 8
 }
 
 func TestFit(t *testing.T) {

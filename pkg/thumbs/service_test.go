@@ -6,10 +6,13 @@ import (
 	"errors"
 	"image"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/devhub/devhub/pkg/thumbs/thumbstest"
 )
 
 // library is a file store for the tests: bytes by id.
@@ -213,4 +216,44 @@ func TestEnqueueAfterClose(t *testing.T) {
 		t.Error("enqueue accepted after Close")
 	}
 	s.Wait()
+}
+
+// An image the decoder would need too much memory for gets no thumbnail:
+// the refusal is recorded (not retried at the next start) and logged with
+// what it would have taken.
+func TestTooLargeIsRecordedAndLogged(t *testing.T) {
+	lib := library{
+		// 16 MP, within the pixel limit; 15 bytes a pixel to decode.
+		1: thumbstest.JPEGImage(4000, 4000, thumbstest.JPEG{Progressive: true, Sampling: []byte{0x11, 0x11, 0x11}}),
+		2: thumbstest.JPEGImage(1200, 900, thumbstest.JPEG{Progressive: true, Sampling: []byte{0x11, 0x11, 0x11}}),
+	}
+	var logs bytes.Buffer
+	dir := t.TempDir()
+	s, err := New(dir, lib.open, DefaultLimits(), slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	s.Start()
+	s.Enqueue(src(1))
+	s.Enqueue(src(2))
+	s.Wait()
+	if s.Has(src(1)) || !s.Has(src(2)) {
+		t.Fatalf("thumbnails: too large %v, small %v; want none and one", s.Has(src(1)), s.Has(src(2)))
+	}
+	marker, err := os.ReadFile(filepath.Join(dir, src(1).name(extRefused)))
+	if err != nil || !strings.Contains(string(marker), "too large") {
+		t.Errorf("refusal marker %q (%v)", marker, err)
+	}
+	line := ""
+	for _, l := range strings.Split(logs.String(), "\n") {
+		if strings.Contains(l, "no thumbnail for image") {
+			line = l
+		}
+	}
+	for _, want := range []string{"id=1", `reason="too large"`, "progressive 4:4:4 jpeg of 4000×4000 needs 272 MiB", "the limit is 224 MiB"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("log %q does not say %q", line, want)
+		}
+	}
 }
