@@ -40,9 +40,9 @@ export const filePaths = {
   quota: '/api/auth/quota',
 };
 
-/** GET /api/files: every group, missing ones as empty lists. */
-export async function listFiles(signal?: AbortSignal): Promise<FileGroups> {
-  const res = await api.get<Partial<FileGroups> | null>(filePaths.list, { signal });
+/** GET /api/files (with mine: only the caller's own uploads): every group, missing ones as empty lists. */
+export async function listFiles(signal?: AbortSignal, mine = false): Promise<FileGroups> {
+  const res = await api.get<Partial<FileGroups> | null>(mine ? `${filePaths.list}?mine=true` : filePaths.list, { signal });
   const out = {} as FileGroups;
   for (const g of GROUPS) out[g] = Array.isArray(res?.[g]) ? (res[g] as FileItem[]) : [];
   return out;
@@ -53,7 +53,7 @@ export function getFile(id: string | number, signal?: AbortSignal): Promise<File
   return api.get<FileDetail>(filePaths.detail(id), { signal });
 }
 
-/** DELETE /api/files/{id} (admins; the server checks). */
+/** DELETE /api/files/{id} (its uploader or an admin; the server checks). */
 export function deleteFile(id: number): Promise<void> {
   return api.delete<void>(filePaths.detail(id));
 }
@@ -61,7 +61,7 @@ export function deleteFile(id: number): Promise<void> {
 /** Query keys of the file cloud's TanStack queries. The quota is per user: the key names them. */
 export const fileKeys = {
   /** The lists depend on who asks (private files): the key names the viewer. */
-  list: (userId: number | null) => ['files', 'list', userId] as const,
+  list: (userId: number | null, mine = false) => ['files', 'list', userId, mine] as const,
   listAll: ['files', 'list'] as const,
   detail: (id: string, userId: number | null) => ['files', 'detail', id, userId] as const,
   quota: (userId: number | null) => ['files', 'quota', userId] as const,
@@ -75,11 +75,16 @@ export const fileKeys = {
  * the background after the upload answers), the list is asked again every THUMB_POLL_MS, for at
  * most a minute after the upload (awaitingThumbnail).
  */
-export function useFileList() {
+export function useFileList(mine = false) {
   const { user, loading } = useAuth();
+  const onlyMine = mine && user !== null;
+  const viewer = user?.id ?? null;
   return useQuery({
-    queryKey: fileKeys.list(user?.id ?? null),
-    queryFn: ({ signal }) => listFiles(signal),
+    queryKey: fileKeys.list(viewer, onlyMine),
+    queryFn: ({ signal }) => listFiles(signal, onlyMine),
+    // Switching "only my files" keeps the list on screen until the other one is in; never
+    // across accounts (another viewer may see other, private, files).
+    placeholderData: (prev, prevQuery) => (prevQuery?.queryKey[2] === viewer ? prev : undefined),
     enabled: !loading,
     refetchInterval: (query) => (query.state.data && awaitingThumbnail(query.state.data) ? THUMB_POLL_MS : false),
   });
@@ -118,7 +123,7 @@ export function useRefreshFileList(): () => void {
   return useCallback(() => void client.invalidateQueries({ queryKey: fileKeys.listAll }), [client]);
 }
 
-/** Deletes a file (admins; the server checks), then refreshes the lists and the quota. */
+/** Deletes a file (its uploader or an admin; the server checks), then refreshes the lists and the quota. */
 export function useDeleteFile() {
   const client = useQueryClient();
   return useMutation({

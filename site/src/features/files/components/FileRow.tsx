@@ -26,7 +26,10 @@ export function fileLink(id: number): string {
   return `${window.location.origin}/filecloud/${id}`;
 }
 
-/** One file: its thumbnail or type icon, its name (a link to its page), size in MB and actions. */
+/**
+ * One file: its thumbnail or type icon, its name (a link to its page), size in MB and actions;
+ * delete for admins and for the file's own uploader.
+ */
 export function FileRow({ file, isAdmin, download, onPreview, onDownload, onDelete }: Props) {
   const { t } = useTranslation(FILES_NS);
   const busy = download?.status === 'starting' || download?.status === 'downloading';
@@ -58,7 +61,7 @@ export function FileRow({ file, isAdmin, download, onPreview, onDownload, onDele
             ) : null}
           </span>
         ) : null}
-        {isAdmin ? (
+        {isAdmin || file.mine ? (
           <button type="button" className="btn btn--danger files-action" onClick={() => onDelete(file)}>
             {t('actions.delete')}
           </button>

@@ -26,7 +26,12 @@ function fakeCloud(profile?: typeof admin, groups: Partial<FileGroups> = {}) {
   let state: FileGroups = { images: [photo], videos: [clip], audio: [], documents: [paper], other: [], ...groups };
   const fetch = stubFetch({
     '/api/auth/profile': () => (profile ? json(profile) : json({ status: 401, message: 'no', data: {} }, 401)),
-    'GET /api/files': () => json(state),
+    'GET /api/files': ({ url }) =>
+      json(
+        url.includes('mine=true')
+          ? Object.fromEntries(Object.entries(state).map(([g, fs]) => [g, fs.filter((f: FileItem) => f.mine)]))
+          : state,
+      ),
     'DELETE /api/files/1': ({ headers }) => {
       if (headers.get('Authorization') !== 'Bearer tok') return json({ status: 401, message: 'auth', data: {} }, 401);
       state = { ...state, images: [] };
@@ -89,6 +94,37 @@ describe('FileCloudPage', () => {
     expect(await screen.findByLabelText('Choose files')).toBeTruthy();
     await screen.findByRole('link', { name: 'photo.png' });
     expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
+  });
+
+  it("lets a user delete their own file but not another's", async () => {
+    fakeCloud(user, { images: [{ ...photo, mine: true }] });
+    renderWithShell(<FileCloudPage />);
+    await screen.findByRole('link', { name: 'photo.png' });
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete file?' });
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' })));
+    expect(toast.success).toHaveBeenCalledWith('File deleted successfully');
+    fireEvent.click(screen.getByRole('tab', { name: /Documents/ }));
+    await screen.findByRole('link', { name: 'paper.pdf' });
+    expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
+  });
+
+  it('lists only the signed-in user’s own files when asked', async () => {
+    fakeCloud(user, { images: [{ ...photo, mine: true }] });
+    renderWithShell(<FileCloudPage />);
+    fireEvent.click(await screen.findByRole('tab', { name: /Documents/ }));
+    await screen.findByRole('link', { name: 'paper.pdf' });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Only my files' }));
+    expect(await within(screen.getByRole('tabpanel')).findByText('No files found')).toBeTruthy();
+    fireEvent.click(screen.getByRole('tab', { name: /Images/ }));
+    expect(within(screen.getByRole('tabpanel')).getByRole('link', { name: 'photo.png' })).toBeTruthy();
+  });
+
+  it('offers guests no "my files" filter', async () => {
+    fakeCloud();
+    renderWithShell(<FileCloudPage />);
+    await screen.findByRole('link', { name: 'photo.png' });
+    expect(screen.queryByRole('checkbox', { name: 'Only my files' })).toBeNull();
   });
 
   it('lets an admin delete after confirming, and cancel', async () => {

@@ -35,12 +35,14 @@ const GROUP_OF: Record<FileItem['type'], Group> = {
 
 /**
  * /filecloud (spec §2): the uploader (a sign-in prompt for guests), tabbed lists, and per file a
- * preview, copy link, download with progress, and — for admins — delete after a confirmation.
+ * preview, copy link, download with progress, and — for admins and the file's own uploader —
+ * delete after a confirmation. A signed-in user can list only their own files.
  */
 export default function FileCloudPage() {
   const { t } = useTranslation(FILES_NS);
   const { user, isAdmin, loading: authLoading } = useAuth();
-  const list = useFileList();
+  const [mine, setMine] = useState(false);
+  const list = useFileList(mine);
   const groups = list.data ?? EMPTY;
   const [active, setActive] = useState<Group>('images');
   const [preview, setPreview] = useState<FileItem | null>(null);
@@ -102,6 +104,11 @@ export default function FileCloudPage() {
           </Link>
         </section>
       )}
+      {user ? (
+        <label className="files-mine">
+          <input type="checkbox" checked={mine} onChange={(e) => setMine(e.target.checked)} /> {t('list.mine')}
+        </label>
+      ) : null}
       {list.isPending ? (
         <p role="status" className="files-loading">
           {t('list.loading')}

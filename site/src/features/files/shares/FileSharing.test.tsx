@@ -52,6 +52,32 @@ describe('FileSharing', () => {
     expect(screen.queryByRole('radio')).toBeNull();
   });
 
+  it('renames the file for its uploader, and says why the server refused a name', async () => {
+    let calls = 0;
+    stubFetch({
+      'GET /api/auth/profile': profile,
+      'GET /api/files/5/shares': () => json([]),
+      'PATCH /api/files/5': ({ body }) => {
+        calls++;
+        const name = (body as { name: string }).name;
+        if (name.includes('/')) return json({ status: 400, message: 'name must not contain /', data: {} }, 400);
+        return json({ ...file, originalName: name });
+      },
+    });
+    const onChange = vi.fn();
+    renderWithShell(<FileSharing file={file} onChange={onChange} />);
+    const input = await screen.findByRole('textbox', { name: 'File name' });
+    const save = screen.getByRole('button', { name: 'Rename' });
+    expect((save as HTMLButtonElement).disabled).toBe(true); // nothing changed yet
+    fireEvent.change(input, { target: { value: 'slides.pdf' } });
+    fireEvent.click(save);
+    await waitFor(() => expect(onChange).toHaveBeenCalledWith(expect.objectContaining({ originalName: 'slides.pdf' })));
+    fireEvent.change(input, { target: { value: 'a/b.pdf' } });
+    fireEvent.click(save);
+    await waitFor(() => expect(calls).toBe(2));
+    expect(onChange).toHaveBeenCalledTimes(1);
+  });
+
   it('asks nothing for a guest', async () => {
     localStorage.removeItem('token');
     const fetch = stubFetch({});

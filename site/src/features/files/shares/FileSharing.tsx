@@ -4,7 +4,7 @@ import { errorMessage } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
 import { toast } from '../../../lib/toast';
 import type { FileDetail } from '../api';
-import { useCreateShare, useFileShares, useSetVisibility, type Visibility } from './api';
+import { useCreateShare, useFileShares, useRenameFile, useSetVisibility, type Visibility } from './api';
 import { SHARES_NS } from './i18n';
 import { ShareList } from './ShareList';
 
@@ -22,6 +22,8 @@ export function FileSharing({ file, onChange }: { file: FileDetail; onChange: (f
   const shares = useFileShares(file.id, user !== null);
   const setVisibility = useSetVisibility(file.id);
   const create = useCreateShare(file.id);
+  const rename = useRenameFile(file.id);
+  const [name, setName] = useState(file.originalName);
   const [expiresIn, setExpiresIn] = useState<string>('7d');
   const [password, setPassword] = useState('');
   const [maxDownloads, setMaxDownloads] = useState('');
@@ -37,6 +39,19 @@ export function FileSharing({ file, onChange }: { file: FileDetail; onChange: (f
         toast.success(t('visibility.saved'));
       },
       onError: () => toast.error(t('visibility.failed')),
+    });
+  };
+
+  const submitName = (e: FormEvent) => {
+    e.preventDefault();
+    if (name.trim() === '' || name === file.originalName) return;
+    rename.mutate(name, {
+      onSuccess: (f) => {
+        onChange(f);
+        setName(f.originalName);
+        toast.success(t('rename.saved'));
+      },
+      onError: (err) => toast.error(t('rename.failed', { message: errorMessage(err) })),
     });
   };
 
@@ -58,6 +73,25 @@ export function FileSharing({ file, onChange }: { file: FileDetail; onChange: (f
 
   return (
     <>
+      <form className="file-rename" onSubmit={submitName}>
+        <label>
+          {t('rename.label')}
+          <input
+            className="field-input"
+            value={name}
+            maxLength={255}
+            required
+            onChange={(e) => setName(e.target.value)}
+          />
+        </label>
+        <button
+          type="submit"
+          className="btn"
+          disabled={rename.isPending || name.trim() === '' || name === file.originalName}
+        >
+          {t('rename.save')}
+        </button>
+      </form>
       <fieldset className="file-visibility" disabled={setVisibility.isPending}>
         <legend>{t('visibility.title')}</legend>
         {(['public', 'private'] as const).map((v) => (

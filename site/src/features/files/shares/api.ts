@@ -64,6 +64,13 @@ export function useRevokeShare() {
   });
 }
 
+/** PATCH /api/files/:id {name}: the uploader or an admin renames the file. */
+export function useRenameFile(fileId: number) {
+  return useMutation({
+    mutationFn: (name: string) => api.patch<FileDetail>(`/api/files/${fileId}`, { name }),
+  });
+}
+
 /** PATCH /api/files/:id {visibility}. */
 export function useSetVisibility(fileId: number) {
   return useMutation({
