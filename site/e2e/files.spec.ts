@@ -88,8 +88,8 @@ test('a user uploads three files with progress, finds them by type, previews, do
   await expect(page.getByText('Files uploaded successfully!')).toBeVisible();
   await expect(page.getByText('Uploaded', { exact: true })).toBeVisible();
   await expect(page.getByText(`${files.doc.name} (1.43 MB) and 2 more files`)).toBeVisible();
-  // A plain user never sees delete.
-  await expect(page.getByRole('button', { name: 'Delete', exact: true })).toHaveCount(0);
+  // A plain user may delete only their own files: theirs carry the button.
+  await expect(row(page, files.doc.name).getByRole('button', { name: 'Delete', exact: true })).toBeVisible();
 
   // Each file is in its tab, with its size in MB.
   const tab = (name: string) => page.getByRole('tab', { name: new RegExp(`^${name}`) });
@@ -285,5 +285,51 @@ test('a video previews from the stream URL, which answers the player’s range r
   expect(ranged.every((s) => s === 206)).toBe(true);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toHaveCount(0);
+  expect(consoleErrors).toEqual([]);
+});
+
+test('a user renames and deletes their own file; another user can do neither', async ({ page, browser, consoleErrors }) => {
+  const name = `mine-${uid()}.txt`;
+  const renamed = `renamed-${uid()}.txt`;
+  await signIn(page, 'user');
+  await page.goto('/filecloud');
+  await page.getByLabel('Choose files').setInputFiles([{ name, mimeType: 'text/plain', buffer: Buffer.from('mine\n') }]);
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(page.getByText('Files uploaded successfully!')).toBeVisible();
+  await page.getByRole('tab', { name: /^Documents/ }).click();
+  await row(page, name).getByRole('link', { name }).click();
+
+  // The file's page: rename it.
+  const field = page.getByRole('textbox', { name: 'File name' });
+  await expect(field).toHaveValue(name);
+  await field.fill(renamed);
+  await page.getByRole('button', { name: 'Rename', exact: true }).click();
+  await expect(page.getByText('Renamed', { exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: renamed })).toBeVisible();
+  const fileUrl = page.url();
+
+  // Someone else sees it but may neither rename nor delete it.
+  const other = await browser.newContext({ baseURL: new URL(fileUrl).origin });
+  const otherPage = await other.newPage();
+  await otherPage.addInitScript(() => localStorage.setItem('preferredLanguage', 'en'));
+  await signInNewAccount(otherPage, { prefix: 'files-other', name: 'Files other' });
+  await otherPage.goto('/filecloud');
+  await otherPage.getByRole('tab', { name: /^Documents/ }).click();
+  await expect(row(otherPage, renamed)).toBeVisible();
+  await expect(row(otherPage, renamed).getByRole('button', { name: 'Delete', exact: true })).toHaveCount(0);
+  await otherPage.goto(fileUrl);
+  await expect(otherPage.getByRole('heading', { name: renamed })).toBeVisible();
+  await expect(otherPage.getByRole('textbox', { name: 'File name' })).toHaveCount(0);
+  await other.close();
+
+  // Only my files, then delete it.
+  await page.goto('/filecloud');
+  await page.getByRole('checkbox', { name: 'Only my files' }).check();
+  await page.getByRole('tab', { name: /^Documents/ }).click();
+  await expect(page.getByRole('tabpanel').getByRole('link')).toHaveCount(1);
+  await row(page, renamed).getByRole('button', { name: 'Delete', exact: true }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(page.getByText('File deleted successfully')).toBeVisible();
+  await expect(row(page, renamed)).toHaveCount(0);
   expect(consoleErrors).toEqual([]);
 });
