@@ -289,6 +289,7 @@ test('a video previews from the stream URL, which answers the player’s range r
 });
 
 test('a user renames and deletes their own file; another user can do neither', async ({ page, browser, consoleErrors }) => {
+  test.slow(); // two accounts in two browser contexts
   const name = `mine-${uid()}.txt`;
   const renamed = `renamed-${uid()}.txt`;
   await signIn(page, 'user');
