@@ -47,11 +47,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document as JSON */
+        /**
+         * This document as JSON
+         * @description Compressed once (br, gzip) and served with a strong ETag; If-None-Match → 304.
+         */
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -60,11 +65,19 @@ export interface paths {
                 /** @description The OpenAPI document */
                 200: {
                     headers: {
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": Record<string, never>;
                     };
+                };
+                /** @description Not modified */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
             };
         };
