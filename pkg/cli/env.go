@@ -272,6 +272,11 @@ func (s *services) startup(ctx context.Context) error {
 	} else if n > 0 {
 		s.log.Info("removed leftovers of interrupted uploads", slog.Int("files", n))
 	}
+	if n, err := s.gameStates.SweepTemps(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		s.log.Info("removed leftovers of interrupted save states", slog.Int("files", n))
+	}
 	if err := s.thumbsStartup(ctx); err != nil {
 		return err
 	}

@@ -58,6 +58,14 @@ const headerSize = 512
 
 var magic = []byte("DHSTATE1")
 
+// Temp files of writes in progress (os.CreateTemp patterns): a state and a
+// screenshot are written beside their slot and renamed into place.
+// SweepTemps removes what a killed process left of them.
+const (
+	tempState      = ".put-*"
+	tempScreenshot = ".png-*"
+)
+
 var (
 	// ErrTooLarge: the state is over the limit; nothing was kept.
 	ErrTooLarge = errors.New("save state too large")
@@ -163,7 +171,7 @@ func (s *Service) Put(ctx context.Context, userID, gameID uint64, slot, core str
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return Info{}, err
 	}
-	tmp, err := os.CreateTemp(dir, ".put-*")
+	tmp, err := os.CreateTemp(dir, tempState)
 	if err != nil {
 		return Info{}, err
 	}
@@ -380,7 +388,7 @@ func (s *Service) PutScreenshot(ctx context.Context, userID, gameID uint64, slot
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".png-*")
+	tmp, err := os.CreateTemp(dir, tempScreenshot)
 	if err != nil {
 		return err
 	}
@@ -417,6 +425,63 @@ func (s *Service) Screenshot(userID, gameID uint64, slot string) ([]byte, error)
 		return nil, ErrNotFound
 	}
 	return b, err
+}
+
+// SweepTemps removes the temp files of writes a killed process left in the
+// game directories (a kill -9 mid-PUT skips the deferred removal) and
+// returns how many. They are hidden from the quota, so without the sweep
+// they would fill the disk unseen. It runs at start-up, before any write is
+// accepted: a write in progress has a temp file too. Only names of the temp
+// patterns in the <user>/<game> directories are removed; a symlink is
+// removed itself, never followed.
+func (s *Service) SweepTemps(ctx context.Context) (int, error) {
+	users, err := os.ReadDir(s.dir)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, u := range users {
+		if !u.IsDir() {
+			continue
+		}
+		games, err := os.ReadDir(filepath.Join(s.dir, u.Name()))
+		if err != nil {
+			return n, err
+		}
+		for _, g := range games {
+			if err := ctx.Err(); err != nil {
+				return n, err
+			}
+			if !g.IsDir() {
+				continue
+			}
+			dir := filepath.Join(s.dir, u.Name(), g.Name())
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				return n, err
+			}
+			for _, e := range entries {
+				if e.IsDir() || !isTemp(e.Name()) {
+					continue
+				}
+				if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return n, err
+				}
+				n++
+			}
+		}
+	}
+	return n, nil
+}
+
+// isTemp tells a temp file's name (tempState, tempScreenshot) from a slot's.
+func isTemp(name string) bool {
+	for _, pattern := range []string{tempState, tempScreenshot} {
+		if strings.HasPrefix(name, strings.TrimSuffix(pattern, "*")) {
+			return true
+		}
+	}
+	return false
 }
 
 // UsageOf is the bytes a user's states and screenshots take on disk, for
