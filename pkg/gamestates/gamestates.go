@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/devhub/devhub/pkg/internal/ctxio"
+	"github.com/devhub/devhub/pkg/internal/freespace"
 	"github.com/devhub/devhub/pkg/quota"
 )
 
@@ -123,7 +124,20 @@ type Service struct {
 	now func() time.Time
 	// quota, when set, bounds what each user stores (UseQuota).
 	quota *quota.Service
+	// reserve, when set, is the free space states leave on the disk
+	// (UseReserve).
+	reserve *freespace.Reserve
 }
+
+// UseReserve holds every state to the free-space reserve: refused when its
+// announced length would go below it (CheckSpace), stopped when its bytes
+// would cross it; both are freespace.ErrNoSpace and leave the slot as it
+// was.
+func (s *Service) UseReserve(r *freespace.Reserve) { s.reserve = r }
+
+// CheckSpace refuses (freespace.ErrNoSpace) a state of n bytes that would
+// leave less than the free-space reserve.
+func (s *Service) CheckSpace(n int64) error { return s.reserve.Check(headerSize+n, s.dir) }
 
 // UseQuota counts the states in each user's storage quota and refuses a
 // state that would take a user over it (a *quota.ExceededError).
@@ -167,23 +181,27 @@ func (s *Service) Put(ctx context.Context, userID, gameID uint64, slot, core str
 	if err := ctx.Err(); err != nil {
 		return Info{}, err
 	}
+	if err := s.reserve.Check(headerSize, s.dir); err != nil {
+		return Info{}, err
+	}
 	dir := s.gameDir(userID, gameID)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return Info{}, err
+		return Info{}, freespace.Wrap(err)
 	}
 	tmp, err := os.CreateTemp(dir, tempState)
 	if err != nil {
-		return Info{}, err
+		return Info{}, freespace.Wrap(err)
 	}
 	defer os.Remove(tmp.Name()) // a no-op once renamed
 	fail := func(err error) (Info, error) {
 		tmp.Close()
-		return Info{}, err
+		return Info{}, freespace.Wrap(err)
 	}
-	if _, err := tmp.Write(make([]byte, headerSize)); err != nil {
+	out := s.reserve.Writer(tmp, dir)
+	if _, err := out.Write(make([]byte, headerSize)); err != nil {
 		return fail(err)
 	}
-	n, err := io.Copy(tmp, io.LimitReader(ctxio.Reader(ctx, r), s.maxBytes+1))
+	n, err := io.Copy(out, io.LimitReader(ctxio.Reader(ctx, r), s.maxBytes+1))
 	if err != nil {
 		return fail(err)
 	}
@@ -202,7 +220,7 @@ func (s *Service) Put(ctx context.Context, userID, gameID uint64, slot, core str
 		return fail(err)
 	}
 	if err := tmp.Close(); err != nil {
-		return Info{}, err
+		return Info{}, freespace.Wrap(err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
