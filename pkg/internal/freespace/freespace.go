@@ -29,6 +29,9 @@ var ErrNoSpace = errors.New("not enough storage space")
 // still use there.
 type Stat func(dir string) (fs uint64, avail int64, err error)
 
+// System is the system's Stat (statfs), which New reads through.
+func System(dir string) (fs uint64, avail int64, err error) { return statFS(dir) }
+
 // Reserve is the free space kept on the guarded filesystems.
 type Reserve struct {
 	min int64
