@@ -56,14 +56,6 @@ func (r *Reserve) WithStat(stat Stat) *Reserve {
 	return &c
 }
 
-// Min is the reserve in bytes (0: none).
-func (r *Reserve) Min() int64 {
-	if r == nil {
-		return 0
-	}
-	return r.min
-}
-
 // use is what a write asks of one guarded filesystem.
 type use struct {
 	dir    string // the first directory met on it, for messages
