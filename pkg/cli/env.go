@@ -8,7 +8,9 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/devhub/devhub/pkg/activity"
@@ -21,6 +23,7 @@ import (
 	"github.com/devhub/devhub/pkg/gameshelf"
 	"github.com/devhub/devhub/pkg/gamestates"
 	"github.com/devhub/devhub/pkg/geoip"
+	"github.com/devhub/devhub/pkg/internal/freespace"
 	"github.com/devhub/devhub/pkg/profile"
 	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/roms"
@@ -118,6 +121,9 @@ type services struct {
 	cfg   config.Config
 	store *store.Store
 	log   *slog.Logger
+	// reserve is the free space kept on the store's and the uploads' disks
+	// (storage.min_free_bytes), shared by every service that writes there.
+	reserve *freespace.Reserve
 
 	roms *roms.Service
 
@@ -145,11 +151,13 @@ type services struct {
 }
 
 func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logger) (*services, error) {
-	s := &services{cfg: cfg, store: st, log: log}
+	s := &services{cfg: cfg, store: st, log: log,
+		reserve: freespace.New(cfg.Storage.MinFreeBytes, cfg.Storage.DataDir, cfg.Storage.UploadsDir)}
 	romSvc, err := roms.New(st, cfg.Storage.RomsDir)
 	if err != nil {
 		return nil, err
 	}
+	romSvc.UseReserve(s.reserve)
 	s.roms = romSvc
 	authSvc, err := auth.New(st, cfg.Auth)
 	if err != nil {
@@ -160,6 +168,7 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 	if err != nil {
 		return nil, err
 	}
+	fsvc.UseReserve(s.reserve)
 	s.files = fsvc
 	if err := useStorage(ctx, cfg.Storage, fsvc); err != nil {
 		fsvc.Close()
@@ -190,6 +199,7 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 		return nil, err
 	}
 	s.gameStates.UseQuota(s.quota)
+	s.gameStates.UseReserve(s.reserve)
 	if s.shelf, err = gameshelf.New(st); err != nil {
 		return nil, err
 	}
@@ -235,13 +245,51 @@ func (s *services) httpServices() *server.Services {
 		Shares:       s.shares,
 		Thumbs:       s.thumbs,
 		Quota:        s.quota,
-		TusDir:       filepath.Join(s.cfg.Storage.DataDir, "tus"),
+		TusDir:       tusDir(s.cfg.Storage),
+		Reserve:      s.reserve,
 		Blog:         s.blog,
 		Audit:        s.audit,
 		Profile:      s.profile,
 		GameStates:   s.gameStates,
 		Shelf:        s.shelf,
 		Controls:     s.controls,
+	}
+}
+
+// tusDir is where unfinished resumable uploads are staged: a hidden
+// directory in the uploads directory, so they fill the uploads' disk, never
+// the store's. The file cloud lists, sweeps and migrates only the names it
+// generates, and the backup is the store alone, so none of them meets it.
+func tusDir(cfg config.Storage) string { return filepath.Join(cfg.UploadsDir, ".tus") }
+
+// legacyTusDir is where versions before the move staged them, beside the
+// store; start-up deletes what is left there (dropUploadsBesideStore).
+func legacyTusDir(cfg config.Storage) string { return filepath.Join(cfg.DataDir, "tus") }
+
+// dropUploadsBesideStore deletes the unfinished resumable uploads an older
+// version staged beside the store (their clients start them again; a
+// resume answers 404), and the directory once empty: they held the store's
+// disk, and one that filled it kept every sign-in failing across restarts.
+// Only tus's names (32 hex digits, with .info) are removed.
+func (s *services) dropUploadsBesideStore() {
+	dir := legacyTusDir(s.cfg.Storage)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	n := 0
+	for _, e := range entries {
+		id := strings.TrimSuffix(e.Name(), ".info")
+		if !e.Type().IsRegular() || len(id) != 32 || strings.Trim(id, "0123456789abcdef") != "" {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, e.Name())); err == nil && e.Name() == id {
+			n++
+		}
+	}
+	os.Remove(dir) // only when empty
+	if n > 0 {
+		s.log.Info("deleted unfinished resumable uploads staged beside the store by an older version", slog.Int("uploads", n))
 	}
 }
 
@@ -267,10 +315,16 @@ func (s *services) startup(ctx context.Context) error {
 		return err
 	}
 	s.authStartup(ctx)
+	s.dropUploadsBesideStore()
 	if n, err := s.files.SweepTemps(ctx); err != nil {
 		return err
 	} else if n > 0 {
 		s.log.Info("removed leftovers of interrupted uploads", slog.Int("files", n))
+	}
+	if n, err := s.gameStates.SweepTemps(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		s.log.Info("removed leftovers of interrupted save states", slog.Int("files", n))
 	}
 	if err := s.thumbsStartup(ctx); err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"os"
@@ -271,8 +272,17 @@ func TestServeStartupSweepsUploads(t *testing.T) {
 	dir := cfg.Storage.UploadsDir
 	writeFile(t, filepath.Join(dir, ".upload-deadbeef.tmp"), []byte("partial"))
 	writeFile(t, filepath.Join(dir, strings.Repeat("0f", 16)), []byte("orphan"))
+	// A save state's PUT killed mid-body leaves its temp file beside the slot.
+	stateTemp := filepath.Join(cfg.Storage.DataDir, "gamestates", "1", "1", ".put-123")
+	if err := os.MkdirAll(filepath.Dir(stateTemp), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, stateTemp, []byte("partial state"))
 	if err := svc.startup(context.Background()); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Stat(stateTemp); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the save state's temp file survived start-up: %v", err)
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 || entries[0].Name() != kept.StoredName {

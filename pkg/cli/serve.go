@@ -81,7 +81,7 @@ func serve(ctx context.Context, env *Env) error {
 		return err
 	}
 	for _, dir := range []string{cfg.Storage.DataDir, cfg.Storage.UploadsDir} {
-		if err := os.MkdirAll(dir, 0o750); err != nil {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return fmt.Errorf("create %s: %w", dir, err)
 		}
 	}

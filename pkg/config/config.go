@@ -63,6 +63,11 @@ type Storage struct {
 	UploadsDir string `mapstructure:"uploads_dir"`
 	RomsDir    string `mapstructure:"roms_dir"`
 	ContentDir string `mapstructure:"content_dir"`
+	// MinFreeBytes is the free space kept on the filesystems of DataDir and
+	// UploadsDir: uploads, resumable uploads' staging, save states and ROMs
+	// that would go below it are refused (507), so the store keeps room for
+	// sign-ins on a disk filled by uploads. 0 keeps none.
+	MinFreeBytes int64 `mapstructure:"min_free_bytes"`
 	// Backend is where new file-cloud uploads go: "local" (uploads_dir) or
 	// "s3" (an S3-compatible object store). Files already stored stay where
 	// they are until `devhub storage migrate` moves them.
@@ -189,12 +194,13 @@ func Default() Config {
 			BodyLimit:    1 << 20,
 		},
 		Storage: Storage{
-			DataDir:    "./data",
-			UploadsDir: "./uploads",
-			RomsDir:    "./roms",
-			ContentDir: "./content",
-			Backend:    "local",
-			S3:         S3{Region: "us-east-1", PathStyle: true},
+			DataDir:      "./data",
+			UploadsDir:   "./uploads",
+			RomsDir:      "./roms",
+			ContentDir:   "./content",
+			MinFreeBytes: 256 << 20,
+			Backend:      "local",
+			S3:           S3{Region: "us-east-1", PathStyle: true},
 		},
 		Auth: Auth{
 			AccessTTL:    15 * time.Minute,
@@ -296,6 +302,9 @@ func (c Config) Validate() error {
 		}
 	default:
 		errs = append(errs, fmt.Errorf("storage.backend must be local or s3, got %q", c.Storage.Backend))
+	}
+	if c.Storage.MinFreeBytes < 0 {
+		errs = append(errs, fmt.Errorf("storage.min_free_bytes must not be negative (0 keeps no reserve), got %d", c.Storage.MinFreeBytes))
 	}
 	if c.Files.QuotaBytes < 0 || c.Files.QuotaFiles < 0 {
 		errs = append(errs, fmt.Errorf("files.quota_bytes and files.quota_files must not be negative (0 is unlimited), got %d and %d",

@@ -47,6 +47,8 @@ func TestValidate(t *testing.T) {
 		{"negative byte quota", func(c *Config) { c.Files.QuotaBytes = -1 }, "files.quota_bytes"},
 		{"negative file quota", func(c *Config) { c.Files.QuotaFiles = -5 }, "files.quota_files"},
 		{"unknown backend", func(c *Config) { c.Storage.Backend = "ftp" }, "storage.backend"},
+		{"negative free-space reserve", func(c *Config) { c.Storage.MinFreeBytes = -1 }, "storage.min_free_bytes"},
+		{"no free-space reserve", func(c *Config) { c.Storage.MinFreeBytes = 0 }, ""},
 		{"s3 without a bucket", func(c *Config) {
 			c.Storage.Backend, c.Storage.S3 = "s3", S3{Endpoint: "http://127.0.0.1:9000", AccessKey: "a", SecretKey: "b"}
 		}, "storage.s3.bucket"},
@@ -111,6 +113,7 @@ func TestFileCloudDefaults(t *testing.T) {
 		{"files.quota_files", d.Files.QuotaFiles, int64(10000)},
 		{"files.max_upload_bytes", d.Files.MaxUploadBytes, int64(4 << 30)},
 		{"storage.backend", d.Storage.Backend, "local"},
+		{"storage.min_free_bytes", d.Storage.MinFreeBytes, int64(256 << 20)},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%s: default %v, want %v", tc.name, tc.got, tc.want)

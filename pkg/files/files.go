@@ -21,6 +21,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/devhub/devhub/pkg/internal/freespace"
 	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/storage"
 	"github.com/devhub/devhub/pkg/store"
@@ -33,9 +34,10 @@ const bucketName = "files"
 // it was kept.
 var ErrTooLarge = errors.New("upload exceeds the maximum upload size")
 
-// ErrNoSpace means the disk (or the user's filesystem quota) is full: the
-// upload could not be written and nothing of it is kept.
-var ErrNoSpace = errors.New("not enough storage space for the upload")
+// ErrNoSpace means the disk (or the user's filesystem quota) is full, or
+// the upload would go below the free-space reserve: nothing of it is kept.
+// It is freespace.ErrNoSpace, the one sentinel of every such refusal.
+var ErrNoSpace = freespace.ErrNoSpace
 
 // ErrTooManyParts means a multipart upload had more parts than allowed;
 // nothing of it is kept.
@@ -107,6 +109,9 @@ type Service struct {
 	stores  map[string]storage.Store
 	// quota, when set, bounds what each uploader stores.
 	quota *quota.Service
+	// reserve, when set, is the free space uploads leave on the disks
+	// (UseReserve).
+	reserve *freespace.Reserve
 	// hooks are told about committed changes (SetHooks).
 	hooks atomic.Pointer[Hooks]
 }
@@ -152,6 +157,23 @@ var ErrBackendMissing = errors.New("storage backend not configured")
 func (s *Service) UseQuota(q *quota.Service) {
 	s.quota = q
 	q.AddMeter(s.Usage)
+}
+
+// UseReserve holds every upload to the free-space reserve: refused
+// (ErrNoSpace) when its announced length would go below it (CheckSpace),
+// stopped when its bytes would cross it.
+func (s *Service) UseReserve(r *freespace.Reserve) { s.reserve = r }
+
+// CheckSpace refuses (ErrNoSpace) an upload of n bytes that would leave
+// less than the free-space reserve: on the uploads directory's disk when
+// new uploads go there, and on each of also's (where the bytes wait
+// meanwhile: a resumable upload's staging).
+func (s *Service) CheckSpace(n int64, also ...string) error {
+	dirs := also
+	if s.primary == storage.Store(s.local) {
+		dirs = append(dirs, s.dir)
+	}
+	return s.reserve.Check(n, dirs...)
 }
 
 // Usage is what one uploader stores in the file cloud.

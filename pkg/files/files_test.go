@@ -354,6 +354,17 @@ func TestSweepTemps(t *testing.T) {
 	write("README.txt")                                             // not ours: left alone
 	write(strings.Repeat("AB", 16))                                 // not our pattern: left alone
 	os.Symlink(outside, filepath.Join(s.Dir(), ".upload-link.tmp")) // a planted link
+	// The resumable uploads' staging lives in the uploads directory: its
+	// names look like stored ones, but it is the server's, not an orphan.
+	staged := filepath.Join(s.Dir(), ".tus", strings.Repeat("cd", 16))
+	if err := os.MkdirAll(filepath.Dir(staged), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{staged, staged + ".info"} {
+		if err := os.WriteFile(p, []byte("staged"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 
 	n, err := s.SweepTemps(t.Context())
 	if err != nil {
@@ -362,13 +373,19 @@ func TestSweepTemps(t *testing.T) {
 	if n != 4 {
 		t.Fatalf("removed %d, want 4", n)
 	}
-	want := []string{strings.Repeat("AB", 16), "README.txt", kept.StoredName}
+	want := []string{".tus", strings.Repeat("AB", 16), "README.txt", kept.StoredName}
 	sort.Strings(want)
 	if got := dirNames(t, s.Dir()); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("after sweep: %v, want %v", got, want)
 	}
 	if b, err := os.ReadFile(outside); err != nil || string(b) != "must survive" {
 		t.Fatalf("symlink target touched: %q %v", b, err)
+	}
+	if got := dirNames(t, filepath.Dir(staged)); len(got) != 2 {
+		t.Fatalf("the staging after the sweep: %v", got)
+	}
+	if all, _ := s.List(); len(all) != 1 {
+		t.Fatalf("listed %d files, want the one stored", len(all))
 	}
 }
 

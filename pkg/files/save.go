@@ -10,10 +10,10 @@ import (
 	"log/slog"
 	"mime/multipart"
 	"sync"
-	"syscall"
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/devhub/devhub/pkg/internal/freespace"
 	"github.com/devhub/devhub/pkg/internal/random"
 	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/storage"
@@ -121,11 +121,21 @@ func (u *Upload) Add(ctx context.Context, name string, r io.Reader) (err error) 
 		return err
 	}
 	be := u.s.primary
+	// The bytes stream to the uploads directory (local) or elsewhere; the
+	// store's disk is held to the reserve either way (the record goes there).
+	dir := ""
+	if be == storage.Store(u.s.local) {
+		dir = u.s.dir
+	}
+	if err := u.s.reserve.Check(0, dir); err != nil {
+		return err
+	}
 	key := random.Hex(storedNameLen / 2)
 	w, err := be.Create(ctx, key, -1)
 	if err != nil {
 		return storageError("create", err)
 	}
+	out := u.s.reserve.Writer(w, dir)
 	// Aborted on any error, and also when a panic unwinds past here (err is
 	// still nil then): an S3 write holds its part buffers until it ends.
 	committed := false
@@ -156,7 +166,7 @@ func (u *Upload) Add(ctx context.Context, name string, r io.Reader) (err error) 
 			if len(head) < sniffLen {
 				head = append(head, buf[:min(n, sniffLen-len(head))]...)
 			}
-			if _, err := w.Write(buf[:n]); err != nil {
+			if _, err := out.Write(buf[:n]); err != nil {
 				return storageError("write", err)
 			}
 			size += int64(n)
@@ -292,14 +302,11 @@ func (s *Service) Save(ctx context.Context, name string, r io.Reader, up Uploade
 	return &out[0], nil
 }
 
-// storageError wraps a failure to store bytes; a full disk or filesystem quota is
-// ErrNoSpace, so callers can tell the visitor (507) instead of failing
-// blindly (500).
+// storageError wraps a failure to store bytes; a full disk, a filesystem
+// quota or the free-space reserve is ErrNoSpace, so callers can tell the
+// visitor (507) instead of failing blindly (500).
 func storageError(op string, err error) error {
-	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
-		return fmt.Errorf("files: %s: %w (%w)", op, ErrNoSpace, err)
-	}
-	return fmt.Errorf("files: %s: %w", op, err)
+	return fmt.Errorf("files: %s: %w", op, freespace.Wrap(err))
 }
 
 // readError marks a failure to read the incoming bytes (as opposed to

@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/devhub/devhub/pkg/internal/ctxio"
+	"github.com/devhub/devhub/pkg/internal/freespace"
 	"github.com/devhub/devhub/pkg/quota"
 )
 
@@ -57,6 +58,14 @@ const MaxScreenshotBytes = 1 << 20
 const headerSize = 512
 
 var magic = []byte("DHSTATE1")
+
+// Temp files of writes in progress (os.CreateTemp patterns): a state and a
+// screenshot are written beside their slot and renamed into place.
+// SweepTemps removes what a killed process left of them.
+const (
+	tempState      = ".put-*"
+	tempScreenshot = ".png-*"
+)
 
 var (
 	// ErrTooLarge: the state is over the limit; nothing was kept.
@@ -115,7 +124,20 @@ type Service struct {
 	now func() time.Time
 	// quota, when set, bounds what each user stores (UseQuota).
 	quota *quota.Service
+	// reserve, when set, is the free space states leave on the disk
+	// (UseReserve).
+	reserve *freespace.Reserve
 }
+
+// UseReserve holds every state to the free-space reserve: refused when its
+// announced length would go below it (CheckSpace), stopped when its bytes
+// would cross it; both are freespace.ErrNoSpace and leave the slot as it
+// was.
+func (s *Service) UseReserve(r *freespace.Reserve) { s.reserve = r }
+
+// CheckSpace refuses (freespace.ErrNoSpace) a state of n bytes that would
+// leave less than the free-space reserve.
+func (s *Service) CheckSpace(n int64) error { return s.reserve.Check(headerSize+n, s.dir) }
 
 // UseQuota counts the states in each user's storage quota and refuses a
 // state that would take a user over it (a *quota.ExceededError).
@@ -159,23 +181,27 @@ func (s *Service) Put(ctx context.Context, userID, gameID uint64, slot, core str
 	if err := ctx.Err(); err != nil {
 		return Info{}, err
 	}
-	dir := s.gameDir(userID, gameID)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := s.reserve.Check(headerSize, s.dir); err != nil {
 		return Info{}, err
 	}
-	tmp, err := os.CreateTemp(dir, ".put-*")
+	dir := s.gameDir(userID, gameID)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return Info{}, freespace.Wrap(err)
+	}
+	tmp, err := os.CreateTemp(dir, tempState)
 	if err != nil {
-		return Info{}, err
+		return Info{}, freespace.Wrap(err)
 	}
 	defer os.Remove(tmp.Name()) // a no-op once renamed
 	fail := func(err error) (Info, error) {
 		tmp.Close()
-		return Info{}, err
+		return Info{}, freespace.Wrap(err)
 	}
-	if _, err := tmp.Write(make([]byte, headerSize)); err != nil {
+	out := s.reserve.Writer(tmp, dir)
+	if _, err := out.Write(make([]byte, headerSize)); err != nil {
 		return fail(err)
 	}
-	n, err := io.Copy(tmp, io.LimitReader(ctxio.Reader(ctx, r), s.maxBytes+1))
+	n, err := io.Copy(out, io.LimitReader(ctxio.Reader(ctx, r), s.maxBytes+1))
 	if err != nil {
 		return fail(err)
 	}
@@ -194,7 +220,7 @@ func (s *Service) Put(ctx context.Context, userID, gameID uint64, slot, core str
 		return fail(err)
 	}
 	if err := tmp.Close(); err != nil {
-		return Info{}, err
+		return Info{}, freespace.Wrap(err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -380,7 +406,7 @@ func (s *Service) PutScreenshot(ctx context.Context, userID, gameID uint64, slot
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".png-*")
+	tmp, err := os.CreateTemp(dir, tempScreenshot)
 	if err != nil {
 		return err
 	}
@@ -417,6 +443,63 @@ func (s *Service) Screenshot(userID, gameID uint64, slot string) ([]byte, error)
 		return nil, ErrNotFound
 	}
 	return b, err
+}
+
+// SweepTemps removes the temp files of writes a killed process left in the
+// game directories (a kill -9 mid-PUT skips the deferred removal) and
+// returns how many. They are hidden from the quota, so without the sweep
+// they would fill the disk unseen. It runs at start-up, before any write is
+// accepted: a write in progress has a temp file too. Only names of the temp
+// patterns in the <user>/<game> directories are removed; a symlink is
+// removed itself, never followed.
+func (s *Service) SweepTemps(ctx context.Context) (int, error) {
+	users, err := os.ReadDir(s.dir)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, u := range users {
+		if !u.IsDir() {
+			continue
+		}
+		games, err := os.ReadDir(filepath.Join(s.dir, u.Name()))
+		if err != nil {
+			return n, err
+		}
+		for _, g := range games {
+			if err := ctx.Err(); err != nil {
+				return n, err
+			}
+			if !g.IsDir() {
+				continue
+			}
+			dir := filepath.Join(s.dir, u.Name(), g.Name())
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				return n, err
+			}
+			for _, e := range entries {
+				if e.IsDir() || !isTemp(e.Name()) {
+					continue
+				}
+				if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return n, err
+				}
+				n++
+			}
+		}
+	}
+	return n, nil
+}
+
+// isTemp tells a temp file's name (tempState, tempScreenshot) from a slot's.
+func isTemp(name string) bool {
+	for _, pattern := range []string{tempState, tempScreenshot} {
+		if strings.HasPrefix(name, strings.TrimSuffix(pattern, "*")) {
+			return true
+		}
+	}
+	return false
 }
 
 // UsageOf is the bytes a user's states and screenshots take on disk, for

@@ -273,3 +273,56 @@ func (c cancelOnRead) Read([]byte) (int, error) {
 	c.cancel()
 	return 0, io.EOF
 }
+
+// A process killed mid-PUT leaves its temp file beside the slot (the
+// deferred removal never runs); it is hidden from the quota, so only the
+// start-up sweep gets rid of it. Slots, screenshots and anything that is
+// not a temp name stay.
+func TestSweepTempsRemovesInterruptedWrites(t *testing.T) {
+	s := newService(t, 0)
+	if _, err := s.Put(ctx, 1, 7, "1", "fceumm", bytes.NewReader([]byte("kept"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutScreenshot(ctx, 1, 7, "1", png); err != nil {
+		t.Fatal(err)
+	}
+	game := filepath.Join(s.dir, "1", "7")
+	for _, name := range []string{".put-123456", ".png-42"} {
+		if err := os.WriteFile(filepath.Join(game, name), make([]byte, 4096), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other := filepath.Join(s.dir, "2", "9")
+	if err := os.MkdirAll(other, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, ".put-1"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, "notes.txt"), []byte("not ours"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := s.UsageOf(1)
+	n, err := s.SweepTemps(ctx)
+	if err != nil || n != 3 {
+		t.Fatalf("swept %d (%v), want 3", n, err)
+	}
+	for _, dir := range []string{game, other} {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if isTemp(e.Name()) {
+				t.Fatalf("%s left in %s", e.Name(), dir)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(other, "notes.txt")); err != nil {
+		t.Fatal("a file that is not a temp went:", err)
+	}
+	data, info, err := s.Get(1, 7, "1", "")
+	if err != nil || string(data) != "kept" || !info.HasScreenshot {
+		t.Fatalf("the slot after the sweep: %q %+v %v", data, info, err)
+	}
+	if after, _ := s.UsageOf(1); after != before {
+		t.Fatalf("usage %d → %d: the quota never counted the temps", before, after)
+	}
+}

@@ -17,6 +17,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/devhub/devhub/pkg/internal/freespace"
 	"github.com/devhub/devhub/pkg/internal/paging"
 	"github.com/devhub/devhub/pkg/internal/text"
 	"github.com/devhub/devhub/pkg/store"
@@ -107,7 +108,16 @@ type Service struct {
 	// snapshot in idx without locking.
 	mu  sync.Mutex
 	idx atomic.Pointer[index]
+	// reserve, when set, is the free space ROM writes leave on the disks
+	// (UseReserve).
+	reserve *freespace.Reserve
 }
+
+// UseReserve holds the ROMs and covers written into roms/ (and spooled
+// before) to the free-space reserve: an upload whose announced length
+// would go below it is refused (CheckSpace), and a copy that would cross it
+// stops there, keeping nothing; both are freespace.ErrNoSpace.
+func (s *Service) UseReserve(r *freespace.Reserve) { s.reserve = r }
 
 // New opens the library: it creates its buckets and loads the index from the
 // store (it does not scan; serve and `rom scan` do).
@@ -520,7 +530,7 @@ func (s *Service) Add(ctx context.Context, in AddInput) (Game, error) {
 		return Game{}, err
 	}
 	dest := filepath.Join(dir, base)
-	if err := copyNew(in.Source, dest); err != nil {
+	if err := s.copyNew(in.Source, dest); err != nil {
 		return Game{}, err
 	}
 	romBase := strings.TrimSuffix(base, filepath.Ext(base))
@@ -532,7 +542,7 @@ func (s *Service) Add(ctx context.Context, in AddInput) (Game, error) {
 		for _, ext := range imageExtensions {
 			_ = os.Remove(filepath.Join(imgDir, romBase+ext))
 		}
-		if err := copyNew(in.Image, filepath.Join(imgDir, romBase+imgExt)); err != nil {
+		if err := s.copyNew(in.Image, filepath.Join(imgDir, romBase+imgExt)); err != nil {
 			return Game{}, err
 		}
 	}
@@ -570,11 +580,20 @@ func (s *Service) setName(rel, name string) error {
 }
 
 // copyNew copies src to dest, refusing to replace an existing dest
-// (store.ErrConflict). The copy is written to a temp file and linked into
-// place, so a failed copy never leaves a partial ROM behind.
-func copyNew(src, dest string) error {
+// (store.ErrConflict, naming dest inside roms/: the message reaches the
+// API). The copy is written to a temp file, held to the free-space reserve,
+// and linked into place, so a failed copy never leaves a partial ROM
+// behind.
+func (s *Service) copyNew(src, dest string) error {
+	conflict := func() error {
+		rel, err := filepath.Rel(s.root, dest)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			rel = filepath.Base(dest)
+		}
+		return fmt.Errorf("%w: %s", store.ErrConflict, filepath.ToSlash(rel))
+	}
 	if _, err := os.Lstat(dest); err == nil {
-		return fmt.Errorf("%w: %s", store.ErrConflict, dest)
+		return conflict()
 	}
 	in, err := os.Open(src)
 	if err != nil {
@@ -586,9 +605,9 @@ func copyNew(src, dest string) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := io.Copy(tmp, in); err != nil {
+	if _, err := io.Copy(s.reserve.Writer(tmp, filepath.Dir(dest)), in); err != nil {
 		tmp.Close()
-		return err
+		return freespace.Wrap(err)
 	}
 	if err := tmp.Chmod(0o644); err != nil {
 		tmp.Close()
@@ -599,7 +618,7 @@ func copyNew(src, dest string) error {
 	}
 	if err := os.Link(tmp.Name(), dest); err != nil {
 		if errors.Is(err, os.ErrExist) {
-			return fmt.Errorf("%w: %s", store.ErrConflict, dest)
+			return conflict()
 		}
 		return err
 	}

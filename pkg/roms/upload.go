@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/devhub/devhub/pkg/internal/freespace"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -73,19 +74,20 @@ func ConsoleForFile(name string) (Console, bool) {
 	return Console{}, false
 }
 
-// spool copies body (at most max bytes) into dir/name.
-func spool(dir, name string, body io.Reader, max int64) (string, error) {
+// spool copies body (at most max bytes) into dir/name, held to the
+// free-space reserve; the caller removes dir whatever happens.
+func (s *Service) spool(dir, name string, body io.Reader, max int64) (string, error) {
 	p := filepath.Join(dir, name)
 	f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
-		return "", err
+		return "", freespace.Wrap(err)
 	}
-	n, err := io.Copy(f, io.LimitReader(body, max+1))
+	n, err := io.Copy(s.reserve.Writer(f, dir), io.LimitReader(body, max+1))
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return "", err
+		return "", freespace.Wrap(err)
 	}
 	if n > max {
 		return "", ErrTooLarge
@@ -129,6 +131,14 @@ func (s *Service) CheckUpload(fileName, console string) (string, error) {
 	return con.ID, nil
 }
 
+// CheckSpace refuses (freespace.ErrNoSpace) a ROM or cover of n bytes that
+// would leave less than the free-space reserve: spooled in the system's
+// temp directory, then copied into roms/, and meanwhile waiting in each of
+// also's (a resumable upload's staging).
+func (s *Service) CheckSpace(n int64, also ...string) error {
+	return s.reserve.Check(n, append(also, os.TempDir(), s.root)...)
+}
+
 // Upload streams a ROM into roms/<console>/ and indexes it, as `rom add`
 // does for a file on disk. The bytes are spooled to a temp directory first,
 // so a refused or broken upload leaves nothing in roms/. Both owner uploads
@@ -146,9 +156,9 @@ func (s *Service) Upload(ctx context.Context, in UploadInput) (Game, error) {
 	defer os.RemoveAll(tmp)
 	var p string
 	if in.Staged != "" {
-		p, err = stage(tmp, in.FileName, in.Staged, in.MaxBytes)
+		p, err = s.stage(tmp, in.FileName, in.Staged, in.MaxBytes)
 	} else {
-		p, err = spool(tmp, in.FileName, in.Body, in.MaxBytes)
+		p, err = s.spool(tmp, in.FileName, in.Body, in.MaxBytes)
 	}
 	if err != nil {
 		return Game{}, err
@@ -158,7 +168,7 @@ func (s *Service) Upload(ctx context.Context, in UploadInput) (Game, error) {
 
 // stage puts the file at staged into dir/name under the same limits as
 // spool: a hard link when it can (no copy of a disc image), else a copy.
-func stage(dir, name, staged string, max int64) (string, error) {
+func (s *Service) stage(dir, name, staged string, max int64) (string, error) {
 	fi, err := os.Stat(staged)
 	switch {
 	case err != nil:
@@ -179,7 +189,7 @@ func stage(dir, name, staged string, max int64) (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	return spool(dir, name, f, max)
+	return s.spool(dir, name, f, max)
 }
 
 // SetCover streams a cover (png, jpg or webp, by fileName's extension) for
@@ -197,7 +207,7 @@ func (s *Service) SetCover(ctx context.Context, id uint64, fileName string, body
 		return Game{}, err
 	}
 	defer os.RemoveAll(tmp)
-	p, err := spool(tmp, "cover"+ext, body, max)
+	p, err := s.spool(tmp, "cover"+ext, body, max)
 	if err != nil {
 		return Game{}, err
 	}
@@ -215,7 +225,7 @@ func (s *Service) SetCover(ctx context.Context, id uint64, fileName string, body
 	for _, x := range imageExtensions {
 		_ = os.Remove(filepath.Join(dir, base+x))
 	}
-	if err := copyNew(p, filepath.Join(dir, base+ext)); err != nil {
+	if err := s.copyNew(p, filepath.Join(dir, base+ext)); err != nil {
 		return Game{}, err
 	}
 	if _, err := s.scanLocked(ctx); err != nil {

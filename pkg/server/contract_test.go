@@ -136,6 +136,9 @@ func contractError(req *http.Request, reqBody []byte, status int, header http.He
 
 // decoded undoes a compressed answer's Content-Encoding.
 func decoded(encoding string, body []byte) ([]byte, error) {
+	if len(body) == 0 {
+		return body, nil // a 304 names the encoding of the variant it revalidates
+	}
 	var r io.Reader
 	switch encoding {
 	case "gzip":

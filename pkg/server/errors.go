@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 
+	"github.com/devhub/devhub/pkg/internal/freespace"
 	"github.com/devhub/devhub/pkg/internal/text"
 	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/store"
@@ -74,6 +75,8 @@ func (s *Server) toAPIError(c fiber.Ctx, err error) *APIError {
 		return NewError(http.StatusNotFound, "not found")
 	case errors.Is(err, store.ErrConflict):
 		return NewError(http.StatusConflict, err.Error())
+	case errors.Is(err, freespace.ErrNoSpace):
+		return s.noSpace(s.logFor(c), err)
 	case errors.As(err, &ferr):
 		msg := ferr.Message
 		if ferr.Code == http.StatusRequestEntityTooLarge {
@@ -84,6 +87,15 @@ func (s *Server) toAPIError(c fiber.Ctx, err error) *APIError {
 		s.logFor(c).Error("request failed", slog.String("method", c.Method()), slog.String("path", c.Path()), slog.Any("err", err))
 		return NewError(http.StatusInternalServerError, "internal server error")
 	}
+}
+
+// noSpace is the one answer to a write the server's disks have no room for
+// (a full disk, a filesystem quota, or the free-space reserve,
+// storage.min_free_bytes): 507, nothing of the write kept. The cause, which
+// names directories, goes to the log only.
+func (s *Server) noSpace(log *slog.Logger, err error) *APIError {
+	log.Error("write refused: storage full", slog.Any("err", err))
+	return NewError(http.StatusInsufficientStorage, "not enough storage space on the server for this upload; nothing was kept")
 }
 
 // validationError is the 400 of a refused input, its fields in data.

@@ -1,8 +1,12 @@
 package server
 
 import (
+	"bytes"
+	"compress/gzip"
 	"strings"
+	"sync"
 
+	"github.com/andybalholm/brotli"
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/devhub/devhub/api"
@@ -25,16 +29,44 @@ const docsPage = `<!doctype html>
 </html>
 `
 
+// openAPIBytes is the contract as JSON with its strong ETag and its brotli
+// and gzip variants: the document is fixed in the binary, so it is
+// compressed once, on the first request, and every later one is answered
+// from these bytes (304 when the client has them).
+type openAPIBytes struct {
+	json, br, gz []byte
+	etag         string
+}
+
+var openAPIDoc = sync.OnceValues(func() (*openAPIBytes, error) {
+	doc, err := api.JSON()
+	if err != nil {
+		return nil, err
+	}
+	var b, z bytes.Buffer
+	bw := brotli.NewWriterLevel(&b, brotli.BestCompression)
+	bw.Write(doc)
+	if err := bw.Close(); err != nil {
+		return nil, err
+	}
+	zw, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
+	zw.Write(doc)
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return &openAPIBytes{json: doc, br: b.Bytes(), gz: z.Bytes(), etag: etagOf(doc)}, nil
+})
+
 // mountDocs serves the OpenAPI document and its reader.
 func (s *Server) mountDocs(g fiber.Router) {
 	g.Get("/openapi.json", func(c fiber.Ctx) error {
-		doc, err := api.JSON()
+		doc, err := openAPIDoc()
 		if err != nil {
 			return err
 		}
-		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
-		c.Set(fiber.HeaderCacheControl, cacheNoCache)
-		return c.Send(doc)
+		br, gz := memory(doc.br), memory(doc.gz)
+		return sendContent(c, &content{contentType: fiber.MIMEApplicationJSONCharsetUTF8, cacheControl: cacheNoCache,
+			etag: doc.etag, identity: memory(doc.json), br: &br, gz: &gz})
 	})
 	g.Get("/docs", func(c fiber.Ctx) error {
 		if len(api.Reader) == 0 {

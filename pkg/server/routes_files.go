@@ -294,6 +294,8 @@ func (s *Server) uploadFiles(c fiber.Ctx) error {
 	// An announced length over the limit is refused before reading a byte.
 	if n := req.Header.ContentLength(); n > 0 && int64(n) > limit {
 		return tooLarge(limit)
+	} else if err := svc.CheckSpace(int64(max(n, 0))); err != nil {
+		return err
 	}
 	mt, params, err := mime.ParseMediaType(c.Get(fiber.HeaderContentType))
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
@@ -308,9 +310,6 @@ func (s *Server) uploadFiles(c fiber.Ctx) error {
 	case err == nil:
 	case capped.over || errors.Is(err, files.ErrTooLarge):
 		return tooLarge(limit)
-	case errors.Is(err, files.ErrNoSpace):
-		s.logFor(c).Error("upload refused: storage full", slog.Any("err", err))
-		return NewError(fiber.StatusInsufficientStorage, "not enough storage space on the server for this upload; nothing was kept")
 	case errors.Is(err, files.ErrTooManyParts):
 		return NewError(fiber.StatusBadRequest, "too many parts in the upload: at most "+
 			strconv.Itoa(s.cfg.Files.MaxPartsPerRequest)+" per request")

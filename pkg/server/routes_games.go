@@ -138,6 +138,8 @@ func (s *Server) putState(c fiber.Ctx) error {
 	limit := s.svc.GameStates.MaxBytes()
 	if n := c.Request().Header.ContentLength(); n > 0 && int64(n) > limit {
 		return stateError(gamestates.ErrTooLarge, limit)
+	} else if err := s.svc.GameStates.CheckSpace(int64(max(n, 0))); err != nil {
+		return err
 	}
 	if _, err := s.svc.GameStates.Put(c.Context(), currentUser(c).ID, g.ID, slot, core, s.requestBody(c)); err != nil {
 		return stateError(err, limit)
@@ -304,6 +306,8 @@ func (s *Server) uploadROM(c fiber.Ctx) error {
 	limit := s.cfg.Emulator.MaxROMBytes
 	if n := c.Request().Header.ContentLength(); n > 0 && int64(n) > limit {
 		return romTooLarge(limit)
+	} else if err := s.svc.Roms.CheckSpace(int64(max(n, 0))); err != nil {
+		return err
 	}
 	g, err := s.svc.Roms.Upload(c.Context(), roms.UploadInput{FileName: c.Query("file"), Console: c.Query("console"),
 		Name: c.Query("name"), Body: s.ownerUploadBody(c), MaxBytes: limit})
@@ -371,6 +375,8 @@ func (s *Server) uploadCover(c fiber.Ctx) error {
 	}
 	if n := c.Request().Header.ContentLength(); n > maxCoverBytes {
 		return NewError(fiber.StatusRequestEntityTooLarge, "cover larger than the limit of "+text.Bytes(maxCoverBytes))
+	} else if err := s.svc.Roms.CheckSpace(int64(max(n, 0))); err != nil {
+		return err
 	}
 	g, err = s.svc.Roms.SetCover(c.Context(), g.ID, c.Query("file"), s.ownerUploadBody(c), maxCoverBytes)
 	if err != nil {

@@ -17,13 +17,13 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v3"
-	"github.com/tus/tusd/v2/pkg/filestore"
 	tusd "github.com/tus/tusd/v2/pkg/handler"
 	"github.com/tus/tusd/v2/pkg/memorylocker"
 	expslog "golang.org/x/exp/slog"
 
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/internal/freespace"
 	"github.com/devhub/devhub/pkg/internal/text"
 	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/roms"
@@ -37,8 +37,10 @@ import (
 //     body into memory (fasthttpadaptor calls PostBody), so tusBridge hands
 //     tusd the request body as the stream it is and collects tusd's (small)
 //     answers.
-//   - Unfinished uploads are staged by tusd's filestore on local disk, in
-//     <data_dir>/tus (Services.TusDir). An S3 object cannot be appended to; staging keeps the
+//   - Unfinished uploads are staged on local disk (tusStaging, laid out as
+//     tusd's filestore), in <uploads_dir>/.tus (Services.TusDir): on the
+//     uploads' disk, never beside the store, which a full disk would leave
+//     without room for sign-ins. An S3 object cannot be appended to; staging keeps the
 //     protocol simple and the bytes reach the storage layer exactly once, at
 //     the end, through files.Service.Save — so a finished upload becomes a
 //     file record exactly like a multipart one (type sniffing, sha256,
@@ -94,7 +96,7 @@ type tusUserKey struct{}
 // tusArea is the tus endpoint's state.
 type tusArea struct {
 	handler  *tusd.UnroutedHandler
-	store    filestore.FileStore
+	store    *tusStaging
 	composer *tusd.StoreComposer
 	dir      string
 	expiry   time.Duration
@@ -105,10 +107,15 @@ type tusArea struct {
 // expiry sweep (stopped when the app shuts down).
 func (s *Server) mountTus(app *fiber.App, api fiber.Router) error {
 	dir := s.svc.TusDir
-	if err := os.MkdirAll(dir, 0o750); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	t := &tusArea{store: filestore.New(dir), dir: dir, expiry: s.cfg.Files.TusExpiry, log: s.log}
+	if err := os.Chmod(dir, 0o700); err != nil { // made 0750 by earlier versions
+		return err
+	}
+	staging := &tusStaging{dir: dir, reserve: s.svc.Reserve, log: s.log,
+		fail: func(err error) error { return tusError(s.asAPIError(err)) }}
+	t := &tusArea{store: staging, dir: dir, expiry: s.cfg.Files.TusExpiry, log: s.log}
 	if t.expiry <= 0 {
 		t.expiry = 24 * time.Hour
 	}
@@ -303,7 +310,7 @@ func (s *Server) tusCreate(t *tusArea, ev tusd.HookEvent) (tusd.HTTPResponse, tu
 	switch ev.Upload.MetaData[tusMetaTarget] {
 	case "":
 	case tusTargetROM:
-		return s.tusCreateROM(ev, id)
+		return s.tusCreateROM(t, ev, id)
 	default:
 		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(NewError(fiber.StatusBadRequest, "unknown upload target; leave it out for a file, or rom"))
 	}
@@ -312,6 +319,10 @@ func (s *Server) tusCreate(t *tusArea, ev tusd.HookEvent) (tusd.HTTPResponse, tu
 	}
 	if err := s.tusQuotaCheck(ev.Context, t, id.ID, "", ev.Upload.Size); err != nil {
 		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(err)
+	}
+	// Room for the staged bytes and, when the upload finishes, the file.
+	if err := s.svc.Files.CheckSpace(ev.Upload.Size, t.dir); err != nil {
+		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(s.asAPIError(err))
 	}
 	meta := tusd.MetaData{
 		tusMetaUser:     strconv.FormatUint(id.ID, 10),
@@ -324,7 +335,7 @@ func (s *Server) tusCreate(t *tusArea, ev tusd.HookEvent) (tusd.HTTPResponse, tu
 // /api/games/roms checks it, so nothing is sent for a ROM that would be
 // refused, and held to emulator.max_rom_bytes. The file quota does not
 // count it.
-func (s *Server) tusCreateROM(ev tusd.HookEvent, id *auth.Principal) (tusd.HTTPResponse, tusd.FileInfoChanges, error) {
+func (s *Server) tusCreateROM(t *tusArea, ev tusd.HookEvent, id *auth.Principal) (tusd.HTTPResponse, tusd.FileInfoChanges, error) {
 	refuse := func(e *APIError) (tusd.HTTPResponse, tusd.FileInfoChanges, error) {
 		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(e)
 	}
@@ -340,6 +351,10 @@ func (s *Server) tusCreateROM(ev tusd.HookEvent, id *auth.Principal) (tusd.HTTPR
 	meta := ev.Upload.MetaData
 	console, err := s.svc.Roms.CheckUpload(meta[tusMetaFilename], meta[tusMetaConsole])
 	if err != nil {
+		return refuse(s.asAPIError(err))
+	}
+	// Room for the staged bytes and, when the upload finishes, the ROM.
+	if err := s.svc.Roms.CheckSpace(ev.Upload.Size, t.dir); err != nil {
 		return refuse(s.asAPIError(err))
 	}
 	return tusd.HTTPResponse{}, tusd.FileInfoChanges{MetaData: tusd.MetaData{
@@ -442,7 +457,7 @@ func (s *Server) tusFinish(t *tusArea, ev tusd.HookEvent) (tusd.HTTPResponse, er
 	}
 	f, err := os.Open(filepath.Join(t.dir, ev.Upload.ID))
 	if err != nil {
-		return tusd.HTTPResponse{}, err
+		return tusd.HTTPResponse{}, tusError(s.asAPIError(err))
 	}
 	defer f.Close()
 	saved, err := s.svc.Files.Save(context.WithoutCancel(ev.Context), ev.Upload.MetaData[tusMetaFilename], f,
@@ -497,9 +512,8 @@ func (s *Server) asAPIError(err error) *APIError {
 		return romTooLarge(s.cfg.Emulator.MaxROMBytes)
 	case errors.Is(err, files.ErrTooLarge):
 		return tooLarge(s.svc.Files.MaxBytes()).(*APIError)
-	case errors.Is(err, files.ErrNoSpace):
-		s.log.Error("upload refused: storage full", slog.Any("err", err))
-		return NewError(fiber.StatusInsufficientStorage, "not enough storage space on the server for this upload; nothing was kept")
+	case errors.Is(err, freespace.ErrNoSpace):
+		return s.noSpace(s.log, err)
 	}
 	s.log.Error("resumable upload failed", slog.Any("err", err))
 	return NewError(fiber.StatusInternalServerError, "internal server error")

@@ -29,6 +29,7 @@ import (
 	"github.com/devhub/devhub/pkg/gameshelf"
 	"github.com/devhub/devhub/pkg/gamestates"
 	"github.com/devhub/devhub/pkg/geoip"
+	"github.com/devhub/devhub/pkg/internal/freespace"
 	"github.com/devhub/devhub/pkg/profile"
 	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/roms"
@@ -61,9 +62,14 @@ type Services struct {
 	ReverseDNS func(ctx context.Context, addr string) ([]string, error)
 	// Files is the file cloud (/api/files); nil leaves it unmounted.
 	Files *files.Service
-	// TusDir is where unfinished resumable uploads are staged; empty leaves
-	// /api/files/tus/ unmounted.
+	// TusDir is where unfinished resumable uploads are staged (on the
+	// uploads' disk); empty leaves /api/files/tus/ unmounted.
 	TusDir string
+	// Reserve is the free space kept on the store's and the uploads' disks
+	// (storage.min_free_bytes), which the staging of resumable uploads is
+	// held to; the domain services hold their own writes to it. nil keeps
+	// none.
+	Reserve *freespace.Reserve
 	// Thumbs keeps the image thumbnails (GET /api/files/:id/thumbnail);
 	// nil: no file has one.
 	Thumbs *thumbs.Service

@@ -36,10 +36,12 @@ type LocalStore struct {
 	validKey func(string) bool
 }
 
-// NewLocal opens (creating) dir. validKey tells the caller's keys from
-// anything else that may sit in the directory.
+// NewLocal opens (creating, 0700) dir. validKey tells the caller's keys
+// from anything else that may sit in the directory. Objects are written
+// 0600: users' files are for the server alone, whoever else may log in to
+// the machine.
 func NewLocal(dir string, validKey func(string) bool) (*LocalStore, error) {
-	if err := os.MkdirAll(dir, 0o750); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("storage: create %s: %w", dir, err)
 	}
 	root, err := os.OpenRoot(dir)
@@ -71,7 +73,7 @@ func (l *LocalStore) Create(_ context.Context, key string, _ int64) (Writer, err
 		return nil, err
 	}
 	temp := tempPrefix + random.Hex(16) + tempSuffix
-	f, err := l.root.OpenFile(temp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o640)
+	f, err := l.root.OpenFile(temp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("storage: create temp file: %w", err)
 	}

@@ -99,8 +99,13 @@ func New(dir string, open Opener, limits Limits, log *slog.Logger) (*Service, er
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if err := os.MkdirAll(dir, 0o750); err != nil {
+	// 0700 and 0600 inside: thumbnails show users' images, private ones
+	// too. Earlier versions made the directory 0750.
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("thumbs: create directory: %w", err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("thumbs: directory mode: %w", err)
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
@@ -383,7 +388,7 @@ func (s *Service) record(src Source, data []byte, refusal error) error {
 		ext, data = extRefused, []byte(refusal.Error()+"\n")
 	}
 	tmp := tempPrefix + random.Hex(8)
-	f, err := s.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o640)
+	f, err := s.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}

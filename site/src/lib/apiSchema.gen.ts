@@ -47,11 +47,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document as JSON */
+        /**
+         * This document as JSON
+         * @description Compressed once (br, gzip) and served with a strong ETag; If-None-Match → 304.
+         */
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    "If-None-Match"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -60,11 +65,19 @@ export interface paths {
                 /** @description The OpenAPI document */
                 200: {
                     headers: {
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": Record<string, never>;
                     };
+                };
+                /** @description Not modified */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
             };
         };
@@ -1997,6 +2010,7 @@ export interface paths {
                 408: components["responses"]["Error"];
                 413: components["responses"]["Error"];
                 429: components["responses"]["Throttled"];
+                500: components["responses"]["Error"];
                 507: components["responses"]["Error"];
             };
         };
@@ -2039,6 +2053,12 @@ export interface paths {
          *     names the game in `Devhub-Game-Id` instead of a file record; the staged bytes are deleted
          *     whether the import succeeded or not. `Tus-Max-Size` is the larger of the two limits.
          *     Another `target` is 400.
+         *
+         *     **A full disk.** An upload that would leave less than `storage.min_free_bytes` free on the
+         *     uploads' or the store's disk (its staged bytes and the finished file both count) is 507 at
+         *     creation, nothing staged; a PATCH that would (other writes filled the disk meanwhile), or
+         *     whose write fails on the server's disk, is 507 (500 for another disk failure) and ends the
+         *     upload: its staged bytes are deleted at once. Error answers never name a server path.
          *
          *     Unfinished uploads expire
          *     `files.tus_expiry` after their last byte (`Upload-Expires`); then they answer 410 and their
@@ -2083,6 +2103,7 @@ export interface paths {
                 412: components["responses"]["Error"];
                 413: components["responses"]["Error"];
                 429: components["responses"]["Throttled"];
+                500: components["responses"]["Error"];
                 501: components["responses"]["Error"];
                 507: components["responses"]["Error"];
             };
@@ -2236,6 +2257,7 @@ export interface paths {
                 413: components["responses"]["Error"];
                 415: components["responses"]["Error"];
                 429: components["responses"]["Throttled"];
+                500: components["responses"]["Error"];
                 507: components["responses"]["Error"];
             };
         };
@@ -3104,6 +3126,9 @@ export interface paths {
          *     The body streams as the file cloud's uploads do: it takes a place among the uploads in
          *     progress (429 with Retry-After past files.max_concurrent_uploads[_per_user]), must keep
          *     files.min_upload_rate (408), and one that ends before its Content-Length is 400, nothing kept.
+         *     One that would leave less than `storage.min_free_bytes` free on the store's or the uploads'
+         *     disk (when roms/ is on one of them) is 507: before a byte is read when its length is
+         *     announced, else where it would cross the reserve; nothing kept.
          */
         post: {
             parameters: {
@@ -3141,6 +3166,8 @@ export interface paths {
                 409: components["responses"]["Error"];
                 413: components["responses"]["Error"];
                 429: components["responses"]["Error"];
+                500: components["responses"]["Error"];
+                507: components["responses"]["Error"];
             };
         };
         delete?: never;
@@ -3238,6 +3265,8 @@ export interface paths {
                 408: components["responses"]["Error"];
                 413: components["responses"]["Error"];
                 429: components["responses"]["Error"];
+                500: components["responses"]["Error"];
+                507: components["responses"]["Error"];
             };
         };
         post?: never;
@@ -3594,7 +3623,9 @@ export interface paths {
          *     kept and given back, and GET with `?core=` refuses a state of another core (409). A new state
          *     replaces the slot wholly (concurrent writes: the last one wins, never a mix) and drops the slot's
          *     screenshot; send the screenshot afterwards to `.../screenshot`. A body that ends before its
-         *     Content-Length (the page went away mid-request) is 400 and the slot keeps what it had.
+         *     Content-Length (the page went away mid-request) is 400 and the slot keeps what it had. A
+         *     state that would leave less than `storage.min_free_bytes` free on the store's disk is 507
+         *     (before a byte is read when its length is announced) and the slot keeps what it had.
          */
         put: {
             parameters: {
@@ -3626,6 +3657,8 @@ export interface paths {
                 401: components["responses"]["Error"];
                 404: components["responses"]["Error"];
                 413: components["responses"]["Error"];
+                500: components["responses"]["Error"];
+                507: components["responses"]["Error"];
             };
         };
         post?: never;
