@@ -5,10 +5,14 @@ import (
 	"errors"
 	"net/netip"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/pquerna/otp/totp"
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/devhub/devhub/pkg/config"
 )
 
 func codeAt(t *testing.T, secret string, at time.Time) string {
@@ -248,5 +252,170 @@ func TestTOTPWrongCodesFromManyNetworksAreThrottled(t *testing.T) {
 				t.Fatalf("after Retry-After: %v", err)
 			}
 		})
+	}
+}
+
+// The token between password and second factor starts one session: once a
+// code, a recovery code or a passkey was accepted with it, any further
+// exchange within its lifetime — with a newer code, another recovery code,
+// a passkey ceremony begun before, or after a restart — is refused as an
+// invalid token, and the refused attempt spends nothing.
+func TestMFATokenIsSingleUse(t *testing.T) {
+	type env struct {
+		s        *Service
+		clk      *clock
+		secret   string
+		recovery []string
+		key      *softKey
+		tok      string
+		// pending is a passkey ceremony begun with tok before its first
+		// exchange.
+		pending *Ceremony
+	}
+	totpCode := func(e *env) error {
+		_, err := e.s.LoginMFA(context.Background(), e.tok, codeAt(t, e.secret, e.clk.Now()), client)
+		return err
+	}
+	recoveryCode := func(i int) func(*env) error {
+		return func(e *env) error {
+			_, err := e.s.LoginMFA(context.Background(), e.tok, e.recovery[i], client)
+			return err
+		}
+	}
+	passkey := func(e *env) error {
+		c, err := e.s.BeginPasskeySecondFactor(context.Background(), testRP, e.tok)
+		if err != nil {
+			return err
+		}
+		_, err = e.s.FinishPasskeySecondFactor(context.Background(), testRP, e.tok, c.CeremonyID, e.key.get(t, c, 1), client)
+		return err
+	}
+	pendingPasskey := func(e *env) error {
+		_, err := e.s.FinishPasskeySecondFactor(context.Background(), testRP, e.tok, e.pending.CeremonyID, e.key.get(t, e.pending, 1), client)
+		return err
+	}
+	restarted := func(again func(*env) error) func(*env) error {
+		return func(e *env) error {
+			s2, err := New(e.s.st, config.Default().Auth, WithHashParams(cheapParams), WithClock(e.clk.Now), WithSleep(e.clk.Sleep))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.s = s2
+			return again(e)
+		}
+	}
+	tests := []struct {
+		name         string
+		first, again func(*env) error
+	}{
+		{"a newer code after a code", totpCode, totpCode},
+		{"a recovery code after a code", totpCode, recoveryCode(0)},
+		{"a code after a recovery code", recoveryCode(0), totpCode},
+		{"another recovery code after a recovery code", recoveryCode(0), recoveryCode(1)},
+		{"a passkey after a code", totpCode, passkey},
+		{"a passkey ceremony begun before, after a code", totpCode, pendingPasskey},
+		{"a code after a passkey", passkey, totpCode},
+		{"a newer code after a restart", totpCode, restarted(totpCode)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, clk, p, secret, recovery := enrolTOTP(t)
+			e := &env{s: s, clk: clk, secret: secret, recovery: recovery, key: registerPasskey(t, s, p)}
+			res, err := s.Login(context.Background(), "mfa@example.com", "password1", client)
+			if err != nil || res.Challenge == nil {
+				t.Fatalf("password step: %+v %v", res, err)
+			}
+			e.tok = res.Challenge.MFAToken
+			if e.pending, err = s.BeginPasskeySecondFactor(context.Background(), testRP, e.tok); err != nil {
+				t.Fatal(err)
+			}
+			before, _ := s.Sessions("mfa@example.com")
+			if err := tc.first(e); err != nil {
+				t.Fatalf("first exchange: %v", err)
+			}
+			clk.Add(31 * time.Second) // a newer code exists now; the token has minutes left
+			st, _ := s.TwoFactor("mfa@example.com")
+			if err := tc.again(e); !errors.Is(err, ErrInvalidToken) {
+				t.Fatalf("second exchange of the same token: %v, want ErrInvalidToken", err)
+			}
+			if after, _ := s.Sessions("mfa@example.com"); len(after) != len(before)+1 {
+				t.Fatalf("sessions: %d before, %d after two exchanges; want one more", len(before), len(after))
+			}
+			if st2, _ := s.TwoFactor("mfa@example.com"); st2.RecoveryCodesLeft != st.RecoveryCodesLeft {
+				t.Fatalf("the refused exchange spent a recovery code: %d → %d", st.RecoveryCodesLeft, st2.RecoveryCodesLeft)
+			}
+			// A fresh password step still works with the code the refused
+			// exchange offered (it was not spent).
+			res, err = e.s.Login(context.Background(), "mfa@example.com", "password1", client)
+			if err != nil || res.Challenge == nil {
+				t.Fatalf("password step again: %+v %v", res, err)
+			}
+			if _, err := e.s.LoginMFA(context.Background(), res.Challenge.MFAToken, codeAt(t, secret, clk.Now()), client); err != nil {
+				t.Fatalf("a new token with the current code: %v", err)
+			}
+		})
+	}
+}
+
+// Two exchanges of one token at the same moment, each with a different
+// valid second factor: exactly one session starts.
+func TestMFATokenConcurrentExchanges(t *testing.T) {
+	s, clk, _, secret, recovery := enrolTOTP(t)
+	res, err := s.Login(context.Background(), "mfa@example.com", "password1", client)
+	if err != nil || res.Challenge == nil {
+		t.Fatalf("password step: %+v %v", res, err)
+	}
+	codes := []string{codeAt(t, secret, clk.Now()), recovery[0], recovery[1], recovery[2]}
+	errs := make(chan error, len(codes))
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, code := range codes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			_, err := s.LoginMFA(context.Background(), res.Challenge.MFAToken, code, client)
+			errs <- err
+		}()
+	}
+	close(start)
+	wg.Wait()
+	close(errs)
+	ok := 0
+	for err := range errs {
+		switch {
+		case err == nil:
+			ok++
+		case !errors.Is(err, ErrInvalidToken):
+			t.Errorf("a concurrent exchange: %v", err)
+		}
+	}
+	if ok != 1 {
+		t.Fatalf("%d of %d concurrent exchanges of one token started a session; want 1", ok, len(codes))
+	}
+}
+
+// The record of a spent token outlives the token's lifetime only until the
+// next sweep.
+func TestSweepForgetsExpiredSpentMFATokens(t *testing.T) {
+	s, clk, _, secret, _ := enrolTOTP(t)
+	res, err := s.Login(context.Background(), "mfa@example.com", "password1", client)
+	if err != nil || res.Challenge == nil {
+		t.Fatalf("password step: %+v %v", res, err)
+	}
+	if _, err := s.LoginMFA(context.Background(), res.Challenge.MFAToken, codeAt(t, secret, clk.Now()), client); err != nil {
+		t.Fatal(err)
+	}
+	spent := func() int {
+		n := 0
+		_ = s.st.View(func(tx *bolt.Tx) error { n = tx.Bucket([]byte(bucketMFASpent)).Stats().KeyN; return nil })
+		return n
+	}
+	if err := s.Sweep(context.Background()); err != nil || spent() != 1 {
+		t.Fatalf("a sweep within the token's lifetime: %v, %d records", err, spent())
+	}
+	clk.Add(MFATokenTTL + time.Second)
+	if err := s.Sweep(context.Background()); err != nil || spent() != 0 {
+		t.Fatalf("a sweep after the token expired: %v, %d records", err, spent())
 	}
 }

@@ -64,6 +64,13 @@ func TestTwoFactorHTTP(t *testing.T) {
 	if st := a.status(t, "POST", "/api/auth/login/2fa", map[string]string{"mfaToken": ch.MFAToken, "code": conf.RecoveryCodes[0]}); st != 401 {
 		t.Fatalf("a used recovery code: %d", st)
 	}
+	// The token started its session: with a code that is still good it is
+	// refused exactly like a token that never was one, and spends nothing.
+	_, invalid := a.call(t, "POST", "/api/auth/login/2fa", map[string]string{"mfaToken": "not-a-token", "code": conf.RecoveryCodes[2]})
+	resp, raw = a.call(t, "POST", "/api/auth/login/2fa", map[string]string{"mfaToken": ch.MFAToken, "code": conf.RecoveryCodes[2]})
+	if resp.StatusCode != 401 || string(raw) != string(invalid) || cookieOf(resp, refreshCookie) != nil {
+		t.Fatalf("the used mfa token with an unused recovery code: %d %s (an invalid token: %s)", resp.StatusCode, raw, invalid)
+	}
 	resp, raw = a.call(t, "GET", "/api/auth/2fa", nil, bearer(signed.Tokens.AccessToken))
 	if resp.StatusCode != 200 || string(raw) != `{"totp":true,"recoveryCodesLeft":9}` {
 		t.Fatalf("status: %d %s", resp.StatusCode, raw)
