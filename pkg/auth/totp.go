@@ -113,18 +113,21 @@ func (s *Service) BeginTOTP(ctx context.Context, p *Principal) (*Enrolment, erro
 }
 
 // ConfirmTOTP turns two-factor sign-in on with a code from the pending
-// secret and returns the recovery codes, shown this once.
-func (s *Service) ConfirmTOTP(ctx context.Context, p *Principal, code string, c Client) ([]string, error) {
+// secret and returns the recovery codes, shown this once. With
+// signOutOthers, every other session of the account ends in the same write
+// (a session begun with the password alone, perhaps by whoever made the
+// owner want a second factor, would otherwise outlive it); the caller's
+// own session (p.SessionID) stays. signedOut is how many ended.
+func (s *Service) ConfirmTOTP(ctx context.Context, p *Principal, code string, signOutOthers bool, c Client) (codes []string, signedOut int, err error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	acct, network := accountKey(p.User.Email), networkKey(c.IP)
 	if err := s.startCodeCheck(acct, network); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	var err error
 	defer func() { s.endCodeCheck(acct, network, err) }()
-	codes := make([]string, RecoveryCodeCount)
+	codes = make([]string, RecoveryCodeCount)
 	hashes := make([]string, RecoveryCodeCount)
 	for i := range codes {
 		codes[i] = newRecoveryCode()
@@ -148,12 +151,27 @@ func (s *Service) ConfirmTOTP(ctx context.Context, p *Principal, code string, c 
 			return ErrInvalidCode
 		}
 		t.Confirmed, t.LastStep, t.RecoveryHashes, t.EnrolledAt = true, step, hashes, now.UTC()
-		return putUser(tx, rec)
+		if err := putUser(tx, rec); err != nil {
+			return err
+		}
+		if !signOutOthers {
+			return nil
+		}
+		all, err := userSessions(tx, rec.ID)
+		if err != nil {
+			return err
+		}
+		for _, x := range all {
+			if x.ID != p.SessionID {
+				signedOut++
+			}
+		}
+		return revokeUserSessions(tx, rec.ID, p.SessionID)
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return codes, nil
+	return codes, signedOut, nil
 }
 
 // DisableTOTP turns two-factor sign-in off for the caller, who proves it

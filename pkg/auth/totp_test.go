@@ -41,7 +41,7 @@ func enrolTOTP(t *testing.T) (*Service, *clock, *Principal, string, []string) {
 	if !strings.HasPrefix(en.OTPAuthURL, "otpauth://totp/devhub:mfa@example.com?") || !strings.Contains(en.OTPAuthURL, "secret="+en.Secret) {
 		t.Fatalf("otpauth URL %q", en.OTPAuthURL)
 	}
-	codes, err := s.ConfirmTOTP(context.Background(), p, codeAt(t, en.Secret, clk.Now()), client)
+	codes, _, err := s.ConfirmTOTP(context.Background(), p, codeAt(t, en.Secret, clk.Now()), false, client)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,19 +53,19 @@ func TestTOTPEnrolment(t *testing.T) {
 	s, clk := newTestService(t)
 	res := register(t, s, "e@example.com", "password1")
 	p, _ := s.Authenticate(res.Tokens.AccessToken)
-	if _, err := s.ConfirmTOTP(context.Background(), p, "123456", client); !errors.Is(err, ErrTOTPNotPending) {
+	if _, _, err := s.ConfirmTOTP(context.Background(), p, "123456", false, client); !errors.Is(err, ErrTOTPNotPending) {
 		t.Fatalf("confirm before enrolment: %v", err)
 	}
 	en, _ := s.BeginTOTP(context.Background(), p)
 	for _, bad := range []string{"12345", "1234567", "abcdef", wrongCode(t, en.Secret, clk.Now())} {
-		if _, err := s.ConfirmTOTP(context.Background(), p, bad, client); !errors.Is(err, ErrInvalidCode) {
+		if _, _, err := s.ConfirmTOTP(context.Background(), p, bad, false, client); !errors.Is(err, ErrInvalidCode) {
 			t.Fatalf("confirm with %q: %v", bad, err)
 		}
 	}
 	if st, _ := s.TwoFactor("e@example.com"); st.TOTP {
 		t.Fatal("a pending enrolment counts as on")
 	}
-	codes, err := s.ConfirmTOTP(context.Background(), p, codeAt(t, en.Secret, clk.Now()), client)
+	codes, _, err := s.ConfirmTOTP(context.Background(), p, codeAt(t, en.Secret, clk.Now()), false, client)
 	if err != nil || len(codes) != RecoveryCodeCount {
 		t.Fatalf("confirm: %v %v", codes, err)
 	}
@@ -196,7 +196,7 @@ func TestTOTPDisableAndReset(t *testing.T) {
 	}
 	// The owner's reset, for a user who lost everything.
 	en, _ := s.BeginTOTP(context.Background(), p)
-	if _, err := s.ConfirmTOTP(context.Background(), p, codeAt(t, en.Secret, clk.Now()), client); err != nil {
+	if _, _, err := s.ConfirmTOTP(context.Background(), p, codeAt(t, en.Secret, clk.Now()), false, client); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.ResetTOTP(context.Background(), "MFA@example.com"); err != nil {
@@ -417,5 +417,72 @@ func TestSweepForgetsExpiredSpentMFATokens(t *testing.T) {
 	clk.Add(MFATokenTTL + time.Second)
 	if err := s.Sweep(context.Background()); err != nil || spent() != 0 {
 		t.Fatalf("a sweep after the token expired: %v, %d records", err, spent())
+	}
+}
+
+// Turning two-factor sign-in on can end the sessions begun with the
+// password alone; the session that confirms stays.
+func TestConfirmTOTPSignsOutOtherSessions(t *testing.T) {
+	tests := []struct {
+		name          string
+		signOutOthers bool
+		wantSignedOut int
+	}{
+		{"others signed out", true, 2},
+		{"others kept", false, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, clk := newTestService(t)
+			mine := register(t, s, "e@example.com", "password1")
+			var others []*AuthResult
+			for range 2 {
+				res, err := s.Login(context.Background(), "e@example.com", "password1", client)
+				if err != nil {
+					t.Fatal(err)
+				}
+				others = append(others, res)
+			}
+			p, err := s.Authenticate(mine.Tokens.AccessToken)
+			if err != nil {
+				t.Fatal(err)
+			}
+			en, _ := s.BeginTOTP(context.Background(), p)
+			codes, n, err := s.ConfirmTOTP(context.Background(), p, codeAt(t, en.Secret, clk.Now()), tc.signOutOthers, client)
+			if err != nil || len(codes) != RecoveryCodeCount || n != tc.wantSignedOut {
+				t.Fatalf("confirm: %d codes, %d signed out, %v; want %d signed out", len(codes), n, err, tc.wantSignedOut)
+			}
+			if _, err := s.Authenticate(mine.Tokens.AccessToken); err != nil {
+				t.Fatalf("the confirming session: %v", err)
+			}
+			for i, o := range others {
+				_, authErr := s.Authenticate(o.Tokens.AccessToken)
+				_, refreshErr := s.Refresh(context.Background(), o.Tokens.RefreshToken, client)
+				if tc.signOutOthers && (!errors.Is(authErr, ErrInvalidToken) || !errors.Is(refreshErr, ErrInvalidToken)) {
+					t.Fatalf("other session %d after confirming with sign-out: access %v, refresh %v", i, authErr, refreshErr)
+				}
+				if !tc.signOutOthers && (authErr != nil || refreshErr != nil) {
+					t.Fatalf("other session %d kept: access %v, refresh %v", i, authErr, refreshErr)
+				}
+			}
+		})
+	}
+}
+
+// A wrong code turns nothing on and signs nobody out.
+func TestConfirmTOTPWrongCodeSignsNobodyOut(t *testing.T) {
+	s, clk := newTestService(t)
+	mine := register(t, s, "e@example.com", "password1")
+	other, err := s.Login(context.Background(), "e@example.com", "password1", client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := s.Authenticate(mine.Tokens.AccessToken)
+	en, _ := s.BeginTOTP(context.Background(), p)
+	if _, n, err := s.ConfirmTOTP(context.Background(), p, wrongCode(t, en.Secret, clk.Now()), true, client); !errors.Is(err, ErrInvalidCode) || n != 0 {
+		t.Fatalf("wrong code: %d, %v", n, err)
+	}
+	if _, err := s.Authenticate(other.Tokens.AccessToken); err != nil {
+		t.Fatalf("a wrong code ended another session: %v", err)
 	}
 }

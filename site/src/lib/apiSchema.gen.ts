@@ -534,7 +534,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The second step of a two-factor sign-in (a one-time or recovery code) */
+        /**
+         * The second step of a two-factor sign-in (a one-time or recovery code)
+         * @description The mfaToken starts one session: once a code or a passkey was accepted with it, it is refused (401, as an invalid token) for the rest of its five minutes. A wrong code leaves it usable.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1008,7 +1011,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Confirm the enrolment with a code; the recovery codes, shown once */
+        /**
+         * Confirm the enrolment with a code; the recovery codes, shown once
+         * @description Two-factor sign-in turns on and, unless signOutOthers is false, every other session of the account ends in the same step (their access tokens stop working at once); the session that confirms stays signed in.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1016,7 +1022,18 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody: components["requestBodies"]["Code"];
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code?: string;
+                        /**
+                         * @description End the account's other sessions (those begun with the password alone). Absent means true.
+                         * @default true
+                         */
+                        signOutOthers?: boolean;
+                    };
+                };
+            };
             responses: {
                 /** @description On */
                 200: {
@@ -1026,6 +1043,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             recoveryCodes: string[];
+                            /** @description How many other sessions ended (0 when signOutOthers was false) */
+                            signedOut: number;
                         };
                     };
                 };
