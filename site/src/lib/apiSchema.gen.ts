@@ -1984,7 +1984,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload one or more files (multipart, repeated "files"); all kept or none */
+        /**
+         * Upload one or more files (multipart, repeated "files"); all kept or none
+         * @description An optional `visibility` field (`public` or `private`, default public) applies to every file of the upload from the moment it is recorded; it may come before or after the files. Any other value is 400 and nothing is kept.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1996,6 +1999,11 @@ export interface paths {
                 content: {
                     "multipart/form-data": {
                         files?: string[];
+                        /**
+                         * @default public
+                         * @enum {string}
+                         */
+                        visibility?: "public" | "private";
                     };
                 };
             };
@@ -2037,7 +2045,9 @@ export interface paths {
         /**
          * Start a resumable upload (tus 1.0 creation, creation-with-upload)
          * @description tus 1.0 through the tusd library. `Upload-Length` is required (no deferred length: the
-         *     quota is checked against it); `Upload-Metadata` may carry `filename`. A body of type
+         *     quota is checked against it); `Upload-Metadata` may carry `filename` and `visibility`
+         *     (`public` or `private`, default public: the file is recorded so when its last byte
+         *     arrives; any other value is 400 at creation and nothing is staged). A body of type
          *     `application/offset+octet-stream` is the first piece (creation-with-upload). When the last
          *     byte has arrived the upload is a normal file record (type sniffing, sha256, quota, groups)
          *     before the answer, which names it in `Devhub-File-Id`. The quota check counts the user's
