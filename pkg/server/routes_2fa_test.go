@@ -1,12 +1,15 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"testing"
 	"time"
 
 	"github.com/pquerna/otp/totp"
+
+	"github.com/devhub/devhub/pkg/audit"
 )
 
 func TestTwoFactorHTTP(t *testing.T) {
@@ -134,6 +137,17 @@ func TestTwoFactorConfirmSignsOutOthersHTTP(t *testing.T) {
 			}
 			if st := a.status(t, "POST", "/api/auth/refresh", map[string]string{"refreshToken": old.Tokens.RefreshToken}); st != wantOld {
 				t.Fatalf("the session from before, its refresh token: %d, want %d", st, wantOld)
+			}
+			// The audit log says what ended, when something did.
+			evs, _, err := a.services.Audit.List(context.Background(), audit.Query{Type: audit.SessionsRevoked})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.signOutOld && (len(evs) != 1 || evs[0].Target != "two@example.com" || evs[0].Details["count"] != "1") {
+				t.Fatalf("audit after signing the others out: %+v", evs)
+			}
+			if !tc.signOutOld && len(evs) != 0 {
+				t.Fatalf("audit after keeping the others: %+v", evs)
 			}
 		})
 	}

@@ -243,7 +243,7 @@ func (s *Server) authTOTPConfirm(c fiber.Ctx) error {
 	}
 	me := p.User.Email
 	s.record(c, audit.Event{Type: audit.TwoFactorOn, Actor: me, Target: me})
-	if signOutOthers {
+	if n > 0 {
 		s.record(c, audit.Event{Type: audit.SessionsRevoked, Actor: me, Target: me,
 			Details: map[string]string{"sessions": "all others", "count": strconv.Itoa(n)}})
 	}
