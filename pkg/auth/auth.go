@@ -187,7 +187,7 @@ type Service struct {
 // set (config validation demands ≥ 32 bytes), otherwise 32 random bytes
 // generated once and kept in the store, so tokens survive restarts.
 func New(st *store.Store, cfg config.Auth, opts ...Option) (*Service, error) {
-	if err := st.EnsureBuckets(bucketUsers, bucketEmails, bucketSessions, bucketInvites); err != nil {
+	if err := st.EnsureBuckets(bucketUsers, bucketEmails, bucketSessions, bucketInvites, bucketMFASpent); err != nil {
 		return nil, err
 	}
 	s := &Service{

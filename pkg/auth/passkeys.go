@@ -300,7 +300,7 @@ func (s *Service) FinishPasskeyLogin(ctx context.Context, rp RelyingParty, cerem
 	if !ok {
 		return nil, ErrCeremonyUnknown
 	}
-	return s.finishAssertion(rp, cer, 0, response, c)
+	return s.finishAssertion(rp, cer, nil, response, c)
 }
 
 // BeginPasskeySecondFactor starts the passkey step of a password sign-in
@@ -309,14 +309,15 @@ func (s *Service) BeginPasskeySecondFactor(ctx context.Context, rp RelyingParty,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	id, ver, err := s.parseMFAToken(mfaToken)
+	mc, err := s.parseMFAToken(mfaToken)
 	if err != nil {
 		return nil, ErrInvalidToken
 	}
+	id := mc.id
 	var rec *userRecord
 	if err := s.st.View(func(tx *bolt.Tx) error {
 		r, err := getByID(tx, id)
-		if err != nil || r.TokenVersion != ver {
+		if err != nil || r.TokenVersion != mc.ver || mfaTokenSpent(tx, mc.jti) {
 			return ErrInvalidToken
 		}
 		rec = r
@@ -339,26 +340,28 @@ func (s *Service) BeginPasskeySecondFactor(ctx context.Context, rp RelyingParty,
 	return &Ceremony{CeremonyID: cid, Options: assertion}, nil
 }
 
-// FinishPasskeySecondFactor verifies the passkey step and starts the session.
+// FinishPasskeySecondFactor verifies the passkey step and starts the
+// session. Like a code, the passkey spends the token between password and
+// second factor: it starts one session only.
 func (s *Service) FinishPasskeySecondFactor(ctx context.Context, rp RelyingParty, mfaToken, ceremonyID string, response []byte, c Client) (*AuthResult, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	id, _, err := s.parseMFAToken(mfaToken)
+	mc, err := s.parseMFAToken(mfaToken)
 	if err != nil {
 		return nil, ErrInvalidToken
 	}
 	cer, ok := s.ceremonies.take(s.now(), ceremonyID, "second-factor")
-	if !ok || cer.userID != id {
+	if !ok || cer.userID != mc.id {
 		return nil, ErrCeremonyUnknown
 	}
-	return s.finishAssertion(rp, cer, id, response, c)
+	return s.finishAssertion(rp, cer, mc, response, c)
 }
 
-// finishAssertion checks a passkey assertion for a ceremony (of userID, or
-// of whichever account the passkey names when 0), records its use, and
-// starts a session.
-func (s *Service) finishAssertion(rp RelyingParty, cer ceremony, userID uint64, response []byte, c Client) (*AuthResult, error) {
+// finishAssertion checks a passkey assertion for a ceremony (of the account
+// of the second-step token mc, or of whichever account the passkey names
+// when mc is nil), records its use, spends mc, and starts a session.
+func (s *Service) finishAssertion(rp RelyingParty, cer ceremony, mc *mfaToken, response []byte, c Client) (*AuthResult, error) {
 	parsed, err := protocol.ParseCredentialRequestResponseBytes(response)
 	if err != nil {
 		return nil, ErrPasskeyFailed
@@ -371,10 +374,13 @@ func (s *Service) finishAssertion(rp RelyingParty, cer ceremony, userID uint64, 
 	err = s.st.Update(func(tx *bolt.Tx) error {
 		var rec *userRecord
 		var cred *webauthn.Credential
-		if userID != 0 {
-			r, err := getByID(tx, userID)
+		if mc != nil {
+			r, err := getByID(tx, mc.id)
 			if err != nil {
 				return ErrPasskeyFailed
+			}
+			if r.TokenVersion != mc.ver || mfaTokenSpent(tx, mc.jti) {
+				return ErrInvalidToken
 			}
 			rec = r
 			if cred, err = wa.ValidateLogin(webauthnUser{rec}, cer.data, parsed); err != nil {
@@ -403,6 +409,11 @@ func (s *Service) finishAssertion(rp RelyingParty, cer ceremony, userID uint64, 
 				rec.Passkeys[i].Credential.Authenticator.SignCount = cred.Authenticator.SignCount
 				rec.Passkeys[i].Credential.Flags = cred.Flags
 				rec.Passkeys[i].LastUsedAt = s.now().UTC()
+			}
+		}
+		if mc != nil {
+			if err := s.spendMFAToken(tx, mc); err != nil {
+				return err
 			}
 		}
 		signedIn = rec.ID

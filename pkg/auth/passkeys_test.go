@@ -219,6 +219,9 @@ func TestPasskeyAsSecondFactor(t *testing.T) {
 	other := register(t, s, "other@example.com", "password1")
 	op, _ := s.Authenticate(other.Tokens.AccessToken)
 	ok := registerPasskey(t, s, op)
+	if res, err = s.Login(context.Background(), "mfa@example.com", "password1", client); err != nil || res.Challenge == nil {
+		t.Fatalf("password step: %+v %v", res, err)
+	}
 	c, _ = s.BeginPasskeySecondFactor(context.Background(), testRP, res.Challenge.MFAToken)
 	if _, err := s.FinishPasskeySecondFactor(context.Background(), testRP, res.Challenge.MFAToken, c.CeremonyID, ok.get(t, c, 1), client); !errors.Is(err, ErrPasskeyFailed) {
 		t.Fatalf("another account's passkey: %v", err)

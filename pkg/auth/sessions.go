@@ -561,8 +561,9 @@ func (s *Service) maybeSweep() {
 	go func() { _ = s.Sweep(context.Background()) }() // not tied to the sign-in that started it
 }
 
-// Sweep deletes expired sessions; serve runs it at start and sign-ins run it
-// now and then.
+// Sweep deletes expired sessions and the records of spent second-step
+// tokens that have expired; serve runs it at start and sign-ins run it now
+// and then.
 func (s *Service) Sweep(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -584,7 +585,7 @@ func (s *Service) Sweep(ctx context.Context) error {
 				return err
 			}
 		}
-		return nil
+		return sweepSpentMFATokens(tx, now)
 	})
 }
 

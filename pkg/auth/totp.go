@@ -19,6 +19,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/devhub/devhub/pkg/internal/random"
+	"github.com/devhub/devhub/pkg/store"
 )
 
 // Two-factor sign-in with time-based one-time passwords (RFC 6238, through
@@ -112,18 +113,21 @@ func (s *Service) BeginTOTP(ctx context.Context, p *Principal) (*Enrolment, erro
 }
 
 // ConfirmTOTP turns two-factor sign-in on with a code from the pending
-// secret and returns the recovery codes, shown this once.
-func (s *Service) ConfirmTOTP(ctx context.Context, p *Principal, code string, c Client) ([]string, error) {
+// secret and returns the recovery codes, shown this once. With
+// signOutOthers, every other session of the account ends in the same write
+// (a session begun with the password alone, perhaps by whoever made the
+// owner want a second factor, would otherwise outlive it); the caller's
+// own session (p.SessionID) stays. signedOut is how many ended.
+func (s *Service) ConfirmTOTP(ctx context.Context, p *Principal, code string, signOutOthers bool, c Client) (codes []string, signedOut int, err error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	acct, network := accountKey(p.User.Email), networkKey(c.IP)
 	if err := s.startCodeCheck(acct, network); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	var err error
 	defer func() { s.endCodeCheck(acct, network, err) }()
-	codes := make([]string, RecoveryCodeCount)
+	codes = make([]string, RecoveryCodeCount)
 	hashes := make([]string, RecoveryCodeCount)
 	for i := range codes {
 		codes[i] = newRecoveryCode()
@@ -147,12 +151,27 @@ func (s *Service) ConfirmTOTP(ctx context.Context, p *Principal, code string, c 
 			return ErrInvalidCode
 		}
 		t.Confirmed, t.LastStep, t.RecoveryHashes, t.EnrolledAt = true, step, hashes, now.UTC()
-		return putUser(tx, rec)
+		if err := putUser(tx, rec); err != nil {
+			return err
+		}
+		if !signOutOthers {
+			return nil
+		}
+		all, err := userSessions(tx, rec.ID)
+		if err != nil {
+			return err
+		}
+		for _, x := range all {
+			if x.ID != p.SessionID {
+				signedOut++
+			}
+		}
+		return revokeUserSessions(tx, rec.ID, p.SessionID)
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return codes, nil
+	return codes, signedOut, nil
 }
 
 // DisableTOTP turns two-factor sign-in off for the caller, who proves it
@@ -223,19 +242,22 @@ func (s *Service) TwoFactor(email string) (*TwoFactorStatus, error) {
 
 // LoginMFA finishes a sign-in that Login answered with a Challenge: the
 // token from it and a current code (or a recovery code) start the session.
-// Wrong codes count against the password throttle of the account.
+// The token starts one session only: the code's acceptance spends it, so a
+// second exchange (with a newer code, within its lifetime) is refused like
+// an invalid token. Wrong codes count against the password throttle of the
+// account and leave the token unspent.
 func (s *Service) LoginMFA(ctx context.Context, mfaToken, code string, c Client) (_ *AuthResult, err error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	id, ver, err := s.parseMFAToken(mfaToken)
+	mc, err := s.parseMFAToken(mfaToken)
 	if err != nil {
 		return nil, ErrInvalidToken
 	}
 	var email string
 	if err := s.st.View(func(tx *bolt.Tx) error {
-		rec, err := getByID(tx, id)
-		if err != nil || rec.TokenVersion != ver {
+		rec, err := getByID(tx, mc.id)
+		if err != nil || rec.TokenVersion != mc.ver || mfaTokenSpent(tx, mc.jti) {
 			return ErrInvalidToken
 		}
 		email = rec.Email
@@ -249,8 +271,8 @@ func (s *Service) LoginMFA(ctx context.Context, mfaToken, code string, c Client)
 	}
 	defer func() { s.endCodeCheck(acct, network, err) }()
 	err = s.st.Update(func(tx *bolt.Tx) error {
-		rec, err := getByID(tx, id)
-		if err != nil || rec.TokenVersion != ver {
+		rec, err := getByID(tx, mc.id)
+		if err != nil || rec.TokenVersion != mc.ver || mfaTokenSpent(tx, mc.jti) {
 			return ErrInvalidToken
 		}
 		if rec.TOTP == nil || !rec.TOTP.Confirmed {
@@ -259,12 +281,15 @@ func (s *Service) LoginMFA(ctx context.Context, mfaToken, code string, c Client)
 		if !s.spendCode(rec.TOTP, code) {
 			return ErrInvalidCode
 		}
+		if err := s.spendMFAToken(tx, mc); err != nil {
+			return err
+		}
 		return putUser(tx, rec)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return s.startSession(id, c)
+	return s.startSession(mc.id, c)
 }
 
 // spendCode accepts a TOTP code newer than the last accepted one, or an
@@ -354,19 +379,75 @@ func (s *Service) challenge(rec *userRecord) (*Challenge, error) {
 	return &Challenge{MFARequired: true, MFAToken: tok, Methods: methods}, nil
 }
 
-func (s *Service) parseMFAToken(token string) (id, ver uint64, err error) {
+// mfaToken is what a valid token between password and code says: whose
+// it is, the user's token version it was issued under, its id (jti) and
+// when it expires.
+type mfaToken struct {
+	id, ver uint64
+	jti     string
+	expires time.Time
+}
+
+func (s *Service) parseMFAToken(token string) (*mfaToken, error) {
 	if token == "" || len(token) > MaxAccessTokenBytes {
-		return 0, 0, ErrInvalidToken
+		return nil, ErrInvalidToken
 	}
 	var c mfaClaims
 	p := jwt.NewParser(jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}), jwt.WithExpirationRequired(),
 		jwt.WithStrictDecoding(), jwt.WithIssuer(tokenIssuer), jwt.WithAudience("mfa"), jwt.WithTimeFunc(s.now))
 	if _, err := p.ParseWithClaims(token, &c, func(*jwt.Token) (any, error) { return s.mfaKey(), nil }); err != nil {
-		return 0, 0, ErrInvalidToken
+		return nil, ErrInvalidToken
 	}
-	id, err = strconv.ParseUint(c.Subject, 10, 64)
+	id, err := strconv.ParseUint(c.Subject, 10, 64)
 	if err != nil {
-		return 0, 0, fmt.Errorf("mfa token subject: %w", ErrInvalidToken)
+		return nil, fmt.Errorf("mfa token subject: %w", ErrInvalidToken)
 	}
-	return id, c.Ver, nil
+	if c.ID == "" {
+		return nil, fmt.Errorf("mfa token without an id: %w", ErrInvalidToken)
+	}
+	return &mfaToken{id: id, ver: c.Ver, jti: c.ID, expires: c.ExpiresAt.Time}, nil
+}
+
+// bucketMFASpent holds the ids of the tokens between password and code that
+// already started a session: jti → the token's expiry (unix seconds), kept
+// until then (Sweep deletes them after), so a spent token stays spent across
+// restarts for as long as it could otherwise be used.
+const bucketMFASpent = "auth_mfa_spent"
+
+// mfaTokenSpent reports whether the token with id jti already started a
+// session.
+func mfaTokenSpent(tx *bolt.Tx, jti string) bool {
+	return tx.Bucket([]byte(bucketMFASpent)).Get([]byte(jti)) != nil
+}
+
+// spendMFAToken records that t started a session. It runs in the write
+// transaction that accepts the second factor, so of two exchanges of one
+// token at the same moment only the first one commits; the other sees it
+// spent.
+func (s *Service) spendMFAToken(tx *bolt.Tx, t *mfaToken) error {
+	if mfaTokenSpent(tx, t.jti) {
+		return ErrInvalidToken
+	}
+	return tx.Bucket([]byte(bucketMFASpent)).Put([]byte(t.jti), store.Itob(uint64(t.expires.Unix())))
+}
+
+// sweepSpentMFATokens deletes the spent-token records whose tokens have
+// expired (an expired token is refused on its own).
+func sweepSpentMFATokens(tx *bolt.Tx, now time.Time) error {
+	b := tx.Bucket([]byte(bucketMFASpent))
+	var dead [][]byte
+	if err := b.ForEach(func(k, v []byte) error {
+		if int64(store.Btoi(v)) < now.Unix() {
+			dead = append(dead, append([]byte(nil), k...))
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, k := range dead {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
 }

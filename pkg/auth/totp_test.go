@@ -5,10 +5,14 @@ import (
 	"errors"
 	"net/netip"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/pquerna/otp/totp"
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/devhub/devhub/pkg/config"
 )
 
 func codeAt(t *testing.T, secret string, at time.Time) string {
@@ -37,7 +41,7 @@ func enrolTOTP(t *testing.T) (*Service, *clock, *Principal, string, []string) {
 	if !strings.HasPrefix(en.OTPAuthURL, "otpauth://totp/devhub:mfa@example.com?") || !strings.Contains(en.OTPAuthURL, "secret="+en.Secret) {
 		t.Fatalf("otpauth URL %q", en.OTPAuthURL)
 	}
-	codes, err := s.ConfirmTOTP(context.Background(), p, codeAt(t, en.Secret, clk.Now()), client)
+	codes, _, err := s.ConfirmTOTP(context.Background(), p, codeAt(t, en.Secret, clk.Now()), false, client)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,19 +53,19 @@ func TestTOTPEnrolment(t *testing.T) {
 	s, clk := newTestService(t)
 	res := register(t, s, "e@example.com", "password1")
 	p, _ := s.Authenticate(res.Tokens.AccessToken)
-	if _, err := s.ConfirmTOTP(context.Background(), p, "123456", client); !errors.Is(err, ErrTOTPNotPending) {
+	if _, _, err := s.ConfirmTOTP(context.Background(), p, "123456", false, client); !errors.Is(err, ErrTOTPNotPending) {
 		t.Fatalf("confirm before enrolment: %v", err)
 	}
 	en, _ := s.BeginTOTP(context.Background(), p)
 	for _, bad := range []string{"12345", "1234567", "abcdef", wrongCode(t, en.Secret, clk.Now())} {
-		if _, err := s.ConfirmTOTP(context.Background(), p, bad, client); !errors.Is(err, ErrInvalidCode) {
+		if _, _, err := s.ConfirmTOTP(context.Background(), p, bad, false, client); !errors.Is(err, ErrInvalidCode) {
 			t.Fatalf("confirm with %q: %v", bad, err)
 		}
 	}
 	if st, _ := s.TwoFactor("e@example.com"); st.TOTP {
 		t.Fatal("a pending enrolment counts as on")
 	}
-	codes, err := s.ConfirmTOTP(context.Background(), p, codeAt(t, en.Secret, clk.Now()), client)
+	codes, _, err := s.ConfirmTOTP(context.Background(), p, codeAt(t, en.Secret, clk.Now()), false, client)
 	if err != nil || len(codes) != RecoveryCodeCount {
 		t.Fatalf("confirm: %v %v", codes, err)
 	}
@@ -192,7 +196,7 @@ func TestTOTPDisableAndReset(t *testing.T) {
 	}
 	// The owner's reset, for a user who lost everything.
 	en, _ := s.BeginTOTP(context.Background(), p)
-	if _, err := s.ConfirmTOTP(context.Background(), p, codeAt(t, en.Secret, clk.Now()), client); err != nil {
+	if _, _, err := s.ConfirmTOTP(context.Background(), p, codeAt(t, en.Secret, clk.Now()), false, client); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.ResetTOTP(context.Background(), "MFA@example.com"); err != nil {
@@ -248,5 +252,237 @@ func TestTOTPWrongCodesFromManyNetworksAreThrottled(t *testing.T) {
 				t.Fatalf("after Retry-After: %v", err)
 			}
 		})
+	}
+}
+
+// The token between password and second factor starts one session: once a
+// code, a recovery code or a passkey was accepted with it, any further
+// exchange within its lifetime — with a newer code, another recovery code,
+// a passkey ceremony begun before, or after a restart — is refused as an
+// invalid token, and the refused attempt spends nothing.
+func TestMFATokenIsSingleUse(t *testing.T) {
+	type env struct {
+		s        *Service
+		clk      *clock
+		secret   string
+		recovery []string
+		key      *softKey
+		tok      string
+		// pending is a passkey ceremony begun with tok before its first
+		// exchange.
+		pending *Ceremony
+	}
+	totpCode := func(e *env) error {
+		_, err := e.s.LoginMFA(context.Background(), e.tok, codeAt(t, e.secret, e.clk.Now()), client)
+		return err
+	}
+	recoveryCode := func(i int) func(*env) error {
+		return func(e *env) error {
+			_, err := e.s.LoginMFA(context.Background(), e.tok, e.recovery[i], client)
+			return err
+		}
+	}
+	passkey := func(e *env) error {
+		c, err := e.s.BeginPasskeySecondFactor(context.Background(), testRP, e.tok)
+		if err != nil {
+			return err
+		}
+		_, err = e.s.FinishPasskeySecondFactor(context.Background(), testRP, e.tok, c.CeremonyID, e.key.get(t, c, 1), client)
+		return err
+	}
+	pendingPasskey := func(e *env) error {
+		_, err := e.s.FinishPasskeySecondFactor(context.Background(), testRP, e.tok, e.pending.CeremonyID, e.key.get(t, e.pending, 1), client)
+		return err
+	}
+	restarted := func(again func(*env) error) func(*env) error {
+		return func(e *env) error {
+			s2, err := New(e.s.st, config.Default().Auth, WithHashParams(cheapParams), WithClock(e.clk.Now), WithSleep(e.clk.Sleep))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.s = s2
+			return again(e)
+		}
+	}
+	tests := []struct {
+		name         string
+		first, again func(*env) error
+	}{
+		{"a newer code after a code", totpCode, totpCode},
+		{"a recovery code after a code", totpCode, recoveryCode(0)},
+		{"a code after a recovery code", recoveryCode(0), totpCode},
+		{"another recovery code after a recovery code", recoveryCode(0), recoveryCode(1)},
+		{"a passkey after a code", totpCode, passkey},
+		{"a passkey ceremony begun before, after a code", totpCode, pendingPasskey},
+		{"a code after a passkey", passkey, totpCode},
+		{"a newer code after a restart", totpCode, restarted(totpCode)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, clk, p, secret, recovery := enrolTOTP(t)
+			e := &env{s: s, clk: clk, secret: secret, recovery: recovery, key: registerPasskey(t, s, p)}
+			res, err := s.Login(context.Background(), "mfa@example.com", "password1", client)
+			if err != nil || res.Challenge == nil {
+				t.Fatalf("password step: %+v %v", res, err)
+			}
+			e.tok = res.Challenge.MFAToken
+			if e.pending, err = s.BeginPasskeySecondFactor(context.Background(), testRP, e.tok); err != nil {
+				t.Fatal(err)
+			}
+			before, _ := s.Sessions("mfa@example.com")
+			if err := tc.first(e); err != nil {
+				t.Fatalf("first exchange: %v", err)
+			}
+			clk.Add(31 * time.Second) // a newer code exists now; the token has minutes left
+			st, _ := s.TwoFactor("mfa@example.com")
+			if err := tc.again(e); !errors.Is(err, ErrInvalidToken) {
+				t.Fatalf("second exchange of the same token: %v, want ErrInvalidToken", err)
+			}
+			if after, _ := s.Sessions("mfa@example.com"); len(after) != len(before)+1 {
+				t.Fatalf("sessions: %d before, %d after two exchanges; want one more", len(before), len(after))
+			}
+			if st2, _ := s.TwoFactor("mfa@example.com"); st2.RecoveryCodesLeft != st.RecoveryCodesLeft {
+				t.Fatalf("the refused exchange spent a recovery code: %d → %d", st.RecoveryCodesLeft, st2.RecoveryCodesLeft)
+			}
+			// A fresh password step still works with the code the refused
+			// exchange offered (it was not spent).
+			res, err = e.s.Login(context.Background(), "mfa@example.com", "password1", client)
+			if err != nil || res.Challenge == nil {
+				t.Fatalf("password step again: %+v %v", res, err)
+			}
+			if _, err := e.s.LoginMFA(context.Background(), res.Challenge.MFAToken, codeAt(t, secret, clk.Now()), client); err != nil {
+				t.Fatalf("a new token with the current code: %v", err)
+			}
+		})
+	}
+}
+
+// Two exchanges of one token at the same moment, each with a different
+// valid second factor: exactly one session starts.
+func TestMFATokenConcurrentExchanges(t *testing.T) {
+	s, clk, _, secret, recovery := enrolTOTP(t)
+	res, err := s.Login(context.Background(), "mfa@example.com", "password1", client)
+	if err != nil || res.Challenge == nil {
+		t.Fatalf("password step: %+v %v", res, err)
+	}
+	codes := []string{codeAt(t, secret, clk.Now()), recovery[0], recovery[1], recovery[2]}
+	errs := make(chan error, len(codes))
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, code := range codes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			_, err := s.LoginMFA(context.Background(), res.Challenge.MFAToken, code, client)
+			errs <- err
+		}()
+	}
+	close(start)
+	wg.Wait()
+	close(errs)
+	ok := 0
+	for err := range errs {
+		switch {
+		case err == nil:
+			ok++
+		case !errors.Is(err, ErrInvalidToken):
+			t.Errorf("a concurrent exchange: %v", err)
+		}
+	}
+	if ok != 1 {
+		t.Fatalf("%d of %d concurrent exchanges of one token started a session; want 1", ok, len(codes))
+	}
+}
+
+// The record of a spent token outlives the token's lifetime only until the
+// next sweep.
+func TestSweepForgetsExpiredSpentMFATokens(t *testing.T) {
+	s, clk, _, secret, _ := enrolTOTP(t)
+	res, err := s.Login(context.Background(), "mfa@example.com", "password1", client)
+	if err != nil || res.Challenge == nil {
+		t.Fatalf("password step: %+v %v", res, err)
+	}
+	if _, err := s.LoginMFA(context.Background(), res.Challenge.MFAToken, codeAt(t, secret, clk.Now()), client); err != nil {
+		t.Fatal(err)
+	}
+	spent := func() int {
+		n := 0
+		_ = s.st.View(func(tx *bolt.Tx) error { n = tx.Bucket([]byte(bucketMFASpent)).Stats().KeyN; return nil })
+		return n
+	}
+	if err := s.Sweep(context.Background()); err != nil || spent() != 1 {
+		t.Fatalf("a sweep within the token's lifetime: %v, %d records", err, spent())
+	}
+	clk.Add(MFATokenTTL + time.Second)
+	if err := s.Sweep(context.Background()); err != nil || spent() != 0 {
+		t.Fatalf("a sweep after the token expired: %v, %d records", err, spent())
+	}
+}
+
+// Turning two-factor sign-in on can end the sessions begun with the
+// password alone; the session that confirms stays.
+func TestConfirmTOTPSignsOutOtherSessions(t *testing.T) {
+	tests := []struct {
+		name          string
+		signOutOthers bool
+		wantSignedOut int
+	}{
+		{"others signed out", true, 2},
+		{"others kept", false, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, clk := newTestService(t)
+			mine := register(t, s, "e@example.com", "password1")
+			var others []*AuthResult
+			for range 2 {
+				res, err := s.Login(context.Background(), "e@example.com", "password1", client)
+				if err != nil {
+					t.Fatal(err)
+				}
+				others = append(others, res)
+			}
+			p, err := s.Authenticate(mine.Tokens.AccessToken)
+			if err != nil {
+				t.Fatal(err)
+			}
+			en, _ := s.BeginTOTP(context.Background(), p)
+			codes, n, err := s.ConfirmTOTP(context.Background(), p, codeAt(t, en.Secret, clk.Now()), tc.signOutOthers, client)
+			if err != nil || len(codes) != RecoveryCodeCount || n != tc.wantSignedOut {
+				t.Fatalf("confirm: %d codes, %d signed out, %v; want %d signed out", len(codes), n, err, tc.wantSignedOut)
+			}
+			if _, err := s.Authenticate(mine.Tokens.AccessToken); err != nil {
+				t.Fatalf("the confirming session: %v", err)
+			}
+			for i, o := range others {
+				_, authErr := s.Authenticate(o.Tokens.AccessToken)
+				_, refreshErr := s.Refresh(context.Background(), o.Tokens.RefreshToken, client)
+				if tc.signOutOthers && (!errors.Is(authErr, ErrInvalidToken) || !errors.Is(refreshErr, ErrInvalidToken)) {
+					t.Fatalf("other session %d after confirming with sign-out: access %v, refresh %v", i, authErr, refreshErr)
+				}
+				if !tc.signOutOthers && (authErr != nil || refreshErr != nil) {
+					t.Fatalf("other session %d kept: access %v, refresh %v", i, authErr, refreshErr)
+				}
+			}
+		})
+	}
+}
+
+// A wrong code turns nothing on and signs nobody out.
+func TestConfirmTOTPWrongCodeSignsNobodyOut(t *testing.T) {
+	s, clk := newTestService(t)
+	mine := register(t, s, "e@example.com", "password1")
+	other, err := s.Login(context.Background(), "e@example.com", "password1", client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := s.Authenticate(mine.Tokens.AccessToken)
+	en, _ := s.BeginTOTP(context.Background(), p)
+	if _, n, err := s.ConfirmTOTP(context.Background(), p, wrongCode(t, en.Secret, clk.Now()), true, client); !errors.Is(err, ErrInvalidCode) || n != 0 {
+		t.Fatalf("wrong code: %d, %v", n, err)
+	}
+	if _, err := s.Authenticate(other.Tokens.AccessToken); err != nil {
+		t.Fatalf("a wrong code ended another session: %v", err)
 	}
 }

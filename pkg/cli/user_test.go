@@ -408,7 +408,7 @@ func TestUser2FA(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _ := totp.GenerateCode(en.Secret, time.Now())
-	if _, err := svc.ConfirmTOTP(context.Background(), p, code, testClient); err != nil {
+	if _, _, err := svc.ConfirmTOTP(context.Background(), p, code, false, testClient); err != nil {
 		t.Fatal(err)
 	}
 	done()

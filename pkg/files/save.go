@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"mime/multipart"
+	"strings"
 	"sync"
 
 	bolt "go.etcd.io/bbolt"
@@ -72,10 +73,30 @@ type Upload struct {
 	// file: it stops an upload early; Commit checks again under the lock.
 	room    quota.Limit
 	roomSet bool
+	// visibility is what every file of the upload is recorded with
+	// (Public unless SetVisibility said otherwise).
+	visibility    string
+	visibilitySet bool
 }
 
 // Begin starts an upload by up.
-func (s *Service) Begin(up Uploader) *Upload { return &Upload{s: s, up: up} }
+func (s *Service) Begin(up Uploader) *Upload { return &Upload{s: s, up: up, visibility: Public} }
+
+// SetVisibility makes every file of the upload Public or Private from the
+// moment it is recorded: a private file is never listed, not even for an
+// instant. It may come before or after the files (the records are written
+// only by Commit). Anything but Public or Private, or a second call that
+// says otherwise than the first, is a *store.ValidationError.
+func (u *Upload) SetVisibility(visibility string) error {
+	if err := CheckVisibility(visibility); err != nil {
+		return err
+	}
+	if u.visibilitySet && visibility != u.visibility {
+		return store.Invalid("visibility", "conflict", "visibility was given twice with different values")
+	}
+	u.visibility, u.visibilitySet = visibility, true
+	return nil
+}
 
 // checkRoom returns an *quota.ExceededError when adding bytes (and, with
 // newFile, one more file) would go past what the quota left at the start.
@@ -249,7 +270,7 @@ func (u *Upload) Commit(ctx context.Context) ([]File, error) {
 					return err
 				}
 				f := p.file
-				f.ID, f.UploadedAt = id, now
+				f.ID, f.UploadedAt, f.Visibility = id, now, recordedVisibility(u.visibility)
 				if err := store.PutJSON(b, store.Itob(id), f); err != nil {
 					return err
 				}
@@ -288,10 +309,25 @@ func (u *Upload) Abort() {
 	u.discard()
 }
 
-// Save stores one file from r in its own upload (the CLI's way).
-func (s *Service) Save(ctx context.Context, name string, r io.Reader, up Uploader) (*File, error) {
+// SaveOption adjusts the upload Save makes.
+type SaveOption func(*Upload) error
+
+// WithVisibility records the file as Public or Private (Upload.SetVisibility).
+func WithVisibility(visibility string) SaveOption {
+	return func(u *Upload) error { return u.SetVisibility(visibility) }
+}
+
+// Save stores one file from r in its own upload (the CLI's way, and a
+// finished resumable upload's); it is public unless an option says
+// otherwise.
+func (s *Service) Save(ctx context.Context, name string, r io.Reader, up Uploader, opts ...SaveOption) (*File, error) {
 	u := s.Begin(up)
 	defer u.Abort()
+	for _, o := range opts {
+		if err := o(u); err != nil {
+			return nil, err
+		}
+	}
 	if err := u.Add(ctx, name, r); err != nil {
 		return nil, err
 	}
@@ -324,12 +360,22 @@ type MultipartError struct{ Err error }
 func (e *MultipartError) Error() string { return "malformed multipart body: " + e.Err.Error() }
 func (e *MultipartError) Unwrap() error { return e.Err }
 
+// VisibilityField is the multipart form field that makes the files of an
+// upload Public or Private (public when absent).
+const VisibilityField = "visibility"
+
+// maxVisibilityField is the most a visibility field's value may hold
+// (room for "private" with some white space around it).
+const maxVisibilityField = 32
+
 // SaveMultipart reads a multipart/form-data body as a stream and stores
 // every part of the form field `field` (the spec's repeated "files") as
-// one upload: all files are kept, or none. Other fields are skipped. A
-// body cut short (client gone), over the limit, with more than maxParts
-// parts, or with a part whose Content-Disposition does not parse keeps
-// nothing.
+// one upload: all files are kept, or none. A VisibilityField part, before
+// or after the files (records are written only once the body has ended),
+// makes them all public or private; any other value of it is a
+// *store.ValidationError at once. Other fields are skipped. A body cut
+// short (client gone), over the limit, with more than maxParts parts, or
+// with a part whose Content-Disposition does not parse keeps nothing.
 func (s *Service) SaveMultipart(ctx context.Context, body io.Reader, boundary, field string, maxParts int, up Uploader) ([]File, error) {
 	u := s.Begin(up)
 	defer u.Abort()
@@ -355,6 +401,14 @@ func (s *Service) SaveMultipart(ctx context.Context, body io.Reader, boundary, f
 		if disp, _, err := parseDisposition(part.Header.Get("Content-Disposition")); err != nil || disp != "form-data" {
 			part.Close()
 			return nil, &MultipartError{Err: errors.New("a part without a valid form-data Content-Disposition")}
+		}
+		if part.FormName() == VisibilityField {
+			err := readVisibility(u, part)
+			part.Close()
+			if err != nil {
+				return nil, err
+			}
+			continue
 		}
 		if part.FormName() != field {
 			// Not a file of ours: read past it (still counted by the caller's
@@ -387,6 +441,21 @@ func (s *Service) SaveMultipart(ctx context.Context, body io.Reader, boundary, f
 		}
 	}
 	return u.Commit(ctx)
+}
+
+// readVisibility reads a VisibilityField part and sets u's visibility from
+// it (surrounding white space ignored).
+func readVisibility(u *Upload, part *multipart.Part) error {
+	raw, err := io.ReadAll(io.LimitReader(part, maxVisibilityField+1))
+	switch {
+	case errors.Is(err, ErrTooLarge):
+		return ErrTooLarge
+	case err != nil:
+		return &MultipartError{Err: err}
+	case len(raw) > maxVisibilityField:
+		return CheckVisibility(string(raw)) // never a valid value
+	}
+	return u.SetVisibility(strings.TrimSpace(string(raw)))
 }
 
 // rawFileName is the filename parameter of a part's Content-Disposition as

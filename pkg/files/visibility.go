@@ -65,12 +65,28 @@ func (s *Service) GetFor(v *Viewer, id uint64) (*File, error) {
 	return f, nil
 }
 
-// SetVisibility makes a file public or private and returns it.
-func (s *Service) SetVisibility(ctx context.Context, id uint64, visibility string) (*File, error) {
+// CheckVisibility accepts Public or Private; anything else (empty too) is
+// a *store.ValidationError of the field "visibility".
+func CheckVisibility(visibility string) error {
 	switch visibility {
 	case Public, Private:
-	default:
-		return nil, store.Invalid("visibility", "invalid", "visibility must be public or private")
+		return nil
+	}
+	return store.Invalid("visibility", "invalid", "visibility must be public or private")
+}
+
+// recordedVisibility is how a record keeps visibility: "" for Public.
+func recordedVisibility(visibility string) string {
+	if visibility == Private {
+		return Private
+	}
+	return ""
+}
+
+// SetVisibility makes a file public or private and returns it.
+func (s *Service) SetVisibility(ctx context.Context, id uint64, visibility string) (*File, error) {
+	if err := CheckVisibility(visibility); err != nil {
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -81,10 +97,7 @@ func (s *Service) SetVisibility(ctx context.Context, id uint64, visibility strin
 		if err := store.GetJSON(b, store.Itob(id), &f); err != nil {
 			return fmt.Errorf("file %d: %w", id, err)
 		}
-		f.Visibility = ""
-		if visibility == Private {
-			f.Visibility = Private
-		}
+		f.Visibility = recordedVisibility(visibility)
 		return store.PutJSON(b, store.Itob(id), &f)
 	})
 	if err != nil {

@@ -222,19 +222,33 @@ type codeBody struct {
 	Code string `json:"code"`
 }
 
+// confirmTOTPBody is {code, signOutOthers}. signOutOthers absent means
+// true: turning on a second factor ends the sessions begun without it unless
+// the caller asks to keep them.
+type confirmTOTPBody struct {
+	Code          string `json:"code"`
+	SignOutOthers *bool  `json:"signOutOthers"`
+}
+
 func (s *Server) authTOTPConfirm(c fiber.Ctx) error {
-	var in codeBody
+	var in confirmTOTPBody
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	codes, err := s.svc.Auth.ConfirmTOTP(c.Context(), currentUser(c), in.Code, s.authClient(c))
+	signOutOthers := in.SignOutOthers == nil || *in.SignOutOthers
+	p := currentUser(c)
+	codes, n, err := s.svc.Auth.ConfirmTOTP(c.Context(), p, in.Code, signOutOthers, s.authClient(c))
 	if err != nil {
 		return authError(c, err)
 	}
-	me := currentUser(c).User.Email
+	me := p.User.Email
 	s.record(c, audit.Event{Type: audit.TwoFactorOn, Actor: me, Target: me})
+	if n > 0 {
+		s.record(c, audit.Event{Type: audit.SessionsRevoked, Actor: me, Target: me,
+			Details: map[string]string{"sessions": "all others", "count": strconv.Itoa(n)}})
+	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	return c.JSON(fiber.Map{"recoveryCodes": codes})
+	return c.JSON(fiber.Map{"recoveryCodes": codes, "signedOut": n})
 }
 
 func (s *Server) authTOTPDisable(c fiber.Ctx) error {

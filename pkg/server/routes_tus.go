@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -85,6 +86,9 @@ const (
 	tusMetaTarget   = "target"
 	tusMetaConsole  = "console"
 	tusMetaName     = "name"
+	// tusMetaVisibility is the file's visibility, public or private, as the
+	// client asked at creation (checked then; absent: public).
+	tusMetaVisibility = "visibility"
 )
 
 // tusTargetROM is the target of an admin's ROM upload (no target: a file
@@ -314,6 +318,13 @@ func (s *Server) tusCreate(t *tusArea, ev tusd.HookEvent) (tusd.HTTPResponse, tu
 	default:
 		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(NewError(fiber.StatusBadRequest, "unknown upload target; leave it out for a file, or rom"))
 	}
+	visibility, given := ev.Upload.MetaData[tusMetaVisibility]
+	if !given {
+		visibility = files.Public
+	}
+	if err := files.CheckVisibility(visibility); err != nil {
+		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(s.asAPIError(err))
+	}
 	if ev.Upload.Size > s.svc.Files.MaxBytes() {
 		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(tooLarge(s.svc.Files.MaxBytes()).(*APIError))
 	}
@@ -325,8 +336,9 @@ func (s *Server) tusCreate(t *tusArea, ev tusd.HookEvent) (tusd.HTTPResponse, tu
 		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(s.asAPIError(err))
 	}
 	meta := tusd.MetaData{
-		tusMetaUser:     strconv.FormatUint(id.ID, 10),
-		tusMetaFilename: files.SanitizeName(ev.Upload.MetaData[tusMetaFilename]),
+		tusMetaUser:       strconv.FormatUint(id.ID, 10),
+		tusMetaFilename:   files.SanitizeName(ev.Upload.MetaData[tusMetaFilename]),
+		tusMetaVisibility: visibility,
 	}
 	return tusd.HTTPResponse{}, tusd.FileInfoChanges{MetaData: meta}, nil
 }
@@ -460,8 +472,10 @@ func (s *Server) tusFinish(t *tusArea, ev tusd.HookEvent) (tusd.HTTPResponse, er
 		return tusd.HTTPResponse{}, tusError(s.asAPIError(err))
 	}
 	defer f.Close()
+	// An upload staged before visibility was recorded has none: public.
+	visibility := cmp.Or(ev.Upload.MetaData[tusMetaVisibility], files.Public)
 	saved, err := s.svc.Files.Save(context.WithoutCancel(ev.Context), ev.Upload.MetaData[tusMetaFilename], f,
-		files.Uploader{ID: id.ID, Name: id.Email})
+		files.Uploader{ID: id.ID, Name: id.Email}, files.WithVisibility(visibility))
 	if err != nil {
 		return tusd.HTTPResponse{}, tusError(s.asAPIError(err))
 	}

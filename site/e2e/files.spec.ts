@@ -334,3 +334,31 @@ test('a user renames and deletes their own file; another user can do neither', a
   await expect(row(page, renamed)).toHaveCount(0);
   expect(consoleErrors).toEqual([]);
 });
+
+test('a file uploaded as private is private from the start: listed for its uploader, absent for a guest', async ({
+  page,
+  request,
+  consoleErrors,
+}) => {
+  await signIn(page, 'user');
+  const name = `private-${uid()}.txt`;
+  await page.goto('/filecloud');
+  const choice = page.getByRole('group', { name: 'Who can see the uploaded files' });
+  await expect(choice.getByRole('radio', { name: 'Public — everyone' })).toBeChecked();
+  await choice.getByRole('radio', { name: 'Private — only me and administrators' }).check();
+  await page.getByLabel('Choose files').setInputFiles([{ name, mimeType: 'text/plain', buffer: Buffer.from('only mine\n') }]);
+  const answer = page.waitForResponse((r) => r.url().endsWith('/api/files/upload') && r.request().method() === 'POST');
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  const uploaded = (await (await answer).json()) as { files: Array<{ id: number; visibility: string }> };
+  expect(uploaded.files.map((f) => f.visibility)).toEqual(['private']);
+  await expect(page.getByText('Files uploaded successfully!')).toBeVisible();
+
+  await page.getByRole('tab', { name: /^Documents/ }).click();
+  await expect(row(page, name)).toContainText('Private');
+
+  // A guest never sees it: not in the list, and its detail is 404.
+  const list = await request.get('/api/files?type=documents&limit=100');
+  expect(JSON.stringify(await list.json())).not.toContain(name);
+  expect((await request.get(`/api/files/${uploaded.files[0].id}`)).status()).toBe(404);
+  expect(consoleErrors).toEqual([]);
+});

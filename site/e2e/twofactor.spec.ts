@@ -37,13 +37,19 @@ async function signIn(page: Page, email: string, password: string) {
   await form.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
-test('TOTP enrolment and sign-in with a code computed from the key', async ({ page, consoleErrors }) => {
+test('TOTP enrolment and sign-in with a code computed from the key', async ({ page, request, consoleErrors }) => {
   const email = unique('totp');
   cli(['user', 'create', '--email', email, '--name', 'Two Step', '--password-stdin'], { input: 'two-step-password\n' });
 
   await page.goto('/profile');
   await signIn(page, email, 'two-step-password');
   await expect(page.getByRole('heading', { level: 2, name: email })).toBeVisible();
+
+  // Another session, begun with the password alone (a script, another device).
+  const other = await request.post('/api/auth/login', { data: { email, password: 'two-step-password' } });
+  const otherToken = ((await other.json()) as { tokens: { accessToken: string } }).tokens.accessToken;
+  const otherProfile = () => request.get('/api/auth/profile', { headers: { Authorization: `Bearer ${otherToken}` } });
+  expect((await otherProfile()).status()).toBe(200);
 
   await page.goto('/profile?section=settings');
   const section = page.getByRole('region', { name: 'Two-factor sign-in' });
@@ -56,11 +62,15 @@ test('TOTP enrolment and sign-in with a code computed from the key', async ({ pa
   await section.getByLabel('Code from the app').fill('000000' === totp(secret) ? '111111' : '000000');
   await section.getByRole('button', { name: 'Confirm' }).click();
   await expect(section.getByRole('alert')).toHaveText('The code is wrong or was already used.');
+  // Signing out the other sessions is offered, ticked.
+  await expect(section.getByRole('checkbox', { name: 'Sign out my other sessions' })).toBeChecked();
   const confirmedAt = Date.now();
   await section.getByLabel('Code from the app').fill(totp(secret, confirmedAt));
   await section.getByRole('button', { name: 'Confirm' }).click();
   const codes = section.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
   await expect(codes).toHaveCount(10);
+  await expect(section.getByText('1 other session was signed out.')).toBeVisible();
+  expect((await otherProfile()).status()).toBe(401);
   await section.getByRole('button', { name: 'I have saved them' }).click();
   await expect(section.getByText('Recovery codes left: 10')).toBeVisible();
   expect(cliJson<{ totp: boolean; recoveryCodesLeft: number }>(['user', '2fa', 'status', email])).toEqual({ totp: true, recoveryCodesLeft: 10 });
@@ -83,7 +93,7 @@ test('TOTP enrolment and sign-in with a code computed from the key', async ({ pa
     .map((l) => JSON.parse(l) as { type: string; target: string })
     .filter((e) => e.target === email)
     .map((e) => e.type);
-  expect(events.slice(0, 2)).toEqual(['signin', '2fa.enabled']);
+  expect(events.slice(0, 3)).toEqual(['signin', 'sessions.revoked', '2fa.enabled']);
   // The one error logged is the browser's note of the deliberately wrong code's 400.
   expect(consoleErrors.filter((e) => !e.includes('400 (Bad Request) (http') || !e.includes('/api/auth/2fa/totp/confirm'))).toEqual([]);
 });

@@ -547,7 +547,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The second step of a two-factor sign-in (a one-time or recovery code) */
+        /**
+         * The second step of a two-factor sign-in (a one-time or recovery code)
+         * @description The mfaToken starts one session: once a code or a passkey was accepted with it, it is refused (401, as an invalid token) for the rest of its five minutes. A wrong code leaves it usable.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1021,7 +1024,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Confirm the enrolment with a code; the recovery codes, shown once */
+        /**
+         * Confirm the enrolment with a code; the recovery codes, shown once
+         * @description Two-factor sign-in turns on and, unless signOutOthers is false, every other session of the account ends in the same step (their access tokens stop working at once); the session that confirms stays signed in.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1029,7 +1035,18 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody: components["requestBodies"]["Code"];
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code?: string;
+                        /**
+                         * @description End the account's other sessions (those begun with the password alone). Absent means true.
+                         * @default true
+                         */
+                        signOutOthers?: boolean;
+                    };
+                };
+            };
             responses: {
                 /** @description On */
                 200: {
@@ -1039,6 +1056,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             recoveryCodes: string[];
+                            /** @description How many other sessions ended (0 when signOutOthers was false) */
+                            signedOut: number;
                         };
                     };
                 };
@@ -1978,7 +1997,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload one or more files (multipart, repeated "files"); all kept or none */
+        /**
+         * Upload one or more files (multipart, repeated "files"); all kept or none
+         * @description An optional `visibility` field (`public` or `private`, default public) applies to every file of the upload from the moment it is recorded; it may come before or after the files. Any other value is 400 and nothing is kept.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1990,6 +2012,11 @@ export interface paths {
                 content: {
                     "multipart/form-data": {
                         files?: string[];
+                        /**
+                         * @default public
+                         * @enum {string}
+                         */
+                        visibility?: "public" | "private";
                     };
                 };
             };
@@ -2032,7 +2059,9 @@ export interface paths {
         /**
          * Start a resumable upload (tus 1.0 creation, creation-with-upload)
          * @description tus 1.0 through the tusd library. `Upload-Length` is required (no deferred length: the
-         *     quota is checked against it); `Upload-Metadata` may carry `filename`. A body of type
+         *     quota is checked against it); `Upload-Metadata` may carry `filename` and `visibility`
+         *     (`public` or `private`, default public: the file is recorded so when its last byte
+         *     arrives; any other value is 400 at creation and nothing is staged). A body of type
          *     `application/offset+octet-stream` is the first piece (creation-with-upload). When the last
          *     byte has arrived the upload is a normal file record (type sniffing, sha256, quota, groups)
          *     before the answer, which names it in `Devhub-File-Id`. The quota check counts the user's

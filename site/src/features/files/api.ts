@@ -27,6 +27,9 @@ export interface FileGroups {
 export const GROUPS = ['images', 'videos', 'audio', 'documents', 'other'] as const;
 export type Group = (typeof GROUPS)[number];
 
+/** Who may see a file: everyone, or only its uploader and the administrators. */
+export type Visibility = Schema<'Visibility'>;
+
 /** A file with its hash, as the detail page shows it (spec §3). */
 export type FileDetail = Schema<'FileWithHash'>;
 
@@ -250,10 +253,13 @@ export interface UploadHandle {
   abort: () => void;
 }
 
-function sendUpload(files: File[], onProgress: (p: UploadProgress) => void, token: string | null) {
+function sendUpload(files: File[], visibility: Visibility, onProgress: (p: UploadProgress) => void, token: string | null) {
   const xhr = new XMLHttpRequest();
   const promise = new Promise<FileItem[]>((resolve, reject) => {
     const form = new FormData();
+    // Before the files: the server takes it anywhere in the form, but first it is refused
+    // before a byte of a file is stored when it is wrong.
+    form.append('visibility', visibility);
     for (const f of files) form.append('files', f, f.name);
     const started = performance.now();
     xhr.upload.onprogress = (e) => {
@@ -298,20 +304,21 @@ function sendUpload(files: File[], onProgress: (p: UploadProgress) => void, toke
 }
 
 /**
- * POST /api/files/upload: multipart with one repeated "files" field, reporting progress and
- * speed. An expired access token is refreshed once and the upload sent again. An XMLHttpRequest,
- * not fetch through a mutation: only XHR reports upload progress, and the Uploader keeps the
- * handle to abort it; what it changes (lists, quota) is refreshed by the caller when it ends.
+ * POST /api/files/upload: multipart with one repeated "files" field and their visibility,
+ * reporting progress and speed. An expired access token is refreshed once and the upload sent
+ * again. An XMLHttpRequest, not fetch through a mutation: only XHR reports upload progress, and
+ * the Uploader keeps the handle to abort it; what it changes (lists, quota) is refreshed by the
+ * caller when it ends.
  */
-export function uploadFiles(files: File[], onProgress: (p: UploadProgress) => void): UploadHandle {
-  let current = sendUpload(files, onProgress, getToken());
+export function uploadFiles(files: File[], onProgress: (p: UploadProgress) => void, visibility: Visibility = 'public'): UploadHandle {
+  let current = sendUpload(files, visibility, onProgress, getToken());
   let aborted = false;
   const promise = current.promise.catch(async (err: unknown) => {
     const sent = getToken();
     if (aborted || !(err instanceof UploadError) || err.status !== 401 || !sent) throw err;
     const fresh = await refreshAccessToken(sent);
     if (!fresh) throw err;
-    current = sendUpload(files, onProgress, fresh);
+    current = sendUpload(files, visibility, onProgress, fresh);
     return current.promise;
   });
   return {

@@ -58,7 +58,7 @@ export interface ResumableFailure {
 
 /** What sets one kind of resumable upload apart; the defaults are the file cloud's. */
 export interface ResumableOptions {
-  /** Extra tus metadata (target, console…), sent beside filename and filetype. */
+  /** Extra tus metadata (target, console, visibility…), sent beside filename and filetype. */
   metadata?: Record<string, string>;
   /** The header of the last answer that names what the upload became (a positive integer). */
   answerHeader?: string;
@@ -141,17 +141,25 @@ export function failureOf(err: unknown): ResumableFailure {
   return failure;
 }
 
-/** tus-js-client's fingerprint of a file, per user (and per target, for one that is not a file). */
-function fingerprintFor(userId: number, target?: string) {
-  const tag = target ? `-${target}` : '';
+/**
+ * tus-js-client's fingerprint of a file, per user, per target (for one that is not a file) and
+ * per visibility: the server fixes both at creation, so a private upload never continues a
+ * public one of the same file, nor the other way round. A public file's fingerprint has no mark
+ * (as before visibility could be chosen).
+ */
+function fingerprintFor(userId: number, metadata: Record<string, string> = {}) {
+  const tag = (metadata.target ? `-${metadata.target}` : '') + (metadata.visibility === 'private' ? '-private' : '');
   return async (f: File, options: Parameters<typeof defaultOptions.fingerprint>[1]) =>
     `${await defaultOptions.fingerprint(f, options)}${tag}${userMark(userId)}`;
 }
 
-/** Whether this browser remembers an unfinished upload of the file (picked again after a reload). */
-export async function hasEarlierUpload(file: File, userId: number, target?: string): Promise<boolean> {
+/**
+ * Whether this browser remembers an unfinished upload of the file (picked again after a reload)
+ * with the same metadata (target, visibility).
+ */
+export async function hasEarlierUpload(file: File, userId: number, metadata?: Record<string, string>): Promise<boolean> {
   try {
-    const probe = new Upload(file, { endpoint: endpoint(), fingerprint: fingerprintFor(userId, target) });
+    const probe = new Upload(file, { endpoint: endpoint(), fingerprint: fingerprintFor(userId, metadata) });
     return (await probe.findPreviousUploads()).some((p) => p.uploadUrl);
   } catch {
     return false;
@@ -185,7 +193,7 @@ export class ResumableUpload {
       retryDelays: RETRY_DELAYS,
       metadata: { filename: file.name, filetype: file.type || 'application/octet-stream', ...options.metadata },
       removeFingerprintOnSuccess: true,
-      fingerprint: fingerprintFor(userId, options.metadata?.target),
+      fingerprint: fingerprintFor(userId, options.metadata),
       onBeforeRequest: (req) => this.authorize(req),
       onAfterResponse: (req, res) => this.afterResponse(req, res),
       onShouldRetry: (err) => this.shouldRetry(err),

@@ -1,10 +1,10 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { ApiError } from '../../../lib/api';
 import { QueryState } from '../../../lib/QueryState';
 import { retryAfterSeconds } from '../errors';
-import { useBeginTotp, useConfirmTotp, useDisableTotp, useTwoFactorStatus, type Enrolment } from './api';
+import { useBeginTotp, useConfirmTotp, useDisableTotp, useTwoFactorStatus, type ConfirmTotpAnswer, type Enrolment } from './api';
 import { ACCOUNT_NS } from './i18n';
 
 /** The QR code of an otpauth URL, drawn in the browser (the qrcode library loads on demand). */
@@ -32,6 +32,7 @@ function CodeForm({
   label,
   submit,
   hint,
+  extra,
   busy,
   error,
   onSubmit,
@@ -40,6 +41,8 @@ function CodeForm({
   label: string;
   submit: string;
   hint?: string;
+  /** More fields of the form, below the code. */
+  extra?: ReactNode;
   busy: boolean;
   error: string | null;
   onSubmit: (code: string) => void;
@@ -67,6 +70,7 @@ function CodeForm({
           onChange={(e) => setCode(e.target.value)}
         />
       </div>
+      {extra}
       {error ? (
         <p className="auth-form__error" role="alert">
           {error}
@@ -87,7 +91,7 @@ function CodeForm({
 }
 
 /** The recovery codes, shown once after enrolment, with a copy button. */
-function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+function RecoveryCodes({ codes, signedOut, onDone }: { codes: string[]; signedOut: number; onDone: () => void }) {
   const { t } = useTranslation(ACCOUNT_NS);
   const [copied, setCopied] = useState(false);
   const copy = () => {
@@ -96,6 +100,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   return (
     <div className="twofactor__recovery">
       <h4>{t('twoFactor.recoveryTitle')}</h4>
+      {signedOut > 0 ? <p role="status">{t('twoFactor.signedOut', { count: signedOut })}</p> : null}
       <p>{t('twoFactor.recoveryHint')}</p>
       <ol className="twofactor__codes" aria-label={t('twoFactor.recoveryTitle')}>
         {codes.map((c) => (
@@ -136,22 +141,35 @@ export function TwoFactorSettings() {
   const confirm = useConfirmTotp();
   const disable = useDisableTotp();
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
-  const [codes, setCodes] = useState<string[] | null>(null);
+  const [confirmed, setConfirmed] = useState<ConfirmTotpAnswer | null>(null);
   const [disabling, setDisabling] = useState(false);
+  // Sessions begun with the password alone end when the second factor turns on, unless the
+  // owner unticks it (a session of whoever made them want a second factor would outlive it).
+  const [signOutOthers, setSignOutOthers] = useState(true);
+  const signOutId = useId();
 
-  const start = () => begin.mutate(undefined, { onSuccess: (en) => setEnrolment(en) });
-  const finish = (code: string) =>
-    confirm.mutate(code, {
-      onSuccess: (res) => {
-        setEnrolment(null);
-        setCodes(res.recoveryCodes);
+  const start = () =>
+    begin.mutate(undefined, {
+      onSuccess: (en) => {
+        setSignOutOthers(true);
+        setEnrolment(en);
       },
     });
+  const finish = (code: string) =>
+    confirm.mutate(
+      { code, signOutOthers },
+      {
+        onSuccess: (res) => {
+          setEnrolment(null);
+          setConfirmed(res);
+        },
+      },
+    );
   const turnOff = (code: string) => disable.mutate(code, { onSuccess: () => setDisabling(false) });
 
   let body;
-  if (codes) {
-    body = <RecoveryCodes codes={codes} onDone={() => setCodes(null)} />;
+  if (confirmed) {
+    body = <RecoveryCodes codes={confirmed.recoveryCodes} signedOut={confirmed.signedOut} onDone={() => setConfirmed(null)} />;
   } else if (enrolment) {
     body = (
       <div className="twofactor__enrol">
@@ -163,6 +181,17 @@ export function TwoFactorSettings() {
         <CodeForm
           label={t('twoFactor.confirmCode')}
           submit={t('twoFactor.confirm')}
+          extra={
+            <div className="twofactor__check">
+              <input
+                type="checkbox"
+                id={signOutId}
+                checked={signOutOthers}
+                onChange={(e) => setSignOutOthers(e.target.checked)}
+              />
+              <label htmlFor={signOutId}>{t('twoFactor.signOutOthers')}</label>
+            </div>
+          }
           busy={confirm.isPending}
           error={codeError(confirm.error, t)}
           onSubmit={finish}

@@ -2,7 +2,7 @@
 // invitations and audit log. Reads and writes go through TanStack Query; keys live here.
 import { useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { api, request } from '../../../lib/api';
-import type { Schema } from '../../../lib/apiTypes';
+import type { paths, Schema } from '../../../lib/apiTypes';
 import type { AdminUser } from '../api';
 import { addPasskey } from './webauthn';
 
@@ -56,10 +56,17 @@ export function useBeginTotp() {
   return useMutation({ mutationFn: () => api.post<Enrolment>('/api/auth/2fa/totp') });
 }
 
+type ConfirmTotpOp = paths['/api/auth/2fa/totp/confirm']['post'];
+/** {code, signOutOthers}: the server ends the account's other sessions unless signOutOthers is false. */
+export type ConfirmTotpBody = ConfirmTotpOp['requestBody']['content']['application/json'];
+/** The recovery codes (shown once) and how many other sessions ended. */
+export type ConfirmTotpAnswer = ConfirmTotpOp['responses'][200]['content']['application/json'];
+
 export function useConfirmTotp() {
   return useSecurityWrite(
-    (code: string) => api.post<{ recoveryCodes: string[] }>('/api/auth/2fa/totp/confirm', { code }),
+    (body: ConfirmTotpBody) => api.post<ConfirmTotpAnswer>('/api/auth/2fa/totp/confirm', body),
     accountKeys.twoFactor,
+    accountKeys.sessions,
   );
 }
 

@@ -137,6 +137,60 @@ describe('TwoFactorSettings', () => {
     expect(screen.queryByText('aaaaa-bbbbb')).toBeNull();
   });
 
+  it.each([
+    { untick: false, signOutOthers: true, shown: '2 other sessions were signed out.' },
+    { untick: true, signOutOthers: false, shown: null },
+  ])('offers to sign out the other sessions, ticked by default (untick: $untick)', async ({ untick, signOutOthers, shown }) => {
+    localStorage.setItem('token', 't');
+    const sent: unknown[] = [];
+    stubFetch({
+      '/api/auth/2fa': () => json({ totp: false, recoveryCodesLeft: 0 }),
+      'POST /api/auth/2fa/totp': () => json({ secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/devhub:o?secret=JBSWY3DPEHPK3PXP' }),
+      'POST /api/auth/2fa/totp/confirm': ({ body }) => {
+        sent.push(body);
+        const b = body as { signOutOthers: boolean };
+        return json({ recoveryCodes: ['aaaaa-bbbbb'], signedOut: b.signOutOthers ? 2 : 0 });
+      },
+    });
+    renderWithShell(<TwoFactorSettings />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Turn on' }));
+    const box = (await screen.findByRole('checkbox', { name: 'Sign out my other sessions' })) as HTMLInputElement;
+    expect(box.checked).toBe(true);
+    if (untick) fireEvent.click(box);
+    fill('Code from the app', '654321');
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    await screen.findByRole('list', { name: 'Recovery codes' });
+    expect(sent).toEqual([{ code: '654321', signOutOthers }]);
+    if (shown) expect(screen.getByText(shown).getAttribute('role')).toBe('status');
+    else expect(screen.queryByText(/signed out/)).toBeNull();
+  });
+
+  it('names the choice and the outcome in uk and ru', async () => {
+    for (const [lang, label, done] of [
+      ['uk', 'Завершити мої інші сеанси', 'Завершено 3 інші сеанси.'],
+      ['ru', 'Завершить мои другие сеансы', 'Завершено 3 других сеанса.'],
+    ] as const) {
+      await initTestI18n(lang);
+      try {
+        localStorage.setItem('token', 't');
+        stubFetch({
+          '/api/auth/2fa': () => json({ totp: false, recoveryCodesLeft: 0 }),
+          'POST /api/auth/2fa/totp': () => json({ secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/devhub:o?secret=JBSWY3DPEHPK3PXP' }),
+          'POST /api/auth/2fa/totp/confirm': () => json({ recoveryCodes: ['aaaaa-bbbbb'], signedOut: 3 }),
+        });
+        const { unmount } = renderWithShell(<TwoFactorSettings />);
+        fireEvent.click(await screen.findByRole('button', { name: lang === 'uk' ? 'Увімкнути' : 'Включить' }));
+        expect(((await screen.findByRole('checkbox', { name: label })) as HTMLInputElement).checked).toBe(true);
+        fireEvent.change(screen.getByRole('textbox'), { target: { value: '654321' } });
+        fireEvent.submit(screen.getByRole('textbox').closest('form')!);
+        expect((await screen.findByText(done)).getAttribute('role')).toBe('status');
+        unmount();
+      } finally {
+        await initTestI18n('en');
+      }
+    }
+  });
+
   it('says the wait of too many wrong codes in the reader’s language, not the server’s sentence', async () => {
     await initTestI18n('uk');
     try {

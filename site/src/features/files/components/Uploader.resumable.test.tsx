@@ -121,11 +121,25 @@ describe('Uploader with large files', () => {
     expect(up.file.name).toBe('film.mkv');
     expect(up.options.endpoint).toBe(`${window.location.origin}/api/files/tus/`);
     expect(up.options.chunkSize).toBe(8 * MiB);
-    expect(up.options.metadata).toEqual({ filename: 'film.mkv', filetype: 'video/x-matroska' });
+    expect(up.options.metadata).toEqual({ filename: 'film.mkv', filetype: 'video/x-matroska', visibility: 'public' });
     expect(up.options.removeFingerprintOnSuccess).toBe(true);
     expect(up.options.retryDelays.length).toBeGreaterThan(3);
     expect(screen.getByRole('list', { name: 'Large files (resumable uploads)' })).toBeTruthy();
     expect(screen.getAllByTestId('resumable-upload')).toHaveLength(1);
+  });
+
+  it('sends a large file chosen private as private, and never continues its public upload', async () => {
+    const { choose, upload } = setup();
+    fireEvent.click(screen.getByRole('radio', { name: 'Private — only me and administrators' }));
+    choose(file('film.mkv', 40 * MiB, 'video/x-matroska'));
+    upload();
+    await waitFor(() => expect(started()).toHaveLength(1));
+    const up = started()[0];
+    expect(up.options.metadata).toEqual({ filename: 'film.mkv', filetype: 'video/x-matroska', visibility: 'private' });
+    // The server fixes visibility at creation: the fingerprint keeps private and public apart.
+    expect(await up.options.fingerprint(up.file, up.options)).toBe(`tus-br-film.mkv-${40 * MiB}-private-user-0`);
+    // While it uploads, the choice cannot change.
+    expect(screen.getByRole('radio', { name: 'Public — everyone' }).matches(':disabled')).toBe(true);
   });
 
   it('shows progress and speed, pauses and resumes, then shows the stored file', async () => {

@@ -195,6 +195,41 @@ describe('Uploader', () => {
     expect((screen.getByRole('button', { name: 'Upload' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
+  it.each([
+    { choice: null, sent: 'public' },
+    { choice: 'Private — only me and administrators', sent: 'private' },
+    { choice: 'Public — everyone', sent: 'public' },
+  ])('sends the chosen visibility ($sent) before the files; public unless changed', ({ choice, sent }) => {
+    const { choose } = setup();
+    expect((screen.getByRole('radio', { name: 'Public — everyone' }) as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByRole('group', { name: 'Who can see the uploaded files' })).toBeTruthy();
+    if (choice) fireEvent.click(screen.getByRole('radio', { name: choice }));
+    choose(file('a.txt', 10), file('b.txt', 10));
+    fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    const entries = [...FakeXHR.last!.body!.entries()].map(([k, v]) => [k, typeof v === 'string' ? v : v.name]);
+    expect(entries).toEqual([
+      ['visibility', sent],
+      ['files', 'a.txt'],
+      ['files', 'b.txt'],
+    ]);
+  });
+
+  it.each([
+    ['uk', 'Хто бачитиме завантажені файли', 'Публічні — усі', 'Приватні — лише я та адміністратори'],
+    ['ru', 'Кто будет видеть загруженные файлы', 'Публичные — все', 'Приватные — только я и администраторы'],
+  ] as const)('names the visibility choice in %s', async (lang, group, pub, priv) => {
+    await initTestI18n(lang);
+    try {
+      vi.stubGlobal('XMLHttpRequest', FakeXHR);
+      renderWithShell(<Uploader onUploaded={vi.fn()} />);
+      expect(screen.getByRole('group', { name: group })).toBeTruthy();
+      expect((screen.getByRole('radio', { name: pub }) as HTMLInputElement).checked).toBe(true);
+      expect((screen.getByRole('radio', { name: priv }) as HTMLInputElement).checked).toBe(false);
+    } finally {
+      await initTestI18n('en');
+    }
+  });
+
   it('speaks Ukrainian units in Ukrainian', async () => {
     await initTestI18n('uk');
     try {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useReducer, useRef } from 'react';
+import { useEffect, useId, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../../lib/auth';
 import { toast } from '../../../lib/toast';
@@ -7,6 +7,7 @@ import {
   type UploadHandle,
   type UploadProgress,
   UploadError,
+  type Visibility,
   getFile,
   uploadFiles,
   useRefreshQuota,
@@ -149,6 +150,8 @@ export function Uploader({ onUploaded }: Props) {
   const queue = useRef<number[]>([]);
   const inputId = useId();
   const titleId = useId();
+  // Who will see the files of the next upload; fixed for an upload once it starts.
+  const [visibility, setVisibility] = useState<Visibility>('public');
   const units = useBinaryUnits();
   const size = (n: number) => formatBinary(n, units);
 
@@ -174,7 +177,7 @@ export function Uploader({ onUploaded }: Props) {
     // is nothing to say here, and the upload itself reports the failure.
     const earlierUpload = (f: File) =>
       loadTus()
-        .then((tus) => tus.hasEarlierUpload(f, user.id))
+        .then((tus) => tus.hasEarlierUpload(f, user.id, { visibility }))
         .catch(() => false);
     void Promise.all(large.map(async (f) => ((await earlierUpload(f)) ? f.name : null))).then((names) => {
       const earlier = names.filter((n): n is string => n !== null);
@@ -183,7 +186,7 @@ export function Uploader({ onUploaded }: Props) {
     return () => {
       live = false;
     };
-  }, [selected, user]);
+  }, [selected, user, visibility]);
 
   const clearInput = () => {
     if (inputRef.current) inputRef.current.value = '';
@@ -205,7 +208,7 @@ export function Uploader({ onUploaded }: Props) {
     pump();
   };
 
-  const runResumable = async (file: File, key: number, userId: number): Promise<Outcome> => {
+  const runResumable = async (file: File, key: number, userId: number, visibility: Visibility): Promise<Outcome> => {
     const patch = (p: Partial<ResumableItem>) => dispatch({ type: 'item', key, patch: p });
     let tus: Awaited<ReturnType<typeof loadTus>>;
     try {
@@ -223,7 +226,10 @@ export function Uploader({ onUploaded }: Props) {
         stopped(key);
         resolve(o);
       };
-      const upload = new tus.ResumableUpload(file, userId, {
+      const upload = new tus.ResumableUpload(
+        file,
+        userId,
+        {
         onProgress: (sent, _total, speed) => {
           active.current.add(key);
           dispatch({ type: 'itemProgress', key, sent, speed });
@@ -249,7 +255,9 @@ export function Uploader({ onUploaded }: Props) {
           patch({ status: 'failed', error: message });
           settle({ uploaded: [], stored: false, error: t('resumable.failedFile', { name: file.name, message }) });
         },
-      });
+        },
+        { metadata: { visibility } },
+      );
       running.current.set(key, { upload, settle, started: false });
       queue.current.push(key);
       pump();
@@ -311,7 +319,7 @@ export function Uploader({ onUploaded }: Props) {
 
     const jobs: Promise<Outcome | null>[] = [];
     if (small.length) {
-      const h = uploadFiles(small, (progress) => dispatch({ type: 'progress', progress }));
+      const h = uploadFiles(small, (progress) => dispatch({ type: 'progress', progress }), visibility);
       handle.current = h;
       jobs.push(
         h.promise.then(
@@ -325,7 +333,7 @@ export function Uploader({ onUploaded }: Props) {
     }
     // The page shows the uploader to signed-in users only; the id keeps two accounts' unfinished
     // uploads in one browser apart.
-    large.forEach((f, key) => jobs.push(runResumable(f, key, user?.id ?? 0)));
+    large.forEach((f, key) => jobs.push(runResumable(f, key, user?.id ?? 0, visibility)));
 
     void Promise.all(jobs).then((outcomes) => {
       handle.current = null;
@@ -409,6 +417,15 @@ export function Uploader({ onUploaded }: Props) {
               ))}
             </ul>
           ) : null}
+          <fieldset className="files-uploader__visibility" disabled={state.phase === 'uploading'}>
+            <legend>{t('uploader.visibilityTitle')}</legend>
+            {(['public', 'private'] as const).map((v) => (
+              <label key={v}>
+                <input type="radio" name={`${inputId}-visibility`} value={v} checked={visibility === v} onChange={() => setVisibility(v)} />{' '}
+                {t(v === 'public' ? 'uploader.visibilityPublic' : 'uploader.visibilityPrivate')}
+              </label>
+            ))}
+          </fieldset>
           {state.phase === 'idle' || state.phase === 'selected' ? <UnfinishedUploads /> : null}
           {state.phase === 'uploading' && state.multipart ? (
             <div className="files-uploader__progress" role="status">
