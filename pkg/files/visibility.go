@@ -88,6 +88,12 @@ func (s *Service) SetVisibility(ctx context.Context, id uint64, visibility strin
 	if err := CheckVisibility(visibility); err != nil {
 		return nil, err
 	}
+	return s.change(ctx, id, func(f *File) { f.Visibility = recordedVisibility(visibility) })
+}
+
+// change applies fn to file id's record, stores it and returns the file as
+// it is now.
+func (s *Service) change(ctx context.Context, id uint64, fn func(*File)) (*File, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -97,7 +103,7 @@ func (s *Service) SetVisibility(ctx context.Context, id uint64, visibility strin
 		if err := store.GetJSON(b, store.Itob(id), &f); err != nil {
 			return fmt.Errorf("file %d: %w", id, err)
 		}
-		f.Visibility = recordedVisibility(visibility)
+		fn(&f)
 		return store.PutJSON(b, store.Itob(id), &f)
 	})
 	if err != nil {
@@ -149,21 +155,5 @@ func (s *Service) Rename(ctx context.Context, id uint64, name string) (*File, er
 	case SanitizeName(name) != name:
 		return nil, store.Invalid("name", "invalid", `name must not contain / or \, control characters, or begin or end with a dot or a space`)
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	var f File
-	err := s.st.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte(bucketName))
-		if err := store.GetJSON(b, store.Itob(id), &f); err != nil {
-			return fmt.Errorf("file %d: %w", id, err)
-		}
-		f.OriginalName = name
-		return store.PutJSON(b, store.Itob(id), &f)
-	})
-	if err != nil {
-		return nil, err
-	}
-	s.ix.put(f)
-	return &f, nil
+	return s.change(ctx, id, func(f *File) { f.OriginalName = name })
 }
