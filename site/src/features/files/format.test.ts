@@ -8,8 +8,11 @@ describe('formatMB (lists; testdata/rules/bytes.json listMB)', () => {
   it.each(cases('listMB'))('%d bytes → %s', (bytes, want) => {
     expect(formatMB(bytes)).toBe(want);
   });
-  it('takes a translated unit', () => {
-    expect(formatMB(1024 * 1024, 'МБ')).toBe('1.00 МБ');
+  it('takes translated units and writes the language\'s decimal comma', () => {
+    const uk = { kb: 'КБ', mb: 'МБ' };
+    expect(formatMB(1024 * 1024, uk, 'uk')).toBe('1,00 МБ');
+    expect(formatMB(1946, uk, 'uk')).toBe('1,90 КБ');
+    expect(formatMB(1572864, { kb: 'КБ', mb: 'МБ' }, 'ru')).toBe('1,50 МБ');
   });
 });
 
@@ -24,6 +27,7 @@ describe('formatBinary / formatSpeed (uploader; testdata/rules/bytes.json binary
     const uk = ['Б', 'КБ', 'МБ', 'ГБ', 'ТБ'] as const;
     expect(formatBinary(512, uk)).toBe('512 Б');
     expect(formatSpeed(1536, uk, '/с')).toBe('1.50 КБ/с');
+    expect(formatSpeed(1536, uk, '/с', 'uk')).toBe('1,50 КБ/с');
   });
 });
 
@@ -33,5 +37,6 @@ describe('formatDecimal (detail page; testdata/rules/bytes.json decimal)', () =>
   });
   it('takes translated units', () => {
     expect(formatDecimal(1500, { bytes: 'bytes', kb: 'KB', mb: 'MB', gb: 'GB' })).toBe('1.50 KB');
+    expect(formatDecimal(2345678, undefined, 'uk')).toBe('2,35 МБ');
   });
 });

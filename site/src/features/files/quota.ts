@@ -38,7 +38,7 @@ export function quotaFromErrorData(data: unknown): QuotaRefusal | null {
 export function quotaRefusalText(q: QuotaRefusal, t: T, units: BinaryUnits, language?: string): string {
   const usage = quotaUsageText(q, t, units, language);
   return q.held
-    ? t('quota.exceededHeld', { usage, held: formatBinary(q.held.bytes, units) })
+    ? t('quota.exceededHeld', { usage, held: formatBinary(q.held.bytes, units, language) })
     : t('quota.exceeded', { usage });
 }
 
@@ -57,8 +57,8 @@ export function quotaUsageText(q: Quota, t: T, units: BinaryUnits, language?: st
   const n = (v: number) => new Intl.NumberFormat(language).format(v);
   const bytes =
     q.limit.bytes === null
-      ? t('quota.bytesUnlimited', { used: formatBinary(q.used.bytes, units) })
-      : t('quota.bytes', { used: formatBinary(q.used.bytes, units), limit: formatBinary(q.limit.bytes, units) });
+      ? t('quota.bytesUnlimited', { used: formatBinary(q.used.bytes, units, language) })
+      : t('quota.bytes', { used: formatBinary(q.used.bytes, units, language), limit: formatBinary(q.limit.bytes, units, language) });
   const files =
     q.limit.files === null
       ? t('quota.filesUnlimited', { count: q.used.files, used: n(q.used.files) })

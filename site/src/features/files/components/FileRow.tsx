@@ -31,7 +31,7 @@ export function fileLink(id: number): string {
  * delete for admins and for the file's own uploader.
  */
 export function FileRow({ file, isAdmin, download, onPreview, onDownload, onDelete }: Props) {
-  const { t } = useTranslation(FILES_NS);
+  const { t, i18n } = useTranslation(FILES_NS);
   const busy = download?.status === 'starting' || download?.status === 'downloading';
   return (
     <li className="files-row" data-testid={`file-${file.id}`}>
@@ -41,7 +41,7 @@ export function FileRow({ file, isAdmin, download, onPreview, onDownload, onDele
           {file.originalName}
         </Link>
         <PrivateBadge file={file} />
-        <span className="files-row__size">{formatMB(file.size, t('list.mb'))}</span>
+        <span className="files-row__size">{formatMB(file.size, { kb: t('list.kb'), mb: t('list.mb') }, i18n.language)}</span>
       </div>
       <div className="files-row__actions" role="group" aria-label={t('actions.label', { name: file.originalName })}>
         {canPreview(file) ? (

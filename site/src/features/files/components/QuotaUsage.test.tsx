@@ -91,7 +91,7 @@ describe('QuotaUsage', () => {
     try {
       quota = { used: { bytes: 2048, files: 5 }, limit: { bytes: 4096, files: 10 } };
       renderWithShell(<QuotaUsage />);
-      expect((await screen.findByTestId('quota-usage')).textContent).toBe('Сховище: використано 2.00 КБ з 4.00 КБ, 5 з 10 файлів');
+      expect((await screen.findByTestId('quota-usage')).textContent).toBe('Сховище: використано 2,00 КБ з 4,00 КБ, 5 з 10 файлів');
     } finally {
       await initTestI18n('en');
     }

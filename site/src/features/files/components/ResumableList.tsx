@@ -36,9 +36,9 @@ interface Props {
 
 /** Large files, one row each: progress and speed, pause, resume and cancel. */
 export function ResumableList({ items, onPause, onResume, onCancel }: Props) {
-  const { t } = useTranslation(FILES_NS);
+  const { t, i18n } = useTranslation(FILES_NS);
   const units = useBinaryUnits();
-  const size = (n: number) => formatBinary(n, units);
+  const size = (n: number) => formatBinary(n, units, i18n.language);
   if (!items.length) return null;
   return (
     <ul className="files-resumable" aria-label={t('resumable.listLabel')}>
@@ -50,7 +50,7 @@ export function ResumableList({ items, onPause, onResume, onCancel }: Props) {
             status = t('resumable.waiting');
             break;
           case 'uploading':
-            status = t('uploader.progress', { percent, speed: formatSpeed(it.speed, units, t('uploader.perSecond')) });
+            status = t('uploader.progress', { percent, speed: formatSpeed(it.speed, units, t('uploader.perSecond'), i18n.language) });
             break;
           case 'retrying':
             status = t('resumable.retrying', { percent });

@@ -13,7 +13,7 @@ import { useBinaryUnits } from '../useUnits';
  * (deleted on the server at once instead of after files.tus_expiry).
  */
 export function UnfinishedUploads() {
-  const { t } = useTranslation(FILES_NS);
+  const { t, i18n } = useTranslation(FILES_NS);
   const units = useBinaryUnits();
   const titleId = useId();
   const { data } = useUnfinishedUploads();
@@ -27,7 +27,7 @@ export function UnfinishedUploads() {
       <ul className="files-unfinished__list" data-testid="unfinished-uploads">
         {data.map((u) => (
           <li key={u.key} className="files-unfinished__item">
-            <span>{t('unfinished.item', { name: u.name, done: formatBinary(u.offset, units), total: formatBinary(u.size, units) })}</span>
+            <span>{t('unfinished.item', { name: u.name, done: formatBinary(u.offset, units, i18n.language), total: formatBinary(u.size, units, i18n.language) })}</span>
             <button
               type="button"
               className="btn btn--ghost"

@@ -237,7 +237,7 @@ describe('Uploader', () => {
       renderWithShell(<Uploader onUploaded={vi.fn()} />);
       const input = screen.getByLabelText('Обрати файли');
       fireEvent.change(input, { target: { files: [file('звіт.pdf', 1536)] } });
-      expect(screen.getByTestId('upload-selection').textContent).toBe('Обрано: звіт.pdf (1.50 КБ)');
+      expect(screen.getByTestId('upload-selection').textContent).toBe('Обрано: звіт.pdf (1,50 КБ)');
       const now = vi.spyOn(performance, 'now');
       now.mockReturnValue(1000);
       fireEvent.click(screen.getByRole('button', { name: 'Завантажити' }));

@@ -153,7 +153,7 @@ export function Uploader({ onUploaded }: Props) {
   // Who will see the files of the next upload; fixed for an upload once it starts.
   const [visibility, setVisibility] = useState<Visibility>('public');
   const units = useBinaryUnits();
-  const size = (n: number) => formatBinary(n, units);
+  const size = (n: number) => formatBinary(n, units, i18n.language);
 
   // Leaving the page stops the multipart upload; resumable ones pause, and the server keeps
   // their bytes so that picking the same file again continues them.
@@ -432,7 +432,7 @@ export function Uploader({ onUploaded }: Props) {
               <span>{t('uploader.uploading')}</span>
               <progress max={100} value={state.progress.percent} aria-label={t('uploader.progressLabel')} />
               <span data-testid="upload-progress">
-                {t('uploader.progress', { percent: state.progress.percent, speed: formatSpeed(state.progress.speed, units, t('uploader.perSecond')) })}
+                {t('uploader.progress', { percent: state.progress.percent, speed: formatSpeed(state.progress.speed, units, t('uploader.perSecond'), i18n.language) })}
               </span>
             </div>
           ) : null}

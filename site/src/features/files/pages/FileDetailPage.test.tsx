@@ -30,7 +30,7 @@ describe('FileDetailPage', () => {
     stubFetch({ 'GET /api/files/4': () => json(detail) });
     renderAt('4');
     expect(await screen.findByRole('heading', { name: 'talk.mp4' })).toBeTruthy();
-    expect(screen.getByTestId('file-size').textContent).toMatch(/^2\.35 МБ \(2\s345\s678 байт\)$/);
+    expect(screen.getByTestId('file-size').textContent).toMatch(/^2,35 МБ \(2\s345\s678 байт\)$/);
     expect(screen.getByText('video/mp4')).toBeTruthy();
     expect(screen.getByText('Назва')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Назад до файлової хмари' }).getAttribute('href')).toBe('/filecloud');

@@ -73,7 +73,7 @@ export default function FileDetailPage() {
             <dd>{file.originalName}</dd>
             <dt>{t('detail.size')}</dt>
             <dd data-testid="file-size">
-              {formatDecimal(file.size, units)}
+              {formatDecimal(file.size, units, i18n.language)}
               {file.size >= 1000 ? ` (${file.size.toLocaleString(i18n.language)} ${units.bytes})` : ''}
             </dd>
             <dt>{t('detail.type')}</dt>

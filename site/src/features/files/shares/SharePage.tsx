@@ -86,7 +86,7 @@ export default function SharePage() {
           <dt>{t('page.name')}</dt>
           <dd>{file.name}</dd>
           <dt>{t('page.size')}</dt>
-          <dd>{formatDecimal(file.size, units)}</dd>
+          <dd>{formatDecimal(file.size, units, i18n.language)}</dd>
           <dt>{t('page.expires')}</dt>
           <dd>
             <time dateTime={expiresAt}>{new Date(expiresAt).toLocaleString(i18n.language)}</time>
