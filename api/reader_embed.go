@@ -4,7 +4,9 @@ package api
 
 import _ "embed"
 
-// Reader is Redoc's standalone bundle (fetched by .ci/fetch-redoc.sh).
-//
 //go:embed reader/redoc.standalone.js
-var Reader []byte
+var readerBundle []byte
+
+// Reader is Redoc's standalone bundle (fetched by .ci/fetch-redoc.sh), made to load nothing
+// from another host (offline).
+var Reader = offline(readerBundle)
