@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAudit } from './api';
+import { auditDetails, auditParty } from './auditText';
 import { ACCOUNT_NS } from './i18n';
 import { ListState } from './ListState';
 
@@ -56,14 +57,10 @@ export function AuditLog() {
                   <tr key={e.id}>
                     <td>{new Date(e.at).toLocaleString(i18n.language)}</td>
                     <td>{typeName(e.type)}</td>
-                    <td>{e.actor}</td>
-                    <td>{e.target}</td>
+                    <td>{auditParty(e.actor, t)}</td>
+                    <td>{auditParty(e.target, t)}</td>
                     <td>{e.ip}</td>
-                    <td>
-                      {Object.entries(e.details ?? {})
-                        .map(([k, v]) => `${k}: ${v}`)
-                        .join(', ')}
-                    </td>
+                    <td>{auditDetails(e.details, t, i18n.language)}</td>
                   </tr>
                 ))}
               </tbody>
