@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import {
   DBFS_FLOOR,
   barHeights,
+  clipWarning,
   formatDbfs,
   isClipping,
   logSpectrumBars,
@@ -12,6 +13,7 @@ import {
   toDbfs,
   type PeakHold,
 } from './audioMath';
+import { formatNumber } from '../../../lib/numberFormat';
 import { MIC_NS } from './i18n';
 import type { MicInput } from './useMicrophones';
 
@@ -69,7 +71,8 @@ function drawSpectrum(canvas: HTMLCanvasElement, heights: number[]) {
  * warning, and the settings its track really runs with.
  */
 export function MicMonitor({ input, label }: { input: MicInput; label: string }) {
-  const { t } = useTranslation(MIC_NS);
+  const { t, i18n } = useTranslation(MIC_NS);
+  const lang = i18n.language;
   const waveRef = useRef<HTMLCanvasElement>(null);
   const specRef = useRef<HTMLCanvasElement>(null);
   const [meter, setMeter] = useState<Meter>({ rmsDb: DBFS_FLOOR, peakDb: DBFS_FLOOR, hold: null, clipAt: null });
@@ -96,8 +99,8 @@ export function MicMonitor({ input, label }: { input: MicInput; label: string })
       if (specRef.current) drawSpectrum(specRef.current, barHeights(freq, bars));
       if (now - lastMeter >= METER_UPDATE_MS) {
         lastMeter = now;
-        const clip = clipAt !== null && now - clipAt < CLIP_SHOW_MS ? clipAt : null;
-        setMeter({ rmsDb: toDbfs(rms(time)), peakDb, hold, clipAt: clip });
+        const rmsDb = toDbfs(rms(time));
+        setMeter({ rmsDb, peakDb, hold, clipAt: clipWarning(clipAt, now, rmsDb, CLIP_SHOW_MS) ? clipAt : null });
       }
     };
     frame = requestAnimationFrame(tick);
@@ -127,18 +130,18 @@ export function MicMonitor({ input, label }: { input: MicInput; label: string })
           aria-valuemin={DBFS_FLOOR}
           aria-valuemax={0}
           aria-valuenow={Math.round(meter.rmsDb)}
-          aria-valuetext={formatDbfs(meter.rmsDb)}
+          aria-valuetext={formatDbfs(meter.rmsDb, lang)}
         >
           <span className="mic-meter__rest" style={{ left: `${meterFraction(meter.rmsDb) * 100}%` }} />
           {meter.hold ? <span className="mic-meter__hold" style={{ left: `${meterFraction(meter.hold.db) * 100}%` }} /> : null}
         </div>
         <dl className="mic-meter__figures">
           <dt>{t('monitor.rms')}</dt>
-          <dd>{formatDbfs(meter.rmsDb)}</dd>
+          <dd>{formatDbfs(meter.rmsDb, lang)}</dd>
           <dt>{t('monitor.peak')}</dt>
-          <dd>{formatDbfs(meter.peakDb)}</dd>
+          <dd>{formatDbfs(meter.peakDb, lang)}</dd>
           <dt>{t('monitor.peakHold')}</dt>
-          <dd>{formatDbfs(meter.hold?.db ?? DBFS_FLOOR)}</dd>
+          <dd>{formatDbfs(meter.hold?.db ?? DBFS_FLOOR, lang)}</dd>
         </dl>
         {meter.clipAt !== null ? (
           <p className="mic-meter__clip" role="status">
@@ -152,7 +155,7 @@ export function MicMonitor({ input, label }: { input: MicInput; label: string })
         <dt>{t('settings.channelCount')}</dt>
         <dd>{s.channelCount ?? t('settings.unknown')}</dd>
         <dt>{t('settings.latency')}</dt>
-        <dd>{typeof s.latency === 'number' ? t('settings.ms', { value: (s.latency * 1000).toFixed(1) }) : t('settings.unknown')}</dd>
+        <dd>{typeof s.latency === 'number' ? t('settings.ms', { value: formatNumber(s.latency * 1000, lang, 1) }) : t('settings.unknown')}</dd>
         <dt>{t('settings.echoCancellation')}</dt>
         <dd>{onOff(s.echoCancellation)}</dd>
         <dt>{t('settings.noiseSuppression')}</dt>

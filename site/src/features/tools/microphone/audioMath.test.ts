@@ -6,6 +6,7 @@ import {
   clampDelay,
   formatDbfs,
   formatPercent,
+  clipWarning,
   isClipping,
   levelPercent,
   logSpectrumBars,
@@ -52,6 +53,12 @@ describe('formatting', () => {
     expect(formatPercent(12.345)).toBe('12.35%');
     expect(formatPercent(Number.NaN)).toBe('0.00%');
     expect(formatPercent(100)).toBe('100.00%');
+  });
+  it('writes the reader\'s decimal comma', () => {
+    expect(formatPercent(50, 'uk')).toBe('50,00%');
+    expect(formatPercent(3.5, 'ru')).toBe('3,50%');
+    expect(formatDbfs(-6.0206, 'uk')).toBe('−6,0 dBFS');
+    expect(formatDbfs(-0.01, 'en')).toBe('0.0 dBFS');
   });
   it('prints dBFS with one decimal and −∞ for the floor', () => {
     expect(formatDbfs(-6.0206)).toBe('−6.0 dBFS');
@@ -162,5 +169,18 @@ describe('recordingFileName', () => {
   it('is recording_<timestamp>.webm', () => {
     expect(recordingFileName(1763880000123)).toBe('recording_1763880000123.webm');
     expect(recordingFileName(1763880000123)).toMatch(/^recording_\d+\.webm$/);
+  });
+});
+
+describe('clipWarning', () => {
+  const SHOW = 2000;
+  it.each([
+    ['clipped just now, loud', 1000, 1500, -0.5, true],
+    ['clipped a second ago, still speaking', 1000, 2000, -20, true],
+    ['clipped, now silence (−∞ dBFS): no warning', 1000, 1500, DBFS_FLOOR, false],
+    ['clipped long ago', 1000, 4000, -3, false],
+    ['never clipped', null, 1500, -1, false],
+  ] as const)('%s', (_name, clipAt, now, level, want) => {
+    expect(clipWarning(clipAt, now, level, SHOW)).toBe(want);
   });
 });

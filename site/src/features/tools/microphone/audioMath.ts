@@ -2,6 +2,7 @@
 // the spectrum's logarithmic bars and the spec's constants. Kept free of Web Audio objects so
 // every rule is checked by Vitest — including those the fake test microphone cannot exercise
 // (a real clipping signal, a real peak decay).
+import { formatNumber } from '../../../lib/numberFormat';
 
 /** Analyser window (spec §9). */
 export const FFT_SIZE = 2048;
@@ -50,15 +51,17 @@ export function levelPercent(amplitude: number): number {
   return Math.min(100, Math.max(0, amplitude * 100));
 }
 
-/** Percent with exactly 2 decimals (spec §9), e.g. 3.5 → "3.50%". */
-export function formatPercent(percent: number): string {
-  return `${(Number.isFinite(percent) ? percent : 0).toFixed(2)}%`;
+/** Percent with exactly 2 decimals (spec §9) in the reader's number format: "3.50%", "3,50%". */
+export function formatPercent(percent: number, lang = 'en'): string {
+  return `${formatNumber(percent, lang, 2)}%`;
 }
 
-/** dBFS with one decimal; the floor shows as "−∞ dBFS". */
-export function formatDbfs(db: number): string {
+/** dBFS with one decimal in the reader's number format ("−6.0", "−6,0"); the floor shows as "−∞ dBFS". */
+export function formatDbfs(db: number, lang = 'en'): string {
   if (db <= DBFS_FLOOR) return '−∞ dBFS';
-  return `${db.toFixed(1).replace('-', '−')} dBFS`;
+  const text = formatNumber(Math.abs(db), lang, 1);
+  // a typographic minus, and none for a value that rounds to zero ("−0.0")
+  return `${db < 0 && /[1-9]/.test(text) ? '−' : ''}${text} dBFS`;
 }
 
 /** The result of a noise measurement of one microphone: the average level of its samples. */
@@ -81,6 +84,15 @@ export function noiseAverage(levels: readonly number[]): NoiseResult {
 export function isClipping(samples: ArrayLike<number>, threshold = CLIP_THRESHOLD): boolean {
   for (let i = 0; i < samples.length; i++) if (Math.abs(samples[i]) >= threshold) return true;
   return false;
+}
+
+/**
+ * Whether the clipping warning shows: the input clipped within the last `showMs` and there is a
+ * level now. A full-scale burst followed by silence is not clipping any more — the warning never
+ * stands beside a −∞ dBFS level.
+ */
+export function clipWarning(clipAt: number | null, now: number, levelDb: number, showMs: number): boolean {
+  return clipAt !== null && now - clipAt < showMs && levelDb > DBFS_FLOOR;
 }
 
 /** A peak-hold indicator: the highest recent peak, held for PEAK_HOLD_MS, then falling. */

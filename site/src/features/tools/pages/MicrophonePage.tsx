@@ -21,7 +21,7 @@ const PROCESSING_OPTIONS: Array<keyof Processing> = ['echoCancellation', 'noiseS
  * floor. Everything stays in the browser — no recording or sample leaves the page.
  */
 export default function MicrophonePage() {
-  const { t } = useTranslation(MIC_NS);
+  const { t, i18n } = useTranslation(MIC_NS);
   const { t: tShell } = useTranslation();
   const mic = useMicrophones();
   const { devices, status, selected, inputs, error, setError } = mic;
@@ -161,7 +161,7 @@ export default function MicrophonePage() {
                 const r = noise.results[i.deviceId];
                 return (
                   <li key={i.deviceId} data-testid="noise-result">
-                    {t('noise.result', { name: labelOf(i.deviceId), percent: formatPercent(r.percent), dbfs: formatDbfs(r.dbfs) })}
+                    {t('noise.result', { name: labelOf(i.deviceId), percent: formatPercent(r.percent, i18n.language), dbfs: formatDbfs(r.dbfs, i18n.language) })}
                   </li>
                 );
               })}

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { CustomFrequencyModal } from './CustomFrequencyModal';
+import { formatNumber } from '../../../lib/numberFormat';
 import { TONE_NS } from './i18n';
 import { keyAction, keyBelongsToTarget } from './keys';
 import { PresetList } from './PresetList';
@@ -53,7 +54,7 @@ const BALANCE: Array<['left' | 'both' | 'right', number]> = [
  * timers (error clearing, the loop's cycle counter, the sweep read-out) and ends them all on unmount.
  */
 export function ToneGenerator() {
-  const { t } = useTranslation(TONE_NS);
+  const { t, i18n } = useTranslation(TONE_NS);
   const [searchParams, setSearchParams] = useSearchParams();
   const [initial] = useState(() => parseToneParams(searchParams));
 
@@ -251,7 +252,7 @@ export function ToneGenerator() {
   }, []);
 
   const fmt = (f: number) => {
-    const { value, unit } = formatFrequency(f);
+    const { value, unit } = formatFrequency(f, i18n.language);
     return `${value} ${t(unit === 'Hz' ? 'hz' : 'khz')}`;
   };
   const shown = sweepNow ?? frequency;
@@ -375,7 +376,7 @@ export function ToneGenerator() {
       <section className="tone-section">
         <label className="tone-field tone-field--wide">
           <span>
-            {t('volume')}: <output>{gainToPercent(volume).toFixed(2)} %</output>
+            {t('volume')}: <output>{formatNumber(gainToPercent(volume), i18n.language, 2)} %</output>
           </span>
           <input
             type="range"
@@ -384,7 +385,7 @@ export function ToneGenerator() {
             step={0.01}
             value={gainToPercent(volume)}
             aria-label={t('volume')}
-            aria-valuetext={`${gainToPercent(volume).toFixed(2)} %`}
+            aria-valuetext={`${formatNumber(gainToPercent(volume), i18n.language, 2)} %`}
             onChange={(e) => setVolume(percentToGain(Number(e.target.value)))} />
         </label>
       </section>

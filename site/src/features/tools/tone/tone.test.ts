@@ -43,6 +43,10 @@ describe('formatFrequency (spec §9: ≥ 1000 Hz in kHz with one decimal)', () =
     [12500, '12.5', 'kHz'],
     [21000, '21.0', 'kHz'],
   ])('%s → %s %s', (f, value, unit) => expect(formatFrequency(f)).toEqual({ value, unit }));
+  it('writes the reader\'s decimal comma', () => {
+    expect(formatFrequency(27.5, 'uk')).toEqual({ value: '27,5', unit: 'Hz' });
+    expect(formatFrequency(12500, 'ru')).toEqual({ value: '12,5', unit: 'kHz' });
+  });
 });
 
 describe('noteFor (A4 = 440 Hz)', () => {

@@ -1,5 +1,6 @@
 // Everything the tone generator computes, kept free of React and Web Audio so each rule of the
 // spec (§4 Tone generator, §5, §9) is one small function with a Vitest beside it.
+import { formatNumber } from '../../../lib/numberFormat';
 
 /** Spec §9: the tone frequency range, in Hz. */
 export const MIN_FREQUENCY = 1;
@@ -51,12 +52,12 @@ export function clampFrequency(frequency: number): number {
 
 /**
  * Spec §9: 1000 Hz and above show in kHz with one decimal ("1.0 kHz"); below, in Hz with up to
- * two decimals and no trailing zeros ("440 Hz", "27.5 Hz"). The unit is returned apart so the
- * page can translate it.
+ * two decimals and no trailing zeros ("440 Hz", "27.5 Hz"), in the reader's number format
+ * ("27,5" in uk/ru). The unit is returned apart so the page can translate it.
  */
-export function formatFrequency(frequency: number): { value: string; unit: 'Hz' | 'kHz' } {
-  if (frequency >= 1000) return { value: (frequency / 1000).toFixed(1), unit: 'kHz' };
-  return { value: String(roundFrequency(frequency)), unit: 'Hz' };
+export function formatFrequency(frequency: number, lang = 'en'): { value: string; unit: 'Hz' | 'kHz' } {
+  if (frequency >= 1000) return { value: formatNumber(frequency / 1000, lang, 1), unit: 'kHz' };
+  return { value: formatNumber(roundFrequency(frequency), lang), unit: 'Hz' };
 }
 
 const NOTE_NAMES = ['C', 'C♯', 'D', 'D♯', 'E', 'F', 'F♯', 'G', 'G♯', 'A', 'A♯', 'B'];

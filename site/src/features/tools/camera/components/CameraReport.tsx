@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../../../lib/numberFormat';
 import { aspectRatio, buildReport, megapixels, reportFileName, type ScanResult } from '../report';
 
 type AnyRecord = Record<string, unknown>;
@@ -24,7 +25,8 @@ function downloadJson(data: unknown, name: string) {
 
 /** What the running track really delivers, and the report download. */
 export function CameraReport({ track, fps, scan }: Props) {
-  const { t } = useTranslation('camera');
+  const { t, i18n } = useTranslation('camera');
+  const num = (v: number, digits: number) => formatNumber(v, i18n.language, digits);
   const [includeLabel, setIncludeLabel] = useState(false);
   const settings = (track?.getSettings() ?? null) as AnyRecord | null;
   const caps = (track && typeof track.getCapabilities === 'function' ? track.getCapabilities() : null) as AnyRecord | null;
@@ -35,7 +37,7 @@ export function CameraReport({ track, fps, scan }: Props) {
   const maxH = (caps?.height as { max?: number } | undefined)?.max;
 
   const fpsText =
-    fps === undefined ? t('report.notMeasurable') : fps === null ? t('report.measuring') : t('report.fpsValue', { fps: fps.toFixed(1) });
+    fps === undefined ? t('report.notMeasurable') : fps === null ? t('report.measuring') : t('report.fpsValue', { fps: num(fps, 1) });
   const facingText =
     facing === 'user' ? t('report.facingUser') : facing === 'environment' ? t('report.facingEnvironment') : t('report.facingUnknown');
 
@@ -67,11 +69,11 @@ export function CameraReport({ track, fps, scan }: Props) {
           <dt>{t('report.fps')}</dt>
           <dd data-testid="camera-fps">{fpsText}</dd>
           <dt>{t('report.negotiated')}</dt>
-          <dd>{typeof settings?.frameRate === 'number' ? t('report.fpsValue', { fps: settings.frameRate.toFixed(1) }) : '—'}</dd>
+          <dd>{typeof settings?.frameRate === 'number' ? t('report.fpsValue', { fps: num(settings.frameRate, 1) }) : '—'}</dd>
           <dt>{t('report.aspect')}</dt>
-          <dd>{w && h ? `${aspectRatio(w, h)} (${(w / h).toFixed(2)})` : '—'}</dd>
+          <dd>{w && h ? `${aspectRatio(w, h)} (${num(w / h, 2)})` : '—'}</dd>
           <dt>{t('report.megapixels')}</dt>
-          <dd>{w && h ? t('report.mpValue', { mp: megapixels(w, h).toFixed(2) }) : '—'}</dd>
+          <dd>{w && h ? t('report.mpValue', { mp: num(megapixels(w, h), 2) }) : '—'}</dd>
           <dt>{t('report.maxResolution')}</dt>
           <dd>{maxW && maxH ? `${maxW}×${maxH}` : '—'}</dd>
           <dt>{t('report.label')}</dt>

@@ -7,7 +7,8 @@ export function Gallery({ photos, onDelete }: { photos: Photo[]; onDelete: (id: 
   return (
     <section className="camera-panel" aria-labelledby="camera-gallery-title">
       <h2 id="camera-gallery-title" className="camera-panel__title">
-        {t('gallery.title')} <span className="camera-muted">{t('gallery.count', { count: photos.length })}</span>
+        {/* the count names the list itself ("Photos: 3"): a title beside it read "Photos Photos: 3" */}
+        {t('gallery.count', { count: photos.length })}
       </h2>
       {photos.length === 0 ? (
         <p className="camera-muted">{t('gallery.empty')}</p>

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../../../lib/numberFormat';
 import type { ResolutionScan } from '../useResolutionScan';
 
 interface Props {
@@ -9,7 +10,7 @@ interface Props {
 
 /** The resolution scan's button, progress and the modes the camera really delivered. */
 export function ScanPanel({ scan, cancelled, onStart }: Props) {
-  const { t } = useTranslation('camera');
+  const { t, i18n } = useTranslation('camera');
   const finished = !scan.running && scan.done === scan.total;
   return (
     <section className="camera-panel" aria-labelledby="camera-scan-title">
@@ -50,7 +51,7 @@ export function ScanPanel({ scan, cancelled, onStart }: Props) {
               <tr key={`${r.width}x${r.height}`}>
                 <td>{r.name}</td>
                 <td>{`${r.width}×${r.height}`}</td>
-                <td>{r.fps === null ? '—' : r.fps.toFixed(1)}</td>
+                <td>{r.fps === null ? '—' : formatNumber(r.fps, i18n.language, 1)}</td>
               </tr>
             ))}
           </tbody>
