@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UAParser } from 'ua-parser-js';
 import type { IpInfo } from '../../../lib/ipInfo';
 import type { BrowserInfo } from './browserInfo';
 import { acceptLanguageTags, consistencyRows, exportData, exportFileName, flagFromCode, shareText, zoneOffset } from './report';
@@ -164,5 +165,61 @@ describe('ruTime', () => {
     for (const ms of [Date.UTC(2025, 0, 1, 0, 0, 0), Date.UTC(2025, 5, 9, 9, 5, 3), Date.UTC(2025, 11, 31, 23, 59, 59)]) {
       expect(ruTime(ms)).toBe(new Date(ms).toLocaleTimeString('ru-RU'));
     }
+  });
+});
+
+describe('consistencyRows with reduced and frozen User-Agents', () => {
+  const at = new Date('2026-07-01T12:00:00Z');
+  /** What the page knows of a real browser: its User-Agent parsed, and its Client Hints. */
+  function real(ua: string, hints: NonNullable<BrowserInfo['clientHints']>): BrowserInfo {
+    const p = new UAParser(ua).getResult();
+    return {
+      browser: { name: p.browser.name ?? 'unknown', version: p.browser.version ?? 'unknown' },
+      os: { name: p.os.name ?? 'unknown', version: p.os.version ?? 'unknown' },
+      device: { type: p.device.type === 'mobile' ? 'mobile' : p.device.type === 'tablet' ? 'tablet' : 'desktop', vendor: 'unknown', model: 'unknown' },
+      system: { timezone: 'Europe/Kyiv', languages: ['uk-UA', 'uk', 'en'] },
+      clientHints: hints,
+    } as unknown as BrowserInfo;
+  }
+  const rows = (b: BrowserInfo) => byKey(consistencyRows(ipUA, b, at));
+  const uaRows = (b: BrowserInfo) => [rows(b).platform.status, rows(b).brands.status, rows(b).mobile.status];
+
+  it.each([
+    [
+      'headless Chromium (HeadlessChrome beside a Chromium brand)',
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36',
+      { brands: ['Not:A-Brand 8', 'Chromium 156'], mobile: false, platform: 'Linux' },
+    ],
+    [
+      'Chrome on Android, reduced ("Android 10; K", 130.0.0.0)',
+      'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36',
+      { brands: ['Chromium 130', 'Google Chrome 130', 'Not?A_Brand 99'], mobile: true, platform: 'Android', platformVersion: '14.0.0', model: 'Pixel 8' },
+    ],
+    [
+      'Chrome on Windows 11, reduced ("Windows NT 10.0")',
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36',
+      { brands: ['Google Chrome 130', 'Chromium 130', 'Not?A_Brand 99'], mobile: false, platform: 'Windows', platformVersion: '15.0.0' },
+    ],
+    [
+      'Chrome on a Mac, frozen ("Mac OS X 10_15_7")',
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36',
+      { brands: ['Google Chrome 130', 'Chromium 130'], mobile: false, platform: 'macOS', platformVersion: '14.5.0' },
+    ],
+    [
+      'Edge, reduced',
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36 Edg/130.0.0.0',
+      { brands: ['Microsoft Edge 130', 'Chromium 130', 'Not?A_Brand 99'], mobile: false, platform: 'Windows' },
+    ],
+  ])('%s is consistent', (_name, ua, hints) => {
+    expect(uaRows(real(ua, hints))).toEqual(['pass', 'pass', 'pass']);
+  });
+
+  it('a User-Agent of another major version than the brands is a mismatch', () => {
+    const b = real('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36', {
+      brands: ['Google Chrome 130', 'Chromium 130'],
+      mobile: false,
+      platform: 'Windows',
+    });
+    expect(rows(b).brands.status).toBe('mismatch');
   });
 });

@@ -76,9 +76,17 @@ export function acceptLanguageTags(header: string): string[] {
     .filter((tag) => tag && tag !== '*');
 }
 
-/** The browser brand a parsed browser name appears as in Client Hints. */
-function brandMatches(browserName: string, brands: string[]): boolean {
-  const name = browserName.toLowerCase().replace(/^mobile\s+/, '');
+/**
+ * Whether the User-Agent's browser is among the Client Hints brands, at the same major version.
+ * The User-Agent may be reduced or frozen (Chrome's "Chrome/130.0.0.0", a headless build's
+ * "HeadlessChrome/…" beside a "Chromium" brand): its name is taken without such qualifiers and
+ * only the major version is compared, the one part a reduced User-Agent keeps.
+ */
+function brandMatches(browserName: string, browserVersion: string, brands: string[]): boolean {
+  const name = browserName
+    .toLowerCase()
+    .replace(/^mobile\s+/, '')
+    .replace(/\s+(headless|webview)$/, '');
   const aliases: Record<string, string[]> = {
     chrome: ['google chrome', 'chromium'],
     chromium: ['chromium'],
@@ -88,7 +96,13 @@ function brandMatches(browserName: string, brands: string[]): boolean {
     'samsung internet': ['samsung internet'],
   };
   const wanted = aliases[name] ?? [name];
-  return brands.some((b) => wanted.some((w) => b.toLowerCase().startsWith(w)));
+  const major = /^(\d+)/.exec(browserVersion)?.[1];
+  return brands.some((b) => {
+    const brand = b.toLowerCase();
+    if (!wanted.some((w) => brand.startsWith(w))) return false;
+    const brandMajor = /\s(\d+)(?:\.[\d.]*)?$/.exec(brand)?.[1];
+    return !major || !brandMajor || major === brandMajor;
+  });
 }
 
 /** Client Hints' platform names against ua-parser's OS names. */
@@ -141,7 +155,7 @@ export function consistencyRows(ip: IpInfo, browser: BrowserInfo, at: Date = new
     key: 'brands',
     ipSide: `${browser.browser.name} ${browser.browser.version}`.trim(),
     browserSide: hints?.brands.join(', ') || na,
-    status: hints && hints.brands.length && known(browser.browser.name) ? status(brandMatches(browser.browser.name, hints.brands)) : 'unknown',
+    status: hints && hints.brands.length && known(browser.browser.name) ? status(brandMatches(browser.browser.name, browser.browser.version, hints.brands)) : 'unknown',
   });
   const uaMobile = browser.device.type === 'mobile';
   rows.push({
