@@ -125,9 +125,12 @@ test.describe('shell', () => {
     const sidebar = page.getByRole('navigation', { name: 'Menu' });
     await expect(sidebar).toBeVisible();
     expect(requested.filter(drawerChunk)).toHaveLength(1);
-    const close = page.getByRole('banner').getByRole('button', { name: 'Close menu' });
-    await expect(close).toHaveAttribute('aria-expanded', 'true');
-    await expect(close.locator('[data-icon="close"]')).toBeVisible();
+    // one close button on screen, the drawer's; the header's menu button stays as it was
+    const headerButton = page.locator('.site-header__actions .menu-button');
+    await expect(headerButton).toHaveAttribute('aria-expanded', 'true');
+    await expect(headerButton.locator('[data-icon="menu"]')).toBeVisible();
+    await expect(page.locator('[data-icon="close"]:visible')).toHaveCount(1);
+    await expect(sidebar.getByRole('button', { name: 'Close menu' })).toBeVisible();
     await expect(sidebar.getByRole('link', { name: 'Blog' })).toBeVisible();
     // the panel really covers the side of the window (not clipped by the header)
     const box = await sidebar.boundingBox();

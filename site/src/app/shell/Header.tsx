@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation } from 'react-router';
 import { useAuth } from '../../lib/auth';
-import { CloseIcon, MenuIcon } from './icons';
+import { MenuIcon } from './icons';
 import { LanguageSelector } from './LanguageSelector';
 import { ADMIN_PATH, MAIN_ITEMS, SHELL_BREAKPOINT_PX } from './navItems';
 import { preloadSidebar, Sidebar } from './Sidebar';
@@ -101,14 +101,16 @@ function ReadyHeader() {
             className="menu-button"
             aria-expanded={menuOpen}
             aria-controls={SIDEBAR_ID}
-            aria-label={menuOpen ? t('closeMenu') : t('openMenu')}
+            // While the drawer is open the header is inert behind it and the drawer's own button
+            // closes it: this one stays the menu button, so the drawer shows one close button.
+            aria-label={t('openMenu')}
             onClick={() => setMenuOpen((o) => !o)}
             // The drawer's chunk starts loading when a press is coming, not at the click.
             onPointerEnter={warmSidebar}
             onPointerDown={warmSidebar}
             onFocus={warmSidebar}
           >
-            {menuOpen ? <CloseIcon /> : <MenuIcon />}
+            <MenuIcon />
           </button>
         </div>
       </div>
