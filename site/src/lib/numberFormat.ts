@@ -9,7 +9,8 @@ function formatter(lang: string, digits: number | undefined): Intl.NumberFormat 
   const key = `${lang}|${digits ?? ''}`;
   let f = cache.get(key);
   if (!f) {
-    const opts: Intl.NumberFormatOptions = { useGrouping: 'min2' };
+    // 'min2' (no grouping below five digits) is newer than TypeScript's lib
+    const opts = { useGrouping: 'min2' } as unknown as Intl.NumberFormatOptions;
     if (digits !== undefined) Object.assign(opts, { minimumFractionDigits: digits, maximumFractionDigits: digits });
     try {
       f = new Intl.NumberFormat(lang, opts);

@@ -4,6 +4,7 @@ import { useAudit } from './api';
 import { auditDetails, auditParty } from './auditText';
 import { ACCOUNT_NS } from './i18n';
 import { ListState } from './ListState';
+import { Select } from '../../../components/ui/Field';
 
 const TYPES = ['', 'signin', 'signin.failed', '2fa', 'password.changed', 'role.changed', 'sessions.revoked', 'user', 'invite.created'] as const;
 
@@ -24,7 +25,7 @@ export function AuditLog() {
         {t('audit.title')}
       </h3>
       <label htmlFor={`${id}-type`}>{t('audit.type')}</label>{' '}
-      <select
+      <Select
         id={`${id}-type`}
         value={type}
         onChange={(e) => {
@@ -37,7 +38,7 @@ export function AuditLog() {
             {filterName(x)}
           </option>
         ))}
-      </select>
+      </Select>
       <ListState query={audit} empty={t('audit.empty')} isEmpty={(page) => page.events.length === 0}>
         {({ events }) => (
           <div className="audit__table-wrap" tabIndex={0} role="region" aria-label={t('audit.title')}>

@@ -4,6 +4,7 @@ import { useRegistrationPolicy } from '../api';
 import { useCreateInvite, useDeleteInvite, useInvites } from './api';
 import { ACCOUNT_NS } from './i18n';
 import { ListState } from './ListState';
+import { Select } from '../../../components/ui/Field';
 
 const VALIDITY_DAYS = [1, 7, 30] as const;
 
@@ -28,13 +29,13 @@ export function InvitesPanel() {
       {policy ? <p>{t('invites.policy', { policy: t(`invites.policies.${policy}`) })}</p> : null}
       <div className="invites__create">
         <label htmlFor={`${id}-days`}>{t('invites.validFor')}</label>
-        <select id={`${id}-days`} value={days} onChange={(e) => setDays(Number(e.target.value))}>
+        <Select id={`${id}-days`} value={days} onChange={(e) => setDays(Number(e.target.value))}>
           {VALIDITY_DAYS.map((d) => (
             <option key={d} value={d}>
               {t('invites.days', { count: d })}
             </option>
           ))}
-        </select>
+        </Select>
         <button
           type="button"
           className="btn btn--primary"

@@ -7,6 +7,7 @@ import type { FileDetail } from '../api';
 import { useCreateShare, useFileShares, useRenameFile, useSetVisibility, type Visibility } from './api';
 import { SHARES_NS } from './i18n';
 import { ShareList } from './ShareList';
+import { Select, TextField } from '../../../components/ui/Field';
 
 const EXPIRIES = ['1h', '1d', '7d', '30d'] as const;
 
@@ -113,21 +114,21 @@ export function FileSharing({ file, onChange }: { file: FileDetail; onChange: (f
         <form className="file-shares__form" onSubmit={submit}>
           <label>
             {t('panel.expires')}
-            <select className="field-input" value={expiresIn} onChange={(e) => setExpiresIn(e.target.value)}>
+            <Select value={expiresIn} onChange={(e) => setExpiresIn(e.target.value)}>
               {EXPIRIES.map((x) => (
                 <option key={x} value={x}>
                   {t(`panel.expiry.${x}`)}
                 </option>
               ))}
-            </select>
+            </Select>
           </label>
           <label>
             {t('panel.password')}
-            <input className="field-input" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+            <TextField type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
           </label>
           <label>
             {t('panel.maxDownloads')}
-            <input className="field-input" type="number" min={1} inputMode="numeric" value={maxDownloads} onChange={(e) => setMaxDownloads(e.target.value)} />
+            <TextField type="number" min={1} inputMode="numeric" value={maxDownloads} onChange={(e) => setMaxDownloads(e.target.value)} />
           </label>
           <button type="submit" className="btn btn--primary" disabled={create.isPending}>
             {t('panel.create')}

@@ -9,6 +9,7 @@ import { sharePaths, statusOf, useShareInfo, useUnlockShare } from './api';
 import { FilePreview } from './FilePreview';
 import { SHARES_NS } from './i18n';
 import './shares.css';
+import { TextField } from '../../../components/ui/Field';
 
 /**
  * /s/:token — a shared file for whoever holds the link: its name and size, a preview and a
@@ -54,7 +55,7 @@ export default function SharePage() {
         <p>{t('page.locked')}</p>
         <label>
           {t('page.password')}
-          <input
+          <TextField
             type="password"
             autoComplete="off"
             required

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { imageUrl, type Game } from '../api';
 import { GAMES_NS } from '../i18n';
+import { TextField } from '../../../components/ui/Field';
 
 interface Props {
   games: Game[];
@@ -41,7 +42,7 @@ export function GameList({
     <div className="games-list">
       <label className="games-search">
         <span className="visually-hidden">{t('searchLabel')}</span>
-        <input
+        <TextField
           type="search"
           value={search}
           placeholder={t('searchPlaceholder')}

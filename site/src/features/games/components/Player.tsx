@@ -24,6 +24,7 @@ import { DEFAULT_CONTROLS, effective, type Controls } from '../controls';
 import { ControlsPanel } from './ControlsPanel';
 import { AccountSlotList, AccountSlotThumbnail, SlotThumbnail } from './SlotThumbnail';
 import { MAX_THUMB_BYTES } from '../emulator/thumbnail';
+import { Select } from '../../../components/ui/Field';
 
 interface Props {
   game: Game;
@@ -299,14 +300,14 @@ export function Player({ game, core, onClose }: Props) {
       <div className="games-saves" role="group" aria-label={t('saves.title')}>
         <label>
           {t('saves.slot')}{' '}
-          <select value={slot} onChange={(e) => setSlot(e.target.value as Slot)}>
+          <Select value={slot} onChange={(e) => setSlot(e.target.value as Slot)}>
             <option value="browser">{t('saves.browserSlot')}</option>
             {signedIn ? ACCOUNT_SLOTS.map((n) => (
               <option key={n} value={n}>
                 {slotLabel(n)}
               </option>
             )) : null}
-          </select>
+          </Select>
         </label>
         <button type="button" className="btn" onClick={save}>
           {t('saves.save')}

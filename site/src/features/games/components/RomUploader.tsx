@@ -4,6 +4,7 @@ import { ApiError } from '../../../lib/api';
 import { useAddRom, type Console } from '../api';
 import { GAMES_NS } from '../i18n';
 import { UploadCancelled, UploadInterrupted, pairUploads } from '../romUpload';
+import { Select } from '../../../components/ui/Field';
 
 interface Props {
   consoles: Console[];
@@ -104,14 +105,14 @@ export function RomUploader({ consoles }: Props) {
         <p>{t('upload.drop')}</p>
         <label>
           {t('upload.console')}{' '}
-          <select value={consoleId} onChange={(e) => setConsoleId(e.target.value)}>
+          <Select value={consoleId} onChange={(e) => setConsoleId(e.target.value)}>
             <option value="">{t('upload.fromExtension')}</option>
             {consoles.map((c) => (
               <option key={c.id} value={c.id}>
                 {c.shortName} — {c.name}
               </option>
             ))}
-          </select>
+          </Select>
         </label>{' '}
         <label className="btn">
           {t('upload.choose')}

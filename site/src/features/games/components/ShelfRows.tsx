@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { imageUrl, type Game } from '../api';
 import { GAMES_NS } from '../i18n';
 import { sortShelf, type ShelfGame } from '../shelf';
+import { Select } from '../../../components/ui/Field';
 
 interface Props {
   recent: ShelfGame[];
@@ -47,10 +48,10 @@ export function ShelfRows({ recent, favourites, onPlay }: Props) {
     <div className="games-shelf">
       <label className="games-shelf__sort">
         {t('shelf.sort')}{' '}
-        <select value={sort} onChange={(e) => setSort(e.target.value as 'recent' | 'name')}>
+        <Select value={sort} onChange={(e) => setSort(e.target.value as 'recent' | 'name')}>
           <option value="recent">{t('shelf.byRecent')}</option>
           <option value="name">{t('shelf.byName')}</option>
-        </select>
+        </Select>
       </label>
       {recent.length > 0 ? <Row title={t('shelf.continue')} games={sortShelf(recent, sort, i18n.language)} onPlay={onPlay} /> : null}
       {favourites.length > 0 ? (

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageLanguage } from '../../../lib/i18n';
 import { PORTFOLIO_NS } from './i18n';
+import { Select } from '../../../components/ui/Field';
 
 /** The page's own language: the site's when the page offers it, else English. */
 export function usePageLanguage(offered: readonly PageLanguage[]) {
@@ -19,13 +20,13 @@ export function LanguageSelect({ offered, value, onChange }: { offered: readonly
   return (
     <label className="profile-lang">
       <span>{t('language')}</span>{' '}
-      <select value={value} onChange={(e) => onChange(e.target.value as PageLanguage)}>
+      <Select value={value} onChange={(e) => onChange(e.target.value as PageLanguage)}>
         {offered.map((l) => (
           <option key={l} value={l} lang={l}>
             {t(`langs.${l}`)}
           </option>
         ))}
-      </select>
+      </Select>
     </label>
   );
 }

@@ -20,6 +20,7 @@ import { useFullscreen } from '../camera/useFullscreen';
 import { usePhotos } from '../camera/usePhotos';
 import { useResolutionScan } from '../camera/useResolutionScan';
 import { defaultMirrored } from '../camera/view';
+import { Select } from '../../../components/ui/Field';
 
 export default function CameraPage() {
   const { t } = useTranslation(CAMERA_NS);
@@ -104,14 +105,14 @@ export default function CameraPage() {
       {camera.devices.length > 1 ? (
         <div className="camera-slider camera-picker">
           <label htmlFor="camera-device">{t('device')}</label>
-          <select id="camera-device" value={pickerValue} onChange={(e) => camera.selectDevice(e.target.value)} disabled={scan.running}>
+          <Select id="camera-device" value={pickerValue} onChange={(e) => camera.selectDevice(e.target.value)} disabled={scan.running}>
             {pickerValue === '' ? <option value="">—</option> : null}
             {camera.devices.map((d) => (
               <option key={d.deviceId || d.index} value={d.deviceId}>
                 {d.label ?? t('fallbackLabel', { n: d.index + 1 })}
               </option>
             ))}
-          </select>
+          </Select>
         </div>
       ) : null}
 

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Modal } from '../../../components/ui/Modal';
 import { TONE_NS } from './i18n';
 import { MAX_FREQUENCY, MIN_FREQUENCY, parseFrequency } from './tone';
+import { TextField } from '../../../components/ui/Field';
 
 interface Props {
   onPlay: (frequency: number) => void;
@@ -30,7 +31,7 @@ export function CustomFrequencyModal({ onPlay, onClose }: Props) {
       >
         <label className="tone-field">
           <span>{t('customLabel')}</span>
-          <input type="number" inputMode="decimal" step={0.01} min={MIN_FREQUENCY} max={MAX_FREQUENCY} value={value} onChange={(e) => setValue(e.target.value)} />
+          <TextField type="number" inputMode="decimal" step={0.01} min={MIN_FREQUENCY} max={MAX_FREQUENCY} value={value} onChange={(e) => setValue(e.target.value)} />
         </label>
         <div className="tone-form__actions">
           <button type="submit" className="btn btn--primary">

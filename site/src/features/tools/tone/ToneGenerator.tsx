@@ -35,6 +35,7 @@ import {
 } from './tone';
 import { useToneEngine, type Sound, type ToneSource } from './useToneEngine';
 import './tone.css';
+import { Select, TextField } from '../../../components/ui/Field';
 
 type ErrorKind = 'range' | 'audioInit' | 'playback';
 
@@ -364,7 +365,7 @@ export function ToneGenerator() {
           >
             <label className="tone-field">
               <span>{t('exactLabel')}</span>
-              <input type="number" inputMode="decimal" step={0.01} min={MIN_FREQUENCY} max={MAX_FREQUENCY} value={exactText} onChange={(e) => setExactText(e.target.value)} />
+              <TextField type="number" inputMode="decimal" step={0.01} min={MIN_FREQUENCY} max={MAX_FREQUENCY} value={exactText} onChange={(e) => setExactText(e.target.value)} />
             </label>
             <button type="submit" className="btn btn--primary">
               {t('set')}
@@ -437,22 +438,22 @@ export function ToneGenerator() {
         >
           <label className="tone-field">
             <span>{t('sweepFrom')}</span>
-            <input type="number" step={0.01} min={MIN_FREQUENCY} max={MAX_FREQUENCY} value={sweepForm.from} onChange={(e) => setSweepForm({ ...sweepForm, from: e.target.value })} />
+            <TextField type="number" step={0.01} min={MIN_FREQUENCY} max={MAX_FREQUENCY} value={sweepForm.from} onChange={(e) => setSweepForm({ ...sweepForm, from: e.target.value })} />
           </label>
           <label className="tone-field">
             <span>{t('sweepTo')}</span>
-            <input type="number" step={0.01} min={MIN_FREQUENCY} max={MAX_FREQUENCY} value={sweepForm.to} onChange={(e) => setSweepForm({ ...sweepForm, to: e.target.value })} />
+            <TextField type="number" step={0.01} min={MIN_FREQUENCY} max={MAX_FREQUENCY} value={sweepForm.to} onChange={(e) => setSweepForm({ ...sweepForm, to: e.target.value })} />
           </label>
           <label className="tone-field">
             <span>{t('sweepSeconds')}</span>
-            <input type="number" step={0.1} min={0.1} max={600} value={sweepForm.seconds} onChange={(e) => setSweepForm({ ...sweepForm, seconds: e.target.value })} />
+            <TextField type="number" step={0.1} min={0.1} max={600} value={sweepForm.seconds} onChange={(e) => setSweepForm({ ...sweepForm, seconds: e.target.value })} />
           </label>
           <label className="tone-field">
             <span>{t('sweepMode')}</span>
-            <select value={sweepForm.mode} onChange={(e) => setSweepForm({ ...sweepForm, mode: e.target.value as SweepMode })}>
+            <Select value={sweepForm.mode} onChange={(e) => setSweepForm({ ...sweepForm, mode: e.target.value as SweepMode })}>
               <option value="linear">{t('sweepModes.linear')}</option>
               <option value="log">{t('sweepModes.log')}</option>
-            </select>
+            </Select>
           </label>
           {status === 'sweeping' ? (
             <button type="button" className="btn btn--danger" onClick={engine.stop}>

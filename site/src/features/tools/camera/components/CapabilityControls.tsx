@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { capabilityControls, type CapabilityControl } from '../report';
+import { Select } from '../../../../components/ui/Field';
 
 type AnyRecord = Record<string, unknown>;
 
@@ -66,13 +67,13 @@ export function CapabilityControls({ track }: { track: MediaStreamTrack }) {
         return (
           <div className="camera-slider" key={c.name}>
             <label htmlFor={id}>{t(`caps.${c.name}`)}</label>
-            <select id={id} value={c.value} onChange={(e) => void apply(c.name, e.target.value)}>
+            <Select id={id} value={c.value} onChange={(e) => void apply(c.name, e.target.value)}>
               {c.options.map((o) => (
                 <option key={o} value={o}>
                   {modeLabel(o)}
                 </option>
               ))}
-            </select>
+            </Select>
           </div>
         );
       })}
