@@ -1,7 +1,7 @@
-import { screen, within } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { initTestI18n, json, renderWithShell, stubFetch } from '../../../test/utils';
-import { AdminPanel } from './AdminPanel';
+import { AdminPanel, emailWithBreaks } from './AdminPanel';
 
 beforeAll(async () => {
   await initTestI18n('uk');
@@ -47,5 +47,13 @@ describe('AdminPanel', () => {
     vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('Failed to fetch')));
     renderWithShell(<AdminPanel />);
     expect((await screen.findByRole('alert')).textContent).toBe('Не вдалося завантажити список користувачів.');
+  });
+});
+
+describe('emailWithBreaks', () => {
+  it('offers a line break after the "@" and before each dot, nowhere else', () => {
+    const { container } = render(<p>{emailWithBreaks('olena.kovalenko@mail.example.com')}</p>);
+    expect(container.innerHTML).toBe('<p>olena<wbr>.kovalenko@<wbr>mail<wbr>.example<wbr>.com</p>');
+    expect(container.textContent).toBe('olena.kovalenko@mail.example.com');
   });
 });

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { ApiError, errorMessage } from '../../../lib/api';
@@ -9,6 +9,20 @@ import type { AdminUser } from '../api';
 import { USER_SEARCH_DEBOUNCE_MS, USERS_PER_PAGE, useAdminAction, useAdminUsers, type AdminAction } from '../security/api';
 import { ACCOUNT_NS } from '../security/i18n';
 import { ListState } from '../security/ListState';
+
+/**
+ * An e-mail with its line-break opportunities where a reader expects them: after the "@" and
+ * before each dot ("olena.kovalenko@" / "mail" / ".example" / ".com"), so a narrow screen never
+ * cuts it mid-word while a part still fits on a line.
+ */
+export function emailWithBreaks(email: string): ReactNode[] {
+  const out: ReactNode[] = [];
+  email.split(/(?=\.)|(?<=@)/).forEach((part, i) => {
+    if (i > 0) out.push(<wbr key={`b${i}`} />);
+    out.push(part);
+  });
+  return out;
+}
 
 /** The spec's error text for a failed user list (§8). */
 function listError(err: unknown): string {
@@ -83,7 +97,7 @@ export function AdminPanel() {
                   return (
                     <tr key={u.id} role="row">
                       <td className="admin-users__email" role="cell">
-                        {u.email}
+                        {emailWithBreaks(u.email)}
                       </td>
                       <td className="admin-users__name" role="cell">
                         {u.name ?? ''}

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ArticleSummary } from '../api';
 import { BLOG_NS } from '../i18n';
+import { articleImageSrc } from '../image';
 import { ArticleImage } from './ArticleImage';
 import { formatDate } from '../formatDate';
 import { articleLang, inLanguage, languageName } from '../language';
@@ -35,7 +36,9 @@ export function ArticleCard({ article, listUrl, onDelete }: Props) {
   const foreign = !inLanguage(article, i18n.language);
   const [aboutBefore, aboutAfter] = aroundName(t('readMoreTitle', { name: '' }));
   return (
-    <article className="blog-card" aria-labelledby={`blog-card-${article.id}`}>
+    // An article without a picture says so (data-image="none"): on a phone its card has no grey
+    // placeholder block, known from the first render, so nothing moves later.
+    <article className="blog-card" aria-labelledby={`blog-card-${article.id}`} data-image={articleImageSrc(article.image_url) ? undefined : 'none'}>
       <Link to={href} state={state} className="blog-card__media" tabIndex={-1} aria-hidden="true">
         <ArticleImage value={article.image_url} className="blog-card__image" />
       </Link>

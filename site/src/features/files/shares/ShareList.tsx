@@ -24,38 +24,47 @@ export function ShareList({ links, showFile = false }: { links: ShareLink[]; sho
   return (
     // a scroll region of its own when wider than the window, reachable and scrolled by keyboard
     <div className="share-list__scroll" role="region" aria-label={t('panel.title')} tabIndex={0}>
-      <table className="share-list">
-        <thead>
-          <tr>
-            {showFile ? <th scope="col">{t('list.file')}</th> : null}
-            <th scope="col">{t('list.link')}</th>
-            <th scope="col">{t('list.state')}</th>
-            <th scope="col">{t('list.expires')}</th>
-            <th scope="col">{t('list.downloads')}</th>
-            <th scope="col">{t('list.password')}</th>
-            <th scope="col">
+      {/* Explicit roles: on a phone the CSS lays the rows out as cards, and a table whose display
+          changed may lose its semantics in some browsers. */}
+      <table className="share-list" role="table">
+        <thead role="rowgroup">
+          <tr role="row">
+            {showFile ? <th scope="col" role="columnheader">{t('list.file')}</th> : null}
+            <th scope="col" role="columnheader">{t('list.link')}</th>
+            <th scope="col" role="columnheader">{t('list.state')}</th>
+            <th scope="col" role="columnheader">{t('list.expires')}</th>
+            <th scope="col" role="columnheader">{t('list.downloads')}</th>
+            <th scope="col" role="columnheader">{t('list.password')}</th>
+            <th scope="col" role="columnheader">
               <span className="visually-hidden">{t('list.revoke')}</span>
             </th>
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           {links.map((l) => (
-            <tr key={l.token} data-state={l.state}>
+            <tr key={l.token} data-state={l.state} role="row">
               {showFile ? (
-                <td>
+                <td role="cell" data-label={t('list.file')}>
                   <Link to={`/filecloud/${l.fileId}`}>{l.fileName || `#${l.fileId}`}</Link>
                 </td>
               ) : null}
-              <td className="share-list__url">
-                <code>{l.url}</code>
+              {/* on a phone the link is one line, cut with "…" (whole in its title; Copy copies it) */}
+              <td className="share-list__url" role="cell" data-label={t('list.link')}>
+                <code title={l.url}>{l.url}</code>
               </td>
-              <td>{t(`list.states.${l.state}`)}</td>
-              <td>
+              <td role="cell" data-label={t('list.state')}>
+                {t(`list.states.${l.state}`)}
+              </td>
+              <td role="cell" data-label={t('list.expires')}>
                 <time dateTime={l.expiresAt}>{when(l.expiresAt, i18n.language)}</time>
               </td>
-              <td>{l.maxDownloads === null ? l.downloads : `${l.downloads} / ${l.maxDownloads}`}</td>
-              <td>{l.hasPassword ? t('list.yes') : t('list.no')}</td>
-              <td className="share-list__actions">
+              <td role="cell" data-label={t('list.downloads')}>
+                {l.maxDownloads === null ? l.downloads : `${l.downloads} / ${l.maxDownloads}`}
+              </td>
+              <td role="cell" data-label={t('list.password')}>
+                {l.hasPassword ? t('list.yes') : t('list.no')}
+              </td>
+              <td className="share-list__actions" role="cell">
                 {l.state === 'active' ? (
                   <>
                     <button type="button" className="btn" onClick={() => copy(l.url)}>
