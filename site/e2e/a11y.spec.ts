@@ -188,7 +188,10 @@ function layoutProblems(page: Page, phone: boolean): Promise<string[]> {
       ctx.font = `${st.fontStyle} ${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
       // whichever option is chosen: the longest must fit
       const text = [...sel.options].map((o) => o.textContent ?? '').sort((a, b) => ctx.measureText(b).width - ctx.measureText(a).width)[0] ?? '';
-      const need = ctx.measureText(text).width + parseFloat(st.paddingLeft) + parseFloat(st.paddingRight) + 20;
+      // the browser's own arrow takes about 20 px beside the text; the site's select draws its arrow
+      // inside its right padding (appearance: none)
+      const arrow = st.appearance === 'none' ? 0 : 20;
+      const need = ctx.measureText(text).width + parseFloat(st.paddingLeft) + parseFloat(st.paddingRight) + arrow;
       if (need > sel.clientWidth + 1) out.push(`select cuts its text: "${text}" needs ${Math.round(need)} px, has ${sel.clientWidth}`);
     }
     // a field's placeholder (its hint) shown whole, from the phone size up (below it, at 320 px, only
