@@ -5,7 +5,7 @@
 import { memo, type ReactNode, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { IpInfo } from '../../../lib/ipInfo';
-import { formatOffset, supportSummary, type BrowserInfo } from './browserInfo';
+import { formatOffset, localFigure, supportSummary, type BrowserInfo } from './browserInfo';
 import type { Readiness, WebRtcResult } from './checks';
 import { IP_NS } from './i18n';
 import type { ConsistencyRow } from './report';
@@ -148,8 +148,9 @@ export const BrowserPanel = memo(function BrowserPanel({ info }: { info: Browser
 });
 
 export const PerformancePanel = memo(function PerformancePanel({ info }: { info: BrowserInfo }) {
-  const { t } = useTranslation(IP_NS);
+  const { t, i18n } = useTranslation(IP_NS);
   const p = info.performance;
+  const fig = (v: string) => localFigure(v, i18n.language);
   const ms = (v: number | null) => (v === null ? 'unknown' : String(v));
   return (
     <Section id="ip-performance" title={t('performance.heading')}>
@@ -159,9 +160,9 @@ export const PerformancePanel = memo(function PerformancePanel({ info }: { info:
           {p.memory ? (
             <Rows
               rows={[
-                [t('performance.used'), p.memory.usedJSHeapSize],
-                [t('performance.total'), p.memory.totalJSHeapSize],
-                [t('performance.limit'), p.memory.jsHeapSizeLimit],
+                [t('performance.used'), fig(p.memory.usedJSHeapSize)],
+                [t('performance.total'), fig(p.memory.totalJSHeapSize)],
+                [t('performance.limit'), fig(p.memory.jsHeapSizeLimit)],
               ]}
             />
           ) : (
@@ -266,7 +267,7 @@ export function WebRtcPanel({ result, pending }: { result: WebRtcResult | undefi
 }
 
 export function ReadinessPanel({ r, ref }: { r: Readiness | undefined; ref?: Ref<HTMLElement> }) {
-  const { t } = useTranslation(IP_NS);
+  const { t, i18n } = useTranslation(IP_NS);
   // Until the checks have run (they wait for the panel to near the viewport) every row says
   // Checking…: the same rows as the answer, so its arrival moves nothing.
   const checking = t('readiness.checking');
@@ -286,7 +287,7 @@ export function ReadinessPanel({ r, ref }: { r: Readiness | undefined; ref?: Ref
           ],
           [
             t('readiness.storage'),
-            !r ? checking : r.storage.supported ? t('readiness.storageValue', { quota: r.storage.quota, usage: r.storage.usage }) : mark(false),
+            !r ? checking : r.storage.supported ? t('readiness.storageValue', { quota: localFigure(r.storage.quota, i18n.language), usage: localFigure(r.storage.usage, i18n.language) }) : mark(false),
           ],
         ]}
       />

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   collectBrowserInfo,
   formatBytes,
+  localFigure,
   formatOffset,
   navigationTypeName,
   percentOf,
@@ -245,4 +246,14 @@ describe('formatOffset', () => {
     [300, 'UTC-05:00'],
     [-330, 'UTC+05:30'],
   ])('%i → %s', (m, want) => expect(formatOffset(m)).toBe(want));
+});
+
+describe('localFigure', () => {
+  it.each([
+    ['1.5 GB', 'uk', '1,5 GB'],
+    ['1.5 GB', 'en', '1.5 GB'],
+    ['512 Bytes', 'ru', '512 Bytes'],
+    ['12.34 MB', 'ru', '12,34 MB'],
+    ['unknown', 'uk', 'unknown'],
+  ])('%s in %s → %s', (text, lang, want) => expect(localFigure(text, lang)).toBe(want));
 });

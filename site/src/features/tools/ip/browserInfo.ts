@@ -5,6 +5,7 @@
 import { UAParser } from 'ua-parser-js';
 import { detectDeviceType, timeZoneName, type DeviceType } from '../../../lib/clientInfo';
 import { yieldToMain } from '../../../lib/yieldToMain';
+import { formatNumber } from '../../../lib/numberFormat';
 
 /** A value the browser does not report (spec §3 "Connection info"). */
 export const UNKNOWN = 'unknown';
@@ -27,6 +28,15 @@ export function navigationTypeName(code: number | string | null | undefined): st
     default:
       return UNKNOWN;
   }
+}
+
+/**
+ * A figure the report keeps as English text ("1.5 GB", also in its exported JSON) in the reader's
+ * number format ("1,5 GB"); any other text as it is.
+ */
+export function localFigure(text: string, lang: string): string {
+  const m = /^(\d+(?:\.\d+)?)(\s.*)?$/.exec(text);
+  return m ? `${formatNumber(Number(m[1]), lang)}${m[2] ?? ''}` : text;
 }
 
 /** Spec §9: Bytes, KB, MB, GB with factor 1024 and two decimals. */
