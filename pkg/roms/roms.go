@@ -477,10 +477,14 @@ type AddInput struct {
 	// Image is an optional cover (png, jpg or webp) copied to
 	// <console>/images/<rom base name>.<ext>.
 	Image string
+	// Replace puts the ROM in place of a ROM file of the same name (its
+	// record, id and display name stay, unless Name is given).
+	Replace bool
 }
 
 // Add copies a ROM (and its cover) into roms/<console>/ and indexes it. A
-// ROM of the same file name already there is store.ErrConflict. A cancelled
+// ROM of the same file name already there is an *ExistsError
+// (store.ErrConflict) unless in.Replace is set. A cancelled
 // ctx changes nothing; once the copy is made, the index is brought up to
 // date regardless.
 func (s *Service) Add(ctx context.Context, in AddInput) (Game, error) {
@@ -530,7 +534,14 @@ func (s *Service) Add(ctx context.Context, in AddInput) (Game, error) {
 		return Game{}, err
 	}
 	dest := filepath.Join(dir, base)
-	if err := s.copyNew(in.Source, dest); err != nil {
+	copyROM := s.copyNew
+	if in.Replace {
+		copyROM = s.copyOver
+	}
+	if err := copyROM(in.Source, dest); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return Game{}, &ExistsError{Console: con.ID, FileName: base}
+		}
 		return Game{}, err
 	}
 	romBase := strings.TrimSuffix(base, filepath.Ext(base))
@@ -595,34 +606,63 @@ func (s *Service) copyNew(src, dest string) error {
 	if _, err := os.Lstat(dest); err == nil {
 		return conflict()
 	}
-	in, err := os.Open(src)
+	tmp, err := s.copyTemp(src, filepath.Dir(dest))
 	if err != nil {
 		return err
 	}
-	defer in.Close()
-	tmp, err := os.CreateTemp(filepath.Dir(dest), ".devhub-add-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := io.Copy(s.reserve.Writer(tmp, filepath.Dir(dest)), in); err != nil {
-		tmp.Close()
-		return freespace.Wrap(err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Link(tmp.Name(), dest); err != nil {
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, dest); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return conflict()
 		}
 		return err
 	}
 	return nil
+}
+
+// copyOver copies src to dest, replacing a regular file there in one
+// rename: a player loading dest meanwhile gets the old bytes or the new,
+// never a mix. Anything else at dest (a folder, a link) is
+// store.ErrConflict.
+func (s *Service) copyOver(src, dest string) error {
+	if fi, err := os.Lstat(dest); err == nil && !fi.Mode().IsRegular() {
+		return fmt.Errorf("%w: %s", store.ErrConflict, filepath.Base(dest))
+	}
+	tmp, err := s.copyTemp(src, filepath.Dir(dest))
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	return os.Rename(tmp, dest)
+}
+
+// copyTemp copies src into a new hidden temp file (mode 0644) in dir, which
+// the scan skips, held to the free-space reserve, and answers its path; the
+// caller moves it into place and removes it either way.
+func (s *Service) copyTemp(src, dir string) (string, error) {
+	in, err := os.Open(src)
+	if err != nil {
+		return "", err
+	}
+	defer in.Close()
+	tmp, err := os.CreateTemp(dir, ".devhub-add-*")
+	if err != nil {
+		return "", err
+	}
+	_, err = io.Copy(s.reserve.Writer(tmp, dir), in)
+	if err != nil {
+		err = freespace.Wrap(err)
+	} else {
+		err = tmp.Chmod(0o644)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return "", err
+	}
+	return tmp.Name(), nil
 }
 
 // Remove deletes a ROM file from roms/ (and its cover when no other ROM of

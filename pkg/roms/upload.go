@@ -35,7 +35,24 @@ type UploadInput struct {
 	Staged string
 	// MaxBytes bounds the body; a longer one is ErrTooLarge.
 	MaxBytes int64
+	// Replace puts the ROM in place of one of the same file name in the
+	// console's folder (the game keeps its id); without it that ROM is an
+	// *ExistsError.
+	Replace bool
 }
+
+// ExistsError: the console's folder already holds a ROM of that file name.
+// It is store.ErrConflict; the upload may be sent again under another name,
+// or with Replace.
+type ExistsError struct {
+	Console, FileName string
+}
+
+func (e *ExistsError) Error() string {
+	return fmt.Sprintf("%s: %s/%s", store.ErrConflict, e.Console, e.FileName)
+}
+
+func (e *ExistsError) Unwrap() error { return store.ErrConflict }
 
 // checkUploadName refuses anything but a plain file name: no directories,
 // no traversal, no hidden or control characters.
@@ -101,11 +118,12 @@ func (s *Service) spool(dir, name string, body io.Reader, max int64) (string, er
 // CheckUpload is everything Upload checks before it reads a byte: a plain
 // file name, the console (given, else the one console of the extension),
 // that the console runs the extension, and that the console's folder holds
-// no ROM of that name yet (store.ErrConflict). It answers the console's id.
-// The resumable upload calls it when the upload is created, so a refused
-// ROM is refused before its bytes are sent; Upload calls it again at the
-// end, when the folder may have changed.
-func (s *Service) CheckUpload(fileName, console string) (string, error) {
+// no ROM of that name yet (*ExistsError) — unless replace is set and what
+// is there is a ROM file, not a folder or a link. It answers the console's
+// id. The resumable upload calls it when the upload is created, so a
+// refused ROM is refused before its bytes are sent; Upload calls it again
+// at the end, when the folder may have changed.
+func (s *Service) CheckUpload(fileName, console string, replace bool) (string, error) {
 	if err := checkUploadName("file", fileName); err != nil {
 		return "", err
 	}
@@ -125,8 +143,8 @@ func (s *Service) CheckUpload(fileName, console string) (string, error) {
 		return "", store.Invalid("file", "invalid",
 			fmt.Sprintf("%s does not run %q files (it runs %s)", con.Name, filepath.Ext(fileName), strings.Join(con.Extensions, " ")))
 	}
-	if _, err := os.Lstat(filepath.Join(s.root, con.ID, fileName)); err == nil {
-		return "", fmt.Errorf("%w: %s/%s", store.ErrConflict, con.ID, fileName)
+	if fi, err := os.Lstat(filepath.Join(s.root, con.ID, fileName)); err == nil && (!replace || !fi.Mode().IsRegular()) {
+		return "", &ExistsError{Console: con.ID, FileName: fileName}
 	}
 	return con.ID, nil
 }
@@ -145,7 +163,7 @@ func (s *Service) CheckSpace(n int64, also ...string) error {
 // end here: POST /api/games/roms with Body, a finished tus upload with
 // Staged.
 func (s *Service) Upload(ctx context.Context, in UploadInput) (Game, error) {
-	console, err := s.CheckUpload(in.FileName, in.Console)
+	console, err := s.CheckUpload(in.FileName, in.Console, in.Replace)
 	if err != nil {
 		return Game{}, err
 	}
@@ -163,7 +181,7 @@ func (s *Service) Upload(ctx context.Context, in UploadInput) (Game, error) {
 	if err != nil {
 		return Game{}, err
 	}
-	return s.Add(ctx, AddInput{Source: p, Console: console, Name: in.Name})
+	return s.Add(ctx, AddInput{Source: p, Console: console, Name: in.Name, Replace: in.Replace})
 }
 
 // stage puts the file at staged into dir/name under the same limits as

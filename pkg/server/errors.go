@@ -12,6 +12,7 @@ import (
 	"github.com/devhub/devhub/pkg/internal/freespace"
 	"github.com/devhub/devhub/pkg/internal/text"
 	"github.com/devhub/devhub/pkg/quota"
+	"github.com/devhub/devhub/pkg/roms"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -56,9 +57,12 @@ func (s *Server) toAPIError(c fiber.Ctx, err error) *APIError {
 	var ferr *fiber.Error
 	var qerr *quota.ExceededError
 	var refusal *store.Refusal
+	var exists *roms.ExistsError
 	switch {
 	case errors.As(err, &qerr):
 		return quotaError(qerr)
+	case errors.As(err, &exists):
+		return romExists(exists)
 	case errors.As(err, &refusal):
 		if refusal.Kind == store.KindRateLimited {
 			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int((refusal.RetryAfter+time.Second-1)/time.Second)))

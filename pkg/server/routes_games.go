@@ -309,12 +309,40 @@ func (s *Server) uploadROM(c fiber.Ctx) error {
 	} else if err := s.svc.Roms.CheckSpace(int64(max(n, 0))); err != nil {
 		return err
 	}
+	replace, bad := replaceFlag(c.Query("replace"))
+	if bad != nil {
+		return bad
+	}
 	g, err := s.svc.Roms.Upload(c.Context(), roms.UploadInput{FileName: c.Query("file"), Console: c.Query("console"),
-		Name: c.Query("name"), Body: s.ownerUploadBody(c), MaxBytes: limit})
+		Name: c.Query("name"), Body: s.ownerUploadBody(c), MaxBytes: limit, Replace: replace})
 	if err != nil {
 		return s.ownerUploadError(c, err, "ROM", limit)
 	}
 	return c.Status(fiber.StatusCreated).JSON(g)
+}
+
+// replaceFlag reads a ROM upload's replace option (?replace= of POST
+// /api/games/roms, the "replace" metadata of a tus ROM upload): true puts
+// the ROM in place of one of the same name, empty or false refuses that
+// name with romExists.
+func replaceFlag(raw string) (bool, *APIError) {
+	switch raw {
+	case "", "false", "0":
+		return false, nil
+	case "true", "1":
+		return true, nil
+	}
+	return false, validationError(store.Invalid("replace", "invalid", "replace must be true or false"))
+}
+
+// romExists is the 409 of a ROM whose console folder already holds one of
+// that file name: data.file.code "exists" tells a client it may send it
+// again under another name, or with replace.
+func romExists(e *roms.ExistsError) *APIError {
+	apiErr := NewError(fiber.StatusConflict, e.Error())
+	apiErr.Data["file"] = store.FieldError{Code: "exists",
+		Message: "a ROM named " + strconv.Quote(e.FileName) + " is already in " + e.Console + "/; send it under another name, or with replace to put it in its place"}
+	return apiErr
 }
 
 // ownerUploadBody is an owner's upload as uploadBody reads it, cut-off

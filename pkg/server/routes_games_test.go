@@ -269,7 +269,9 @@ func TestAdminROMUpload(t *testing.T) {
 		{"empty", "POST", "/api/games/roms?file=Empty.nes", adminToken, []byte{}, 400, "empty"},
 		{"over the size limit", "POST", "/api/games/roms?file=Big.nes", adminToken, bytes.Repeat([]byte{1}, 2048), 413, "limit"},
 		{"added, console from the extension", "POST", "/api/games/roms?file=New%20Game.nes&name=Brand%20New", adminToken, rom, 201, `"console":"nes"`},
-		{"same name again", "POST", "/api/games/roms?file=New%20Game.nes", adminToken, rom, 409, ""},
+		{"same name again", "POST", "/api/games/roms?file=New%20Game.nes", adminToken, rom, 409, `"code":"exists"`},
+		{"replace that is not a boolean", "POST", "/api/games/roms?file=New%20Game.nes&replace=yes", adminToken, rom, 400, "replace"},
+		{"same name, replaced", "POST", "/api/games/roms?file=New%20Game.nes&replace=true", adminToken, rom, 201, `"name":"Brand New"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp, body := f.req(t, tc.method, tc.target, tc.token, tc.body, octet...)

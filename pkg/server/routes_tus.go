@@ -89,6 +89,9 @@ const (
 	// tusMetaVisibility is the file's visibility, public or private, as the
 	// client asked at creation (checked then; absent: public).
 	tusMetaVisibility = "visibility"
+	// tusMetaReplace is "true" on a ROM upload that replaces the ROM of its
+	// file name (checked at creation, as replaceFlag reads it).
+	tusMetaReplace = "replace"
 )
 
 // tusTargetROM is the target of an admin's ROM upload (no target: a file
@@ -361,7 +364,11 @@ func (s *Server) tusCreateROM(t *tusArea, ev tusd.HookEvent, id *auth.Principal)
 		return refuse(romTooLarge(limit))
 	}
 	meta := ev.Upload.MetaData
-	console, err := s.svc.Roms.CheckUpload(meta[tusMetaFilename], meta[tusMetaConsole])
+	replace, bad := replaceFlag(meta[tusMetaReplace])
+	if bad != nil {
+		return refuse(bad)
+	}
+	console, err := s.svc.Roms.CheckUpload(meta[tusMetaFilename], meta[tusMetaConsole], replace)
 	if err != nil {
 		return refuse(s.asAPIError(err))
 	}
@@ -369,13 +376,17 @@ func (s *Server) tusCreateROM(t *tusArea, ev tusd.HookEvent, id *auth.Principal)
 	if err := s.svc.Roms.CheckSpace(ev.Upload.Size, t.dir); err != nil {
 		return refuse(s.asAPIError(err))
 	}
-	return tusd.HTTPResponse{}, tusd.FileInfoChanges{MetaData: tusd.MetaData{
+	kept := tusd.MetaData{
 		tusMetaUser:     strconv.FormatUint(id.ID, 10),
 		tusMetaTarget:   tusTargetROM,
 		tusMetaFilename: meta[tusMetaFilename],
 		tusMetaConsole:  console,
 		tusMetaName:     meta[tusMetaName],
-	}}, nil
+	}
+	if replace {
+		kept[tusMetaReplace] = "true"
+	}
+	return tusd.HTTPResponse{}, tusd.FileInfoChanges{MetaData: kept}, nil
 }
 
 // romTooLarge is the 413 of a ROM over emulator.max_rom_bytes.
@@ -500,7 +511,7 @@ func (s *Server) tusFinishROM(t *tusArea, ev tusd.HookEvent, id *auth.Principal)
 	meta := ev.Upload.MetaData
 	g, err := s.svc.Roms.Upload(context.WithoutCancel(ev.Context), roms.UploadInput{
 		FileName: meta[tusMetaFilename], Console: meta[tusMetaConsole], Name: meta[tusMetaName],
-		Staged: filepath.Join(t.dir, ev.Upload.ID), MaxBytes: s.cfg.Emulator.MaxROMBytes,
+		Staged: filepath.Join(t.dir, ev.Upload.ID), MaxBytes: s.cfg.Emulator.MaxROMBytes, Replace: meta[tusMetaReplace] == "true",
 	})
 	if err != nil {
 		return tusd.HTTPResponse{}, tusError(s.asAPIError(err))
@@ -515,11 +526,14 @@ func (s *Server) tusFinishROM(t *tusArea, ev tusd.HookEvent, id *auth.Principal)
 func (s *Server) asAPIError(err error) *APIError {
 	var qerr *quota.ExceededError
 	var verr *store.ValidationError
+	var exists *roms.ExistsError
 	switch {
 	case errors.As(err, &qerr):
 		return quotaError(qerr)
 	case errors.As(err, &verr):
 		return validationError(verr)
+	case errors.As(err, &exists):
+		return romExists(exists)
 	case errors.Is(err, store.ErrConflict):
 		return NewError(fiber.StatusConflict, err.Error())
 	case errors.Is(err, roms.ErrTooLarge):

@@ -232,3 +232,94 @@ func TestTusROMRefusedImport(t *testing.T) {
 		})
 	}
 }
+
+// TestTusROMNameClash: a ROM whose file name the console's folder already
+// holds is refused at creation with 409 and data.file.code "exists" (so the
+// games page can offer another name or replace), naming no server path;
+// with replace=true the admin's upload takes its place: the same game (id,
+// display name), the new bytes served, no second game, nothing staged left.
+// Anything but a ROM file there (a folder) is never replaced.
+func TestTusROMNameClash(t *testing.T) {
+	cases := []struct {
+		name    string
+		file    string
+		replace string
+		// before prepares roms/ (it holds nes/Existing.nes).
+		before     func(t *testing.T, root string)
+		wantCreate int
+		wantCode   string
+	}{
+		{"the name is taken", "Existing.nes", "", nil, 409, "exists"},
+		{"replace false", "Existing.nes", "false", nil, 409, "exists"},
+		{"replace not a boolean", "Existing.nes", "yes", nil, 400, "invalid"},
+		{"replace a folder of that name", "Folder.nes", "true", func(t *testing.T, root string) {
+			if err := os.Mkdir(filepath.Join(root, "nes", "Folder.nes"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, 409, "exists"},
+		{"replaced", "Existing.nes", "true", nil, 201, ""},
+		{"replace with no ROM there adds it", "Fresh.nes", "true", nil, 201, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			fa, romsSvc := tusRomApp(t)
+			if tc.before != nil {
+				tc.before(t, romsSvc.Root())
+			}
+			before, err := romsSvc.All("nes")
+			if err != nil || len(before) != 1 {
+				t.Fatalf("library before: %+v %v", before, err)
+			}
+			rom := append([]byte("NES\x1a"), randomBytes(3000)...)
+			resp, body := fa.do(t, tusReq("POST", "/api/files/tus/", adminToken, nil, "Upload-Length", strconv.Itoa(len(rom)),
+				"Upload-Metadata", tusRomMeta("target", "rom", "filename", tc.file, "replace", tc.replace)))
+			if resp.StatusCode != tc.wantCreate {
+				t.Fatalf("create: %d, want %d: %s", resp.StatusCode, tc.wantCreate, body)
+			}
+			if tc.wantCreate != 201 {
+				var e APIError
+				if err := json.Unmarshal(body, &e); err != nil || e.Status != tc.wantCreate || e.Message == "" {
+					t.Fatalf("error not in the API's shape: %s", body)
+				}
+				var code string
+				for _, f := range e.Data {
+					code = f.Code
+				}
+				if code != tc.wantCode {
+					t.Fatalf("data %+v, want a field with code %q", e.Data, tc.wantCode)
+				}
+				if strings.Contains(string(body), romsSvc.Root()) {
+					t.Fatalf("the answer names a server path: %s", body)
+				}
+				if data, _ := os.ReadFile(filepath.Join(romsSvc.Root(), "nes", "Existing.nes")); string(data) != "NES\x1aold" {
+					t.Fatalf("the ROM that was there changed: %q", data)
+				}
+				return
+			}
+			up := "/api/files/tus/" + path.Base(resp.Header.Get("Location"))
+			resp, body = fa.do(t, tusReq("PATCH", up, adminToken, rom, "Upload-Offset", "0"))
+			if resp.StatusCode != 204 {
+				t.Fatalf("last piece: %d %s", resp.StatusCode, body)
+			}
+			id, err := strconv.ParseUint(resp.Header.Get(tusGameIDHeader), 10, 64)
+			if err != nil {
+				t.Fatalf("answer headers %v", resp.Header)
+			}
+			g, err := romsSvc.Get(id)
+			if err != nil || g.Path != "/nes/"+tc.file {
+				t.Fatalf("game %+v %v", g, err)
+			}
+			after, _ := romsSvc.All("nes")
+			if tc.file == "Existing.nes" && (id != before[0].ID || len(after) != 1) {
+				t.Fatalf("replacing made game %d (was %d), library %+v", id, before[0].ID, after)
+			}
+			resp, served := fa.do(t, tusReq("GET", "/romserv"+g.Path, "", nil))
+			if resp.StatusCode != 200 || !bytes.Equal(served, rom) {
+				t.Fatalf("/romserv%s: %d, %d bytes, want the new %d", g.Path, resp.StatusCode, len(served), len(rom))
+			}
+			if n := fa.stagedEntries(t); n != 0 {
+				t.Fatalf("%d staged entries left", n)
+			}
+		})
+	}
+}

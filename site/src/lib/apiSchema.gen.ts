@@ -2072,11 +2072,14 @@ export interface paths {
          *
          *     **ROMs (admins).** The games page sends an admin's ROM here too: `Upload-Metadata` carries
          *     `target` = `rom`, `filename` (a bare file name) and optionally `console` (an id or alias;
-         *     without it, the one console of the extension) and `name` (the display name). The creation
+         *     without it, the one console of the extension), `name` (the display name) and `replace`
+         *     (`true` puts the ROM in place of the one of that file name: the same game, its id and
+         *     display name kept; `false` or absent refuses the name). The creation
          *     is refused as `POST /api/games/roms` refuses (403 for a non-admin; 400 for a path in the
          *     name, a hidden file, an extension no console or not the chosen console runs, an unknown
-         *     console; 409 when the console's folder already holds a ROM of that name; 413 over
-         *     `emulator.max_rom_bytes`). Neither `files.max_upload_bytes` nor the file quota applies,
+         *     console, a `replace` other than true/false; 409 with `data.file.code` = `exists` when the
+         *     console's folder already holds a ROM of that name and `replace` is not true, or holds a
+         *     folder of that name; 413 over `emulator.max_rom_bytes`). Neither `files.max_upload_bytes` nor the file quota applies,
          *     and `files.uploads_per_minute` is not counted. The last byte imports the ROM into
          *     `roms/<console>/` (checked again: 409 if the name was taken meanwhile) and the answer
          *     names the game in `Devhub-Game-Id` instead of a file record; the staged bytes are deleted
@@ -3151,7 +3154,9 @@ export interface paths {
          * Add a ROM from the games page (admins); the raw body is the file, streamed to disk
          * @description At most emulator.max_rom_bytes (512 MiB by default). The file name must be a bare name (no
          *     path, not hidden) with an extension the console runs; without `console` the one console of
-         *     that extension is taken (`.bin`, `.iso`, `.zip` need it). A ROM of the same name is 409.
+         *     that extension is taken (`.bin`, `.iso`, `.zip` need it). A ROM of the same name is 409 with
+         *     `data.file.code` = `exists`, unless `replace=true` puts the new one in its place (the same
+         *     game: id and display name kept).
          *     The body streams as the file cloud's uploads do: it takes a place among the uploads in
          *     progress (429 with Retry-After past files.max_concurrent_uploads[_per_user]), must keep
          *     files.min_upload_rate (408), and one that ends before its Content-Length is 400, nothing kept.
@@ -3168,6 +3173,8 @@ export interface paths {
                     console?: string;
                     /** @description The game's display name */
                     name?: string;
+                    /** @description true: put the ROM in place of the one of that file name */
+                    replace?: boolean;
                 };
                 header?: never;
                 path?: never;
