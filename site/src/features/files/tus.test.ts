@@ -134,6 +134,18 @@ describe('ResumableUpload', () => {
     expect(onRetrying).toHaveBeenCalledTimes(retried ? 1 : 0);
   });
 
+  it.each([
+    ['the creation', 'POST', ''],
+    ['the last piece, naming the field', 'PATCH', JSON.stringify({ status: 409, message: 'already exists: nes/A.nes', data: { file: { code: 'exists', message: 'taken' } } })],
+  ])('stops at once at a 409 to %s: a name clash, not an offset out of step', (_what, method, body) => {
+    const onRetrying = vi.fn();
+    const { options } = make({ onRetrying });
+    const err = new DetailedError('x', null, req(method), res(409, {}, body));
+    expect(options.onShouldRetry(err, 0, options)).toBe(false);
+    expect(onRetrying).not.toHaveBeenCalled();
+    expect(failureOf(err)).toMatchObject({ kind: 'server', status: 409 });
+  });
+
   it.each([502, 503, 429])('retries a HEAD answered %i from the offset instead of letting the library start over', (status) => {
     const onRetrying = vi.fn();
     const { options } = make({ onRetrying });

@@ -110,6 +110,37 @@ class HeadUnavailable extends Error {
 
 const bearer = (req: HttpRequest) => req.getHeader('Authorization')?.replace(/^Bearer /, '') || null;
 
+/** The method of the request a tus-js-client error came from, or ''. */
+function methodOf(err: unknown): string {
+  const req = err instanceof DetailedError ? (err.originalRequest as HttpRequest | null) : null;
+  return req?.getMethod?.() ?? '';
+}
+
+/** The error body's per-field details, when it is the API's error shape and has any. */
+function fieldsOf(body: string): ResumableFailure['data'] {
+  try {
+    const parsed = JSON.parse(body) as { data?: unknown } | null;
+    if (parsed?.data && typeof parsed.data === 'object' && Object.keys(parsed.data).length) {
+      return parsed.data as ResumableFailure['data'];
+    }
+  } catch {
+    /* not the API's error shape */
+  }
+  return undefined;
+}
+
+/**
+ * Whether asking again may get past an answer: 5xx, 423 (locked) and 429 (too many uploads at
+ * once) may pass; so may a 409 that is tus's "offset out of step" on a PATCH or HEAD. A 409 to
+ * the creation (POST), or one that names a field (a ROM's file name already in the library,
+ * data.file.code "exists"), is the server refusing what was asked: it stays so until the user
+ * changes the request. Other 4xx answers (413 quota, 404 gone, 403) never pass.
+ */
+function mayPass(status: number, method: string, data: ResumableFailure['data']): boolean {
+  if (status >= 500 || status === 423 || status === 429) return true;
+  return status === 409 && method !== 'POST' && !data;
+}
+
 /** What a tus-js-client error says, in the uploader's terms. */
 export function failureOf(err: unknown): ResumableFailure {
   if (err instanceof DetailedError && err.causingError instanceof Unauthorized) {
@@ -123,19 +154,16 @@ export function failureOf(err: unknown): ResumableFailure {
   const status = res.getStatus();
   const body = res.getBody?.() ?? '';
   let message = '';
-  let data: ResumableFailure['data'];
   try {
-    const parsed = JSON.parse(body) as { message?: unknown; data?: unknown } | null;
+    const parsed = JSON.parse(body) as { message?: unknown } | null;
     if (typeof parsed?.message === 'string') message = parsed.message;
-    if (parsed?.data && typeof parsed.data === 'object' && Object.keys(parsed.data).length) {
-      data = parsed.data as ResumableFailure['data'];
-    }
   } catch {
     /* not the API's error shape */
   }
+  const data = fieldsOf(body);
   // What retries could not get past but a later try may (a server down for longer than the
   // retries wait, too many uploads at once) leaves the upload resumable, like a lost connection.
-  const transient = status >= 500 || status === 409 || status === 423 || status === 429;
+  const transient = mayPass(status, methodOf(err), data);
   const failure: ResumableFailure = { kind: transient ? 'network' : 'server', status, message, quota: status === 413 ? quotaFromErrorBody(body) : null };
   if (data) failure.data = data;
   return failure;
@@ -309,11 +337,9 @@ export class ResumableUpload {
     // refresh failed) it is not, and the upload stays remembered for after the next sign-in.
     if (err.causingError instanceof Unauthorized) return err.causingError.sentToken !== null;
     if (err.causingError instanceof HeadUnavailable) return true;
-    const status = err.originalResponse?.getStatus() ?? 0;
-    // Other client errors (413 quota, 404 gone, 403) do not get better by asking again; 409 (an
-    // offset out of step), 423 (locked) and 429 (too many uploads at once) do, as do 5xx answers
-    // and no answer at all.
-    if (status >= 400 && status < 500 && status !== 409 && status !== 423 && status !== 429) return false;
+    const res = err.originalResponse;
+    // No answer at all is retried; an answer only when asking again may get past it (mayPass).
+    if (res && !mayPass(res.getStatus(), methodOf(err), fieldsOf(res.getBody?.() ?? ''))) return false;
     this.events.onRetrying?.();
     return true;
   }

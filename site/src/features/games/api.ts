@@ -127,9 +127,9 @@ export function useAddRom() {
   const reload = useInvalidateGames();
   const { user } = useAuth();
   return useMutation({
-    mutationFn: async ({ rom, cover, consoleId, onProgress, signal }: AddRomInput) => {
+    mutationFn: async ({ rom, cover, consoleId, ...ctl }: AddRomInput) => {
       if (!user) throw new Error('sign in to add games');
-      const gameId = await uploadRom(rom, consoleId, user.id, { onProgress, signal });
+      const gameId = await uploadRom(rom, consoleId, user.id, ctl);
       if (cover) await uploadCover(gameId, cover);
       return gameId;
     },

@@ -28,11 +28,33 @@ export function pairUploads(files: File[]): Array<{ rom: File; cover?: File }> {
   return roms.map((rom) => ({ rom, cover: covers.get(baseOf(rom.name).toLowerCase()) }));
 }
 
-/** How a ROM upload in progress reports and is stopped. */
+/** How a ROM upload is sent, reports and is stopped. */
 export interface RomUploadControl {
   onProgress?: (sent: number, total: number) => void;
   /** Aborting it cancels the upload; the server deletes what it had. */
   signal?: AbortSignal;
+  /** The file name it is stored under (after a name clash, the admin's new one); else the file's. */
+  fileName?: string;
+  /** Put it in place of the ROM of the same file name: the same game, with its id and name. */
+  replace?: boolean;
+}
+
+/**
+ * The server refused the ROM because the console's folder already holds one of that file name
+ * (409, data.file.code "exists"): it may be sent again under another name, or to replace it.
+ */
+export function isNameClash(err: unknown): boolean {
+  if (!(err instanceof ApiError) || err.status !== 409) return false;
+  const file = err.data?.file as { code?: unknown } | null | undefined;
+  return file?.code === 'exists';
+}
+
+/** A name for a ROM that clashed: "Game.nes" → "Game (2).nes", "Game (2).nes" → "Game (3).nes". */
+export function nextFreeName(name: string): string {
+  const ext = extOf(name);
+  const base = name.slice(0, name.length - ext.length);
+  const m = /^(.*) \((\d+)\)$/.exec(base);
+  return m ? `${m[1]} (${Number(m[2]) + 1})${ext}` : `${base} (2)${ext}`;
 }
 
 /** The user cancelled the upload. */
@@ -53,7 +75,8 @@ export class UploadInterrupted extends Error {
 
 /**
  * Sends a ROM through the tus endpoint (console '' lets the server choose by the extension) and
- * resolves with the new game's id. A refusal rejects with the server's ApiError.
+ * resolves with the new game's id. A refusal rejects with the server's ApiError (a name clash:
+ * isNameClash).
  */
 export async function uploadRom(file: File, consoleId: string, userId: number, ctl: RomUploadControl = {}): Promise<number> {
   const tus = await loadTus();
@@ -61,6 +84,8 @@ export async function uploadRom(file: File, consoleId: string, userId: number, c
   return new Promise<number>((resolve, reject) => {
     const metadata: Record<string, string> = { target: 'rom' };
     if (consoleId) metadata.console = consoleId;
+    if (ctl.fileName) metadata.filename = ctl.fileName;
+    if (ctl.replace) metadata.replace = 'true';
     const done = () => ctl.signal?.removeEventListener('abort', onAbort);
     const up = new tus.ResumableUpload(
       file,

@@ -40,11 +40,11 @@ function AdminOnly() {
   return user?.role === 'admin' ? <RomUploader consoles={consoles} /> : null;
 }
 
-async function setup() {
+async function setup(texts = { region: 'Add games', choose: 'Choose files' }) {
   localStorage.setItem('token', 'tok-admin');
   renderWithShell(<AdminOnly />);
-  const region = await screen.findByRole('region', { name: 'Add games' });
-  const choose = (...files: File[]) => fireEvent.change(within(region).getByLabelText('Choose files'), { target: { files } });
+  const region = await screen.findByRole('region', { name: texts.region });
+  const choose = (...files: File[]) => fireEvent.change(within(region).getByLabelText(texts.choose), { target: { files } });
   return { region, choose };
 }
 
@@ -124,6 +124,70 @@ describe('RomUploader', () => {
     // tus termination: abort(true) sends the DELETE.
     expect(started()[0].abort).toHaveBeenCalledWith(true);
     expect(within(region).queryByRole('progressbar')).toBeNull();
+  });
+
+  const clash = (name: string, method = 'POST') =>
+    new DetailedError(
+      'refused',
+      null,
+      { getMethod: () => method },
+      res(
+        409,
+        {},
+        JSON.stringify({ status: 409, message: `already exists: nes/${name}`, data: { file: { code: 'exists', message: 'a ROM of this name is already in nes/' } } }),
+      ),
+    );
+
+  it('shows a name clash at once, stops sending, and sends it again under the name the admin gives', async () => {
+    const { region, choose } = await setup();
+    choose(new File(['NES\x1a'], 'Catcher.nes'), new File(['png'], 'Catcher.png', { type: 'image/png' }));
+    await waitFor(() => expect(started()).toHaveLength(1));
+    act(() => started()[0].options.onError(clash('Catcher.nes')));
+    await waitFor(() => expect(within(region).getByText(/^Catcher\.nes: a game with this file name is already in the library/)).toBeTruthy());
+    expect(within(region).queryByRole('progressbar')).toBeNull();
+    expect(within(region).queryByText(/connection was lost/)).toBeNull();
+    expect(started()).toHaveLength(1);
+
+    const field = within(region).getByRole('textbox', { name: 'New file name for Catcher.nes' });
+    expect((field as HTMLInputElement).value).toBe('Catcher (2).nes');
+    fireEvent.change(field, { target: { value: 'Catcher Two.nes' } });
+    fireEvent.click(within(region).getByRole('button', { name: 'Upload under this name' }));
+    await waitFor(() => expect(started()).toHaveLength(2));
+    expect(started()[1].options.metadata).toEqual({ filename: 'Catcher Two.nes', filetype: 'application/octet-stream', target: 'rom' });
+    act(() => started()[1].options.onSuccess({ lastResponse: res(204, { 'Devhub-Game-Id': '42' }) }));
+    await waitFor(() => expect(within(region).getByText('Catcher Two.nes: added')).toBeTruthy());
+    // The cover that came with it goes on the game all the same.
+    expect(fetchMock.mock.calls.some(([url]) => String(url) === '/api/games/42/cover?file=Catcher.png')).toBe(true);
+  });
+
+  it('replaces the game that is there once the admin confirms', async () => {
+    const { region, choose } = await setup();
+    choose(new File(['NES\x1a'], 'Catcher.nes'));
+    await waitFor(() => expect(started()).toHaveLength(1));
+    // The name was taken while it uploaded: the last piece's 409 names the clash too.
+    act(() => started()[0].options.onError(clash('Catcher.nes', 'PATCH')));
+    fireEvent.click(await within(region).findByRole('button', { name: 'Replace Catcher.nes in the library' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Replace the game?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Replace' }));
+    await waitFor(() => expect(started()).toHaveLength(2));
+    expect(started()[1].options.metadata).toEqual({ filename: 'Catcher.nes', filetype: 'application/octet-stream', target: 'rom', replace: 'true' });
+    act(() => started()[1].options.onSuccess({ lastResponse: res(204, { 'Devhub-Game-Id': '42' }) }));
+    await waitFor(() => expect(within(region).getByText('Catcher.nes: replaced')).toBeTruthy());
+  });
+
+  it('says the clash in the reader’s language', async () => {
+    await initTestI18n('uk');
+    try {
+      const { region, choose } = await setup({ region: 'Додати ігри', choose: 'Вибрати файли' });
+      choose(new File(['NES\x1a'], 'Catcher.nes'));
+      await waitFor(() => expect(started()).toHaveLength(1));
+      act(() => started()[0].options.onError(clash('Catcher.nes')));
+      await waitFor(() => expect(within(region).getByText(/^Catcher\.nes: гра з такою назвою файлу вже є в бібліотеці/)).toBeTruthy());
+      expect(within(region).getByRole('button', { name: 'Завантажити під цією назвою' })).toBeTruthy();
+      expect(within(region).getByRole('button', { name: 'Замінити Catcher.nes у бібліотеці' })).toBeTruthy();
+    } finally {
+      await initTestI18n('en');
+    }
   });
 
   it('a connection that stays down stops the row and says how to continue', async () => {
