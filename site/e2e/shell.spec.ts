@@ -183,6 +183,36 @@ test.describe('shell', () => {
     await expect(menu).toBeHidden();
   });
 
+  test('the development tools and the skills are reached from the Tools menu and from the drawer', async ({ page }) => {
+    await page.goto('/blog');
+    const tools = mainNav(page).getByRole('button', { name: 'Tools' });
+    const menu = page.getByRole('menu', { name: 'Tools menu' });
+    for (const [name, path, heading] of [
+      ['Development tools', '/tools', /Development tools/i],
+      ['Skills', '/skills', /Skills/i],
+    ] as const) {
+      await tools.click();
+      await menu.getByRole('menuitem', { name }).click();
+      await expect(page).toHaveURL(new RegExp(`${path}$`));
+      await expect(page.getByRole('heading', { level: 1 })).toContainText(heading);
+      await expect(page.getByRole('heading', { name: 'Page not found' })).toHaveCount(0);
+    }
+
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto('/blog');
+    for (const [name, path] of [
+      ['Development tools', '/tools'],
+      ['Skills', '/skills'],
+    ] as const) {
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      const drawer = page.getByRole('navigation', { name: 'Menu' });
+      await drawer.getByRole('link', { name }).click();
+      await expect(page).toHaveURL(new RegExp(`${path}$`));
+      await expect(drawer).toBeHidden();
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    }
+  });
+
   test('an unknown path shows the not-found page', async ({ page }) => {
     const warnings: string[] = [];
     page.on('console', (m) => {

@@ -106,8 +106,24 @@ describe('Header', () => {
       'Personal cabinet', 'Messages', 'Friends', 'Chat']) {
       expect(within(side).getByRole('link', { name })).toBeTruthy();
     }
+    // The development tools overview and the skills page are reachable from the drawer too.
+    expect(within(side).getByRole('link', { name: 'Development tools' }).getAttribute('href')).toBe('/tools');
+    expect(within(side).getByRole('link', { name: 'Skills' }).getAttribute('href')).toBe('/skills');
     expect(within(side).queryByRole('link', { name: 'Admin panel' })).toBeNull();
     expect(within(side).getByRole('link', { name: 'Log in' })).toBeTruthy();
+  });
+
+  it.each([
+    ['/skills', 'Skills'],
+    ['/tools', 'Development tools'],
+    ['/tools/camera', 'Camera'],
+  ])('on %s the Tools button shows the current section and only %s is the current item', (route, current) => {
+    renderWithShell(<Header ready />, { route });
+    const toggle = screen.getByRole('button', { name: 'Tools' });
+    expect(toggle.classList.contains('is-active')).toBe(true);
+    fireEvent.click(toggle);
+    const items = within(screen.getByRole('menu', { name: 'Tools menu' })).getAllByRole('menuitem');
+    expect(items.filter((i) => i.getAttribute('aria-current') === 'page').map((i) => i.textContent)).toEqual([current]);
   });
 
   it('the tools dropdown opens, closes on an outside click, and closes on route change', () => {
@@ -118,6 +134,8 @@ describe('Header', () => {
     const menu = screen.getByRole('menu', { name: 'Tools menu' });
     expect(within(menu).getByRole('menuitem', { name: 'Camera' }).getAttribute('href')).toBe('/tools/camera');
     expect(within(menu).getByRole('menuitem', { name: 'Tone generator' }).getAttribute('href')).toBe('/tools/tone_generator');
+    expect(within(menu).getByRole('menuitem', { name: 'Development tools' }).getAttribute('href')).toBe('/tools');
+    expect(within(menu).getByRole('menuitem', { name: 'Skills' }).getAttribute('href')).toBe('/skills');
 
     fireEvent.mouseDown(document.body);
     expect(toggle.getAttribute('aria-expanded')).toBe('false');

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation } from 'react-router';
 import { useMenuButton } from '../../lib/useMenuButton';
 import { ChevronDownIcon } from './icons';
-import { TOOL_ITEMS } from './navItems';
+import { TOOL_ITEMS, isToolsPath } from './navItems';
 
 /**
  * The header's Tools dropdown. Its items are links, yet it follows the menu-button pattern rather
@@ -19,7 +19,7 @@ export function ToolsDropdown() {
 
   useEffect(() => close(), [location.pathname, location.search, close]);
 
-  const active = location.pathname.startsWith('/tools');
+  const active = isToolsPath(location.pathname);
 
   return (
     <div className="dropdown" ref={rootRef}>
@@ -31,7 +31,7 @@ export function ToolsDropdown() {
         <ul className="dropdown__menu" {...menuProps} aria-label={t('toolsDropdown')}>
           {TOOL_ITEMS.map((item) => (
             <li key={item.to} role="none">
-              <NavLink to={item.to} role="menuitem" tabIndex={-1} className="dropdown__item" onClick={() => close(true)}>
+              <NavLink to={item.to} end role="menuitem" tabIndex={-1} className="dropdown__item" onClick={() => close(true)}>
                 {t(item.labelKey)}
               </NavLink>
             </li>

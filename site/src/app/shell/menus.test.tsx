@@ -25,7 +25,7 @@ const menus = [
     name: 'Tools',
     button: () => screen.getByRole('button', { name: 'Tools' }),
     menu: () => screen.queryByRole('menu', { name: 'Tools menu' }),
-    items: ['Camera', 'Microphone', 'Your IP', 'Tone generator'],
+    items: ['Development tools', 'Camera', 'Microphone', 'Your IP', 'Tone generator', 'Skills'],
     role: 'menuitem',
   },
   {

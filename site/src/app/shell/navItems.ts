@@ -6,12 +6,21 @@ export interface NavItem {
   labelKey: string;
 }
 
+/**
+ * The Tools menu of the header and the drawer: the overview of development tools, the browser
+ * self-tests, and the skills page (the portfolio's pages beside the home page's cards).
+ */
 export const TOOL_ITEMS: readonly NavItem[] = [
+  { to: '/tools', labelKey: 'devTools' },
   { to: '/tools/camera', labelKey: 'toolsItems.camera' },
   { to: '/tools/microphone', labelKey: 'toolsItems.microphone' },
   { to: '/tools/ip', labelKey: 'toolsItems.ip' },
   { to: '/tools/tone_generator', labelKey: 'toolsItems.toneGenerator' },
+  { to: '/skills', labelKey: 'skills' },
 ];
+
+/** Whether pathname is a page of the Tools menu (its button shows as the current section). */
+export const isToolsPath = (pathname: string) => TOOL_ITEMS.some((i) => pathname === i.to || pathname.startsWith(`${i.to}/`));
 
 /** Header links after the Tools dropdown. */
 export const MAIN_ITEMS: readonly NavItem[] = [
