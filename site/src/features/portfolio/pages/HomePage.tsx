@@ -21,7 +21,7 @@ export const HOME_LANGUAGES: readonly PageLanguage[] = ['uk', 'en', 'ru'];
  * still-under-construction note, the owner and their projects, then one card per section and the
  * catch-all card. Its language selector (uk/en/ru) is local to the page; it starts in the site's
  * language — English unless the visitor chose or was detected otherwise — so a Ukrainian visitor
- * is not greeted in English on a Ukrainian site.
+ * is not greeted in English on a Ukrainian site, and follows the header's language when it changes.
  */
 export default function HomePage() {
   const { i18n } = useTranslation();

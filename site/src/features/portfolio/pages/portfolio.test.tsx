@@ -1,5 +1,6 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../../../lib/i18n';
 import { initTestI18n, json, renderWithShell, stubFetch } from '../../../test/utils';
 import DevToolsPage from './DevToolsPage';
 import HomePage from './HomePage';
@@ -51,17 +52,43 @@ describe('portfolio pages', () => {
     expect(screen.getByText('Made up')).toBeTruthy();
   });
 
-  it('/skills in the Ukrainian interface is in English, and says so on its title and lead', async () => {
+  it('/skills in the Ukrainian interface opens in Russian, the nearest language it has, and says so on its title and lead', async () => {
     await initTestI18n('uk');
     stubFetch({ '/api/profile': () => json(PROFILE) });
     renderWithShell(<SkillsPage />);
-    await screen.findByRole('heading', { name: 'Backend' });
-    const h1 = screen.getByRole('heading', { level: 1, name: 'Skills' });
-    expect(h1.getAttribute('lang')).toBe('en');
-    expect(screen.getByText('Go developer').getAttribute('lang')).toBe('en');
-    fireEvent.change(screen.getByRole('combobox'), { target: { value: 'ru' } });
-    expect((await screen.findByRole('heading', { level: 1, name: 'Навыки' })).getAttribute('lang')).toBe('ru');
+    await screen.findByRole('heading', { name: 'Бэкенд' });
+    const h1 = screen.getByRole('heading', { level: 1, name: 'Навыки' });
+    expect(h1.getAttribute('lang')).toBe('ru');
     expect(screen.getByText('Разработчица на Go').getAttribute('lang')).toBe('ru');
+    expect((screen.getByRole('combobox') as HTMLSelectElement).value).toBe('ru');
+    fireEvent.change(screen.getByRole('combobox'), { target: { value: 'en' } });
+    expect((await screen.findByRole('heading', { level: 1, name: 'Skills' })).getAttribute('lang')).toBe('en');
+    expect(screen.getByText('Go developer').getAttribute('lang')).toBe('en');
+  });
+
+  it.each([
+    ['/', HomePage, { uk: 'uk', ru: 'ru', en: 'en' }],
+    ['/skills', SkillsPage, { uk: 'ru', ru: 'ru', en: 'en' }],
+    ['/tools', DevToolsPage, { uk: 'uk', ru: 'ru', en: 'en' }],
+  ] as const)('%s follows the header language when it changes, over a language picked on the page', async (_path, Page, expected) => {
+    stubFetch({ '/api/profile': () => json(PROFILE) });
+    const { container } = renderWithShell(<Page />);
+    const select = () => screen.getByRole('combobox') as HTMLSelectElement;
+    const pageLang = () => container.querySelector('select')!.closest('[lang]')!.getAttribute('lang');
+    await screen.findAllByText(/Ann Example|Backend|Development Environment/);
+    expect(select().value).toBe(expected.en);
+    // A pick on the page holds while the header stays…
+    fireEvent.change(select(), { target: { value: 'ru' } });
+    expect(select().value).toBe('ru');
+    expect(pageLang()).toBe('ru');
+    // …and the header's next change wins again.
+    for (const site of ['uk', 'en', 'ru', 'uk'] as const) {
+      await act(async () => {
+        await i18n.changeLanguage(site);
+      });
+      expect(select().value, site).toBe(expected[site]);
+      expect(pageLang(), site).toBe(expected[site]);
+    }
   });
 
   it('/tools marks its title and lead with the language chosen on the page', async () => {
