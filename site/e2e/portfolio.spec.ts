@@ -112,3 +112,43 @@ test('a broken content file stops serve with the file, the line and the field', 
   expect(code).toBe(1);
   expect(stderr).toContain(`${join(dir, 'profile.yaml')}:${line}: colour: unknown key`);
 });
+
+test('/, /skills and /tools open in the header language, else the nearest they have, and follow the header', async ({ page }) => {
+  /** Picks a language in the header's menu (its button is named in the language shown). */
+  const header = async (name: 'Українська' | 'Русский' | 'English') => {
+    await page.getByRole('banner').getByRole('button', { name: /Choose language|Оберіть мову|Выберите язык/ }).click();
+    await page.getByRole('menuitemradio', { name }).click();
+  };
+  const h1 = page.getByRole('heading', { level: 1 });
+  await page.goto('/');
+  await expect(h1).toHaveText('Welcome to DevHub');
+  await header('Українська');
+  await expect(h1).toHaveText('Ласкаво просимо до DevHub');
+  await expect(page.getByRole('main').getByRole('combobox')).toHaveValue('uk');
+
+  /** Goes to a page of the Tools menu without a reload (a reload would set English again: beforeEach). */
+  const viaTools = async (path: '/skills' | '/tools') => {
+    await page.getByRole('banner').getByRole('button', { name: /^(Tools|Інструменти|Инструменты)$/ }).click();
+    await page.getByRole('menu').locator(`a[href="${path}"]`).click();
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
+  };
+
+  // /skills has English and Russian: under the Ukrainian header it opens in Russian.
+  await viaTools('/skills');
+  await expect(h1).toHaveText('Навыки');
+  await expect(page.getByRole('heading', { name: 'Бэкенд-сервисы' })).toBeVisible();
+  await header('English');
+  await expect(h1).toHaveText('Skills');
+  await expect(page.getByRole('heading', { name: 'Backend services' })).toBeVisible();
+
+  // A pick on the page holds until the header changes again.
+  await viaTools('/tools');
+  await expect(h1).toHaveText('Development Tools');
+  await page.getByRole('main').getByRole('combobox').selectOption('fr');
+  await expect(h1).toHaveText('Outils de développement');
+  await header('Русский');
+  await expect(h1).toHaveText('Инструменты разработки');
+  await header('Українська');
+  await expect(h1).toHaveText('Інструменти розробки');
+  await expect(page.getByRole('main').locator('[lang="uk"]').first()).toBeVisible();
+});

@@ -57,3 +57,16 @@ describe('preloadRoute (the data asked for with the chunk)', () => {
     expect(requested(fetch)).toEqual([]);
   });
 });
+
+describe('the shell menus', () => {
+  it('lead to pages, never to the not-found page', async () => {
+    const { MAIN_ITEMS, SIDE_MENU_ITEMS, TOOL_ITEMS } = await import('./shell/navItems');
+    const paths = [...TOOL_ITEMS, ...MAIN_ITEMS, ...SIDE_MENU_ITEMS].map((i) => i.to.split('?')[0]);
+    expect(paths).toEqual(expect.arrayContaining(['/tools', '/skills']));
+    for (const path of paths) {
+      const page = pageFor(path);
+      expect(page, path).not.toBeNull();
+      expect((await page!.preload()).default.name, path).not.toBe('NotFoundPage');
+    }
+  });
+});

@@ -3,14 +3,21 @@ import { Link } from 'react-router';
 import type { User } from '../../../lib/auth';
 import { QuotaUsage } from '../../files/components/QuotaUsage';
 
-const QUICK_LINKS: ReadonlyArray<{ to: string; key: string }> = [
+/**
+ * The quick links. A section whose page does not exist yet is marked `soon` and left out, so no
+ * quick link leads to the not-found page; dropping the mark when the page arrives brings it back
+ * (its texts stay in the locales).
+ */
+const QUICK_LINKS: ReadonlyArray<{ to: string; key: string; soon?: true }> = [
   { to: '/chat', key: 'chat' },
   { to: '/filecloud', key: 'files' },
   { to: '/blog', key: 'blog' },
   { to: '/games', key: 'emulator' },
-  { to: '/programs', key: 'programs' },
-  { to: '/alavar', key: 'alavar' },
+  { to: '/programs', key: 'programs', soon: true },
+  { to: '/alavar', key: 'alavar', soon: true },
 ];
+
+const LIVE_QUICK_LINKS = QUICK_LINKS.filter((l) => !l.soon);
 
 /**
  * The signed-in overview (spec §2): e-mail, admin badge, online status, logout, quick links, and
@@ -42,7 +49,7 @@ export function ProfileOverview({ user, isAdmin, onLogout }: { user: User; isAdm
       <nav aria-label={t('auth.overview.quickLinks')}>
         <h3 className="profile-section__subtitle">{t('auth.overview.quickLinks')}</h3>
         <ul className="profile-overview__links">
-          {QUICK_LINKS.map((l) => (
+          {LIVE_QUICK_LINKS.map((l) => (
             <li key={l.key}>
               <Link to={l.to} className="profile-overview__link">
                 {t(`auth.overview.${l.key}`)}
