@@ -17,7 +17,7 @@ test.beforeAll(() => {
 });
 
 test.afterAll(() => {
-  rmSync(join(romsDir, 'nes', 'Uploaded Catcher.nes'), { force: true });
+  for (const name of ['Uploaded Catcher.nes', 'Clash Catcher.nes', 'Clash Catcher (2).nes']) rmSync(join(romsDir, 'nes', name), { force: true });
   rmSync(join(romsDir, 'nes', 'images', 'Uploaded Catcher.png'), { force: true });
   cli(['rom', 'scan']);
 });
@@ -66,5 +66,49 @@ test('an admin upload appears in the list and plays; removing it takes it away',
   await page.getByRole('button', { name: 'Remove Uploaded Catcher' }).click();
   await expect(game).toHaveCount(0);
   await expect(page.locator('iframe[title="Game: Uploaded Catcher"]')).toHaveCount(0);
+  await ctx.close();
+});
+
+test('a ROM whose file name the library has is shown at once, in the reader’s language, to rename or replace', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const ctx = await browser.newContext({ baseURL });
+  const res = await ctx.request.post('/api/auth/login', { data: { email, password } });
+  const { tokens } = (await res.json()) as { tokens: { accessToken: string } };
+  await ctx.addInitScript((tok) => {
+    localStorage.setItem('token', tok);
+    localStorage.setItem('preferredLanguage', 'uk');
+  }, tokens.accessToken);
+  const page = await ctx.newPage();
+  const creations: number[] = [];
+  page.on('response', (r) => {
+    if (r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/files/tus/') creations.push(r.status());
+  });
+  await page.goto('/games');
+  const upload = page.getByRole('region', { name: 'Додати ігри' });
+  const rom = readFileSync(join(romsDir, 'nes', 'Coin_Catcher.nes'));
+  const choose = (name: string) =>
+    upload.getByLabel('Вибрати файли').setInputFiles([{ name, mimeType: 'application/octet-stream', buffer: rom }]);
+
+  await choose('Clash Catcher.nes');
+  await expect(upload.getByText('Clash Catcher.nes: додано')).toBeVisible();
+  // The same name again: the server's 409 is shown at once, never retried.
+  await choose('Clash Catcher.nes');
+  await expect(upload.getByText(/^Clash Catcher\.nes: гра з такою назвою файлу вже є в бібліотеці/)).toBeVisible({ timeout: 5_000 });
+  await expect(upload.getByRole('progressbar')).toHaveCount(0);
+  expect(creations).toEqual([201, 409]);
+
+  // Another name: a second game.
+  await expect(upload.getByRole('textbox', { name: 'Нова назва файлу для Clash Catcher.nes' })).toHaveValue('Clash Catcher (2).nes');
+  await upload.getByRole('button', { name: 'Завантажити під цією назвою' }).click();
+  await expect(upload.getByText('Clash Catcher (2).nes: додано')).toBeVisible();
+  await expect(page.locator('#games-library').getByRole('button', { name: 'Play Clash Catcher (2)' })).toBeVisible();
+
+  // Replace: the same game, no third one.
+  await choose('Clash Catcher.nes');
+  await upload.getByRole('button', { name: 'Замінити Clash Catcher.nes у бібліотеці' }).click();
+  await page.getByRole('alertdialog', { name: 'Замінити гру?' }).getByRole('button', { name: 'Замінити' }).click();
+  await expect(upload.getByText('Clash Catcher.nes: замінено')).toBeVisible();
+  expect(creations).toEqual([201, 409, 201, 409, 201]);
+  await expect(page.locator('#games-library').getByRole('button', { name: /^Play Clash Catcher/ })).toHaveCount(2);
   await ctx.close();
 });

@@ -21,6 +21,7 @@ import {
 import { CHANNEL, isMessage, resolveCore, validParams, type Body, type CoreName, type FromPlayer, type ToPlayer } from './protocol';
 import { MAX_THUMB_BYTES, THUMB_WIDTH, downscalePng } from './thumbnail';
 import { strings, type StringKey } from './strings';
+import { guardWakeLock } from './wakeLock';
 import './emulator.css';
 
 const params = new URLSearchParams(location.search);
@@ -574,6 +575,10 @@ async function start(): Promise<void> {
   fastForward: () => fastForward,
   keymap: () => keymap,
   padmap: () => padmap,
+  // Whether this frame has the keyboard, and whether the game holds a joypad button: a key
+  // pressed before the first is true never reaches the game.
+  focused: () => document.hasFocus(),
+  isDown: (id: ButtonId) => input.isDown(id),
   gains: (): number[] | null => {
     const ctx = openAL()?.currentCtx;
     if (!ctx) return null;
@@ -583,5 +588,7 @@ async function start(): Promise<void> {
   },
 };
 
+// The core asks for a screen wake lock when the game runs; a refusal must not be an uncaught error.
+guardWakeLock();
 post({ type: 'ready' });
 void start();
