@@ -101,7 +101,7 @@ test('a ROM whose file name the library has is shown at once, in the reader’s 
   await expect(upload.getByRole('textbox', { name: 'Нова назва файлу для Clash Catcher.nes' })).toHaveValue('Clash Catcher (2).nes');
   await upload.getByRole('button', { name: 'Завантажити під цією назвою' }).click();
   await expect(upload.getByText('Clash Catcher (2).nes: додано')).toBeVisible();
-  await expect(page.locator('#games-library').getByRole('button', { name: 'Play Clash Catcher (2)' })).toBeVisible();
+  await expect(page.locator('#games-library').getByRole('button', { name: 'Грати в Clash Catcher (2)' })).toBeVisible();
 
   // Replace: the same game, no third one.
   await choose('Clash Catcher.nes');
@@ -109,6 +109,6 @@ test('a ROM whose file name the library has is shown at once, in the reader’s 
   await page.getByRole('alertdialog', { name: 'Замінити гру?' }).getByRole('button', { name: 'Замінити' }).click();
   await expect(upload.getByText('Clash Catcher.nes: замінено')).toBeVisible();
   expect(creations).toEqual([201, 409, 201, 409, 201]);
-  await expect(page.locator('#games-library').getByRole('button', { name: /^Play Clash Catcher/ })).toHaveCount(2);
+  await expect(page.locator('#games-library').getByRole('button', { name: /^Грати в Clash Catcher/ })).toHaveCount(2);
   await ctx.close();
 });
