@@ -52,18 +52,20 @@ test('the Tools menu: open by keyboard, move with arrows, Escape returns the foc
   const menu = page.getByRole('menu', { name: 'Tools menu' });
   await expect(menu).toBeVisible();
   await expect(tools).toHaveAttribute('aria-expanded', 'true');
-  await expect(menu.getByRole('menuitem', { name: 'Camera' })).toBeFocused();
+  await expect(menu.getByRole('menuitem', { name: 'Development tools' })).toBeFocused();
   await page.keyboard.press('ArrowDown');
-  await expect(menu.getByRole('menuitem', { name: 'Microphone' })).toBeFocused();
+  await expect(menu.getByRole('menuitem', { name: 'Camera' })).toBeFocused();
   await page.keyboard.press('End');
-  await expect(menu.getByRole('menuitem', { name: 'Tone generator' })).toBeFocused();
+  await expect(menu.getByRole('menuitem', { name: 'Skills' })).toBeFocused();
   await page.keyboard.press('ArrowDown');
-  await expect(menu.getByRole('menuitem', { name: 'Camera' })).toBeFocused();
+  await expect(menu.getByRole('menuitem', { name: 'Development tools' })).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(menu).toBeHidden();
   await expect(tools).toBeFocused();
 
   // Arrow Up opens on the last item; Enter follows it
+  await page.keyboard.press('ArrowUp');
+  await expect(menu.getByRole('menuitem', { name: 'Skills' })).toBeFocused();
   await page.keyboard.press('ArrowUp');
   await expect(menu.getByRole('menuitem', { name: 'Tone generator' })).toBeFocused();
   await page.keyboard.press('ArrowUp');

@@ -148,13 +148,13 @@ export function RomUploader({ consoles }: Props) {
         onDrop={onDrop}
       >
         <p>{t('upload.drop')}</p>
-        <label>
+        <label className="games-upload__console">
           {t('upload.console')}{' '}
           <Select value={consoleId} onChange={(e) => setConsoleId(e.target.value)}>
             <option value="">{t('upload.fromExtension')}</option>
             {consoles.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.shortName} — {c.name}
+              <option key={c.id} value={c.id} title={c.shortName}>
+                {c.name}
               </option>
             ))}
           </Select>
