@@ -6,7 +6,7 @@
 # Then images over the limit, among them a progressive 4:4:4 JPEG of
 # 7000×7000 that used to take the server to 767 MB: refused from the header.
 #
-# Target (issue 23): peak RSS ≤ 256 MiB while making the thumbnail of any accepted image.
+# Target: peak RSS ≤ 256 MiB while making the thumbnail of any accepted image.
 set -euo pipefail
 TARGET_MIB=256
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

@@ -51,7 +51,7 @@ export function levelPercent(amplitude: number): number {
   return Math.min(100, Math.max(0, amplitude * 100));
 }
 
-/** Percent with exactly 2 decimals (spec §9) in the reader's number format: "3.50%", "3,50%". */
+/** Percent with exactly 2 decimals in the reader's number format: "3.50%", "3,50%". */
 export function formatPercent(percent: number, lang = 'en'): string {
   return `${formatNumber(percent, lang, 2)}%`;
 }
