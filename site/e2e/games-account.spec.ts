@@ -19,6 +19,13 @@ const email = `player-${Date.now()}@example.com`;
 const password = 'player-password';
 
 /** A browser context signed in as the test player (the token in localStorage, as after sign-in). */
+/** Whether the player frame has the keyboard. */
+async function focused(page: Page): Promise<boolean> {
+  const f = page.frames().find((x) => x.url().includes('/emulator.html'));
+  if (!f) return false;
+  return f.evaluate(() => (window as unknown as { __devhubEmulator?: { focused?(): boolean } }).__devhubEmulator?.focused?.() ?? false);
+}
+
 async function signedIn(browser: Browser): Promise<Page> {
   const ctx = await browser.newContext({ baseURL });
   const res = await ctx.request.post('/api/auth/login', { data: { email, password } });
@@ -46,9 +53,15 @@ test('an account slot saved on one device loads on another at the same position'
   test.setTimeout(180_000);
   const first = await signedIn(browser);
   const a = await startCoinCatcher(first);
-  await a.canvas.click();
-  await first.keyboard.down('ArrowRight');
-  await expect.poll(() => playerX(first, a.canvas), { timeout: 10_000 }).toBeGreaterThan(0.75);
+  // The player is a sandboxed frame: a key pressed before the browser gave it the keyboard goes to
+  // the page and is lost (under load). Click, wait for its focus, then hold the key; again if lost.
+  await expect(async () => {
+    await first.keyboard.up('ArrowRight');
+    await a.canvas.click();
+    await expect.poll(() => focused(first), { timeout: 5_000 }).toBe(true);
+    await first.keyboard.down('ArrowRight');
+    await expect.poll(() => playerX(first, a.canvas), { timeout: 10_000 }).toBeGreaterThan(0.75);
+  }).toPass({ timeout: 90_000 });
   await first.keyboard.up('ArrowRight');
   const moved = await playerX(first, a.canvas);
 
