@@ -42,12 +42,12 @@ const secretMetaKey = "auth.jwt_secret"
 // Errors the HTTP layer maps to statuses. Unknown e-mail and wrong password
 // are deliberately the same error.
 var (
-	ErrInvalidCredentials = errors.New("invalid e-mail or password")
-	ErrInvalidToken       = errors.New("invalid or expired token")
+	ErrInvalidCredentials = store.Refuse(store.KindUnauthenticated, "invalid e-mail or password")
+	ErrInvalidToken       = store.Refuse(store.KindUnauthenticated, "invalid or expired token")
 	// ErrTokenReused means a refresh token that was already exchanged came
 	// back: someone holds a stolen copy, so every session of the account
 	// was ended.
-	ErrTokenReused = errors.New("refresh token reuse detected; all sessions were ended")
+	ErrTokenReused = store.Refuse(store.KindUnauthenticated, "refresh token reuse detected; all sessions were ended")
 )
 
 // ThrottledError is returned when too many logins failed recently
@@ -60,7 +60,7 @@ type ThrottledError struct {
 }
 
 func (e *ThrottledError) Error() string {
-	wait := RetryAfterSeconds(e.RetryAfter)
+	wait := store.RetryAfterSeconds(e.RetryAfter)
 	switch e.What {
 	case ThrottledRegister:
 		return fmt.Sprintf("too many registrations from this network; try again in %d s", wait)
@@ -72,14 +72,14 @@ func (e *ThrottledError) Error() string {
 	return fmt.Sprintf("too many failed login attempts; try again in %d s", wait)
 }
 
-// RetryAfterSeconds rounds a wait up to whole seconds (at least 1) for the
-// Retry-After header.
-func RetryAfterSeconds(d time.Duration) int {
-	s := int((d + time.Second - 1) / time.Second)
-	if s < 1 {
-		s = 1
+// As makes a ThrottledError the rate-limit refusal of the error
+// vocabulary, so every adapter answers it as it answers any other.
+func (e *ThrottledError) As(target any) bool {
+	r, ok := target.(**store.Refusal)
+	if ok {
+		*r = store.TooMany(e.Error(), e.RetryAfter)
 	}
-	return s
+	return ok
 }
 
 // User is an account as every caller sees it (never with its hash).

@@ -32,7 +32,7 @@ const (
 
 // Registration errors.
 var (
-	ErrRegistrationClosed = errors.New("registration is closed on this site")
+	ErrRegistrationClosed = store.Refuse(store.KindForbidden, "registration is closed on this site")
 	ErrInviteRequired     = errors.New("registration needs an invitation code")
 	ErrInviteInvalid      = errors.New("the invitation code is unknown, used or expired")
 )

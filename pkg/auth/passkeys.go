@@ -42,11 +42,11 @@ const MaxPasskeys = 20
 // Passkey errors the HTTP layer maps to statuses.
 var (
 	ErrPasskeyFailed   = errors.New("the passkey could not be verified")
-	ErrCeremonyUnknown = errors.New("the passkey request expired or was already used; start again")
-	ErrPasskeyLimit    = fmt.Errorf("an account holds at most %d passkeys", MaxPasskeys)
+	ErrCeremonyUnknown = store.Refuse(store.KindInvalid, "the passkey request expired or was already used; start again")
+	ErrPasskeyLimit    = store.Refuse(store.KindConflict, fmt.Sprintf("an account holds at most %d passkeys", MaxPasskeys))
 	// ErrPasskeyHost: WebAuthn binds a passkey to a domain, and browsers
 	// refuse an IP address in its place.
-	ErrPasskeyHost = errors.New("passkeys need the site's name, not an IP address: open the site by its host name (or set server.public_url)")
+	ErrPasskeyHost = store.Refuse(store.KindInvalid, "passkeys need the site's name, not an IP address: open the site by its host name (or set server.public_url)")
 )
 
 // RelyingParty is who the passkeys belong to: the site's host (RP ID) and

@@ -7,7 +7,6 @@ import (
 	"crypto/subtle"
 	"encoding/base32"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -41,16 +40,16 @@ const (
 	totpIssuer = "devhub"
 )
 
-// Two-factor errors the HTTP layer maps to statuses.
+// Two-factor refusals, each of the error vocabulary's kind for it.
 var (
 	// ErrInvalidCode is a wrong, reused or expired one-time or recovery code.
-	ErrInvalidCode = errors.New("invalid or already used code")
+	ErrInvalidCode = &store.ValidationError{Message: "invalid or already used code", Fields: map[string]store.FieldError{"code": {Code: "invalid_code", Message: "invalid or already used code"}}}
 	// ErrTOTPAlreadyOn is an enrolment while two-factor sign-in is on.
-	ErrTOTPAlreadyOn = errors.New("two-factor sign-in is already on; turn it off first")
+	ErrTOTPAlreadyOn = store.Refuse(store.KindConflict, "two-factor sign-in is already on; turn it off first")
 	// ErrTOTPNotPending is a confirmation without an enrolment to confirm.
-	ErrTOTPNotPending = errors.New("no two-factor enrolment to confirm; start one first")
+	ErrTOTPNotPending = store.Refuse(store.KindConflict, "no two-factor enrolment to confirm; start one first")
 	// ErrTOTPOff is a request that needs two-factor sign-in to be on.
-	ErrTOTPOff = errors.New("two-factor sign-in is off")
+	ErrTOTPOff = store.Refuse(store.KindConflict, "two-factor sign-in is off")
 )
 
 // totpState is a user's authenticator: pending until confirmed with a code.

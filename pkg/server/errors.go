@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/gofiber/fiber/v3"
 
@@ -42,13 +41,14 @@ func (s *Server) errorHandler(c fiber.Ctx, err error) error {
 
 // kindStatus is the HTTP status of each kind of refusal.
 var kindStatus = map[store.Kind]int{
-	store.KindUnknown:     http.StatusInternalServerError,
-	store.KindInvalid:     http.StatusBadRequest,
-	store.KindNotFound:    http.StatusNotFound,
-	store.KindForbidden:   http.StatusForbidden,
-	store.KindConflict:    http.StatusConflict,
-	store.KindTooLarge:    http.StatusRequestEntityTooLarge,
-	store.KindRateLimited: http.StatusTooManyRequests,
+	store.KindUnknown:         http.StatusInternalServerError,
+	store.KindInvalid:         http.StatusBadRequest,
+	store.KindNotFound:        http.StatusNotFound,
+	store.KindForbidden:       http.StatusForbidden,
+	store.KindConflict:        http.StatusConflict,
+	store.KindTooLarge:        http.StatusRequestEntityTooLarge,
+	store.KindRateLimited:     http.StatusTooManyRequests,
+	store.KindUnauthenticated: http.StatusUnauthorized,
 }
 
 func (s *Server) toAPIError(c fiber.Ctx, err error) *APIError {
@@ -65,7 +65,7 @@ func (s *Server) toAPIError(c fiber.Ctx, err error) *APIError {
 		return romExists(exists)
 	case errors.As(err, &refusal):
 		if refusal.Kind == store.KindRateLimited {
-			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int((refusal.RetryAfter+time.Second-1)/time.Second)))
+			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(store.RetryAfterSeconds(refusal.RetryAfter)))
 		}
 		return NewError(kindStatus[refusal.Kind], refusal.Message)
 	case errors.As(err, &apiErr):

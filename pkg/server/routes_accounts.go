@@ -201,7 +201,7 @@ func (s *Server) adminResetTwoFactor(c fiber.Ctx) error {
 		return err
 	}
 	if err := s.hub.ResetTwoFactor(c.Context(), s.actor(c), u.Email); err != nil {
-		return authError(c, err)
+		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
 }

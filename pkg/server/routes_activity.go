@@ -1,12 +1,10 @@
 package server
 
 import (
-	"math"
-	"strconv"
-
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/devhub/devhub/pkg/activity"
+	"github.com/devhub/devhub/pkg/store"
 )
 
 // mountActivity serves the activity log the SPA writes to (spec §7). The
@@ -35,8 +33,7 @@ func activityBodyLimit(c fiber.Ctx) error {
 func (s *Server) logActivity(c fiber.Ctx) error {
 	ip := s.clientIP(c)
 	if ok, wait := s.svc.Activity.Allow(ip); !ok {
-		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int(math.Ceil(wait.Seconds()))))
-		return NewError(fiber.StatusTooManyRequests, "too many activity events, slow down")
+		return store.TooMany("too many activity events, slow down", wait)
 	}
 	// A compressed body is decoded by Fiber; its decoded size counts too.
 	if len(c.Body()) > activity.MaxBodyBytes {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
-	"github.com/devhub/devhub/pkg/store"
 )
 
 // refreshCookie carries the refresh token for the browser: httpOnly (no
@@ -43,27 +42,6 @@ func (s *Server) mountAuth(api fiber.Router) {
 
 func (s *Server) authClient(c fiber.Ctx) auth.Client {
 	return auth.Client{IP: s.clientIP(c), UserAgent: c.Get(fiber.HeaderUserAgent)}
-}
-
-// authError maps the service's errors that the shared handler does not know.
-func authError(c fiber.Ctx, err error) error {
-	var te *auth.ThrottledError
-	switch {
-	case errors.As(err, &te):
-		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(auth.RetryAfterSeconds(te.RetryAfter)))
-		return NewError(fiber.StatusTooManyRequests, te.Error())
-	case auth.IsAuthError(err):
-		return NewError(fiber.StatusUnauthorized, err.Error())
-	case errors.Is(err, auth.ErrInvalidCode):
-		e := NewError(fiber.StatusBadRequest, err.Error())
-		e.Data["code"] = store.FieldError{Code: "invalid_code", Message: err.Error()}
-		return e
-	case errors.Is(err, auth.ErrRegistrationClosed):
-		return NewError(fiber.StatusForbidden, err.Error())
-	case errors.Is(err, auth.ErrTOTPAlreadyOn), errors.Is(err, auth.ErrTOTPNotPending), errors.Is(err, auth.ErrTOTPOff):
-		return NewError(fiber.StatusConflict, err.Error())
-	}
-	return err
 }
 
 func (s *Server) setRefreshCookie(c fiber.Ctx, token string) {
@@ -146,7 +124,7 @@ func (s *Server) authRegister(c fiber.Ctx) error {
 	res, err := s.svc.Auth.Register(c.Context(), auth.RegisterInput{Name: in.Name, Email: in.Email, Password: in.Password,
 		ConfirmPassword: in.ConfirmPassword, Invite: in.Invite}, s.authClient(c))
 	if err != nil {
-		return authError(c, err)
+		return err
 	}
 	s.record(c, audit.Event{Type: audit.UserCreated, Actor: res.User.Email, Target: res.User.Email, Details: map[string]string{"via": "registration"}})
 	return c.Status(fiber.StatusCreated).JSON(s.issue(c, res, in.RefreshTokenInBody))
@@ -168,7 +146,7 @@ func (s *Server) authLogin(c fiber.Ctx) error {
 		s.record(c, audit.Event{Type: audit.SignInFailed, Actor: email, Target: email, Details: map[string]string{"reason": "password"}})
 	}
 	if err != nil {
-		return authError(c, err)
+		return err
 	}
 	if res.Challenge != nil {
 		// Two-factor sign-in: no session and no cookie until the code.
@@ -194,7 +172,7 @@ func (s *Server) authLoginMFA(c fiber.Ctx) error {
 		return NewError(fiber.StatusUnauthorized, err.Error())
 	}
 	if err != nil {
-		return authError(c, err)
+		return err
 	}
 	s.record(c, audit.Event{Type: audit.SignIn, Actor: res.User.Email, Target: res.User.Email, Details: map[string]string{"method": "password + one-time code"}})
 	return c.JSON(s.issue(c, res, in.RefreshTokenInBody))
@@ -211,7 +189,7 @@ func (s *Server) authTwoFactor(c fiber.Ctx) error {
 func (s *Server) authTOTPBegin(c fiber.Ctx) error {
 	en, err := s.svc.Auth.BeginTOTP(c.Context(), currentUser(c))
 	if err != nil {
-		return authError(c, err)
+		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	return c.JSON(en)
@@ -239,7 +217,7 @@ func (s *Server) authTOTPConfirm(c fiber.Ctx) error {
 	p := currentUser(c)
 	codes, n, err := s.svc.Auth.ConfirmTOTP(c.Context(), p, in.Code, signOutOthers, s.authClient(c))
 	if err != nil {
-		return authError(c, err)
+		return err
 	}
 	me := p.User.Email
 	s.record(c, audit.Event{Type: audit.TwoFactorOn, Actor: me, Target: me})
@@ -257,7 +235,7 @@ func (s *Server) authTOTPDisable(c fiber.Ctx) error {
 		return err
 	}
 	if err := s.svc.Auth.DisableTOTP(c.Context(), currentUser(c), in.Code, s.authClient(c)); err != nil {
-		return authError(c, err)
+		return err
 	}
 	me := currentUser(c).User.Email
 	s.record(c, audit.Event{Type: audit.TwoFactorOff, Actor: me, Target: me})
@@ -283,7 +261,7 @@ func (s *Server) authRefresh(c fiber.Ctx) error {
 	res, err := s.svc.Auth.Refresh(c.Context(), tok, s.authClient(c))
 	if err != nil {
 		s.clearRefreshCookie(c)
-		return authError(c, err)
+		return err
 	}
 	res = s.issue(c, res, fromBody)
 	return c.JSON(refreshAnswer{
@@ -331,7 +309,7 @@ func (s *Server) authChangePassword(c fiber.Ctx) error {
 	}
 	res, err := s.svc.Auth.ChangePassword(c.Context(), currentUser(c), in.OldPassword, in.NewPassword, s.authClient(c))
 	if err != nil {
-		return authError(c, err)
+		return err
 	}
 	s.record(c, audit.Event{Type: audit.PasswordChanged, Actor: res.User.Email, Target: res.User.Email})
 	// Every earlier token and session is now invalid, the caller's too; the

@@ -10,9 +10,11 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 
+	"log/slog"
+
 	"github.com/devhub/devhub/pkg/geoip"
 	"github.com/devhub/devhub/pkg/internal/ratelimit"
-	"log/slog"
+	"github.com/devhub/devhub/pkg/store"
 )
 
 // ipRecord is GET /api/ip's answer: the place and network of an address
@@ -47,8 +49,7 @@ func (s *Server) mountIP(api fiber.Router) {
 		own := true
 		if raw := c.Query("ip"); raw != "" {
 			if ok, wait := lookups.Allow(ratelimit.Network(s.clientIP(c), false)); !ok {
-				c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int((wait+time.Second-1)/time.Second)))
-				return NewError(fiber.StatusTooManyRequests, "too many address lookups, slow down")
+				return store.TooMany("too many address lookups, slow down", wait)
 			}
 			addr, err := netip.ParseAddr(strings.TrimSpace(raw))
 			if err != nil || addr.Zone() != "" {

@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/netip"
 	"net/url"
-	"strconv"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
@@ -14,6 +13,7 @@ import (
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/internal/ratelimit"
+	"github.com/devhub/devhub/pkg/store"
 )
 
 // passkeyBeginsPerMinute is how many passkey ceremonies one client network
@@ -31,8 +31,7 @@ func (s *Server) mountPasskeys(g fiber.Router) {
 	limitBegins := func(c fiber.Ctx) error {
 		ip := s.clientIP(c)
 		if ok, wait := begins.AllowGrouped(ratelimit.Network(ip, false), ratelimit.Network(ip, true)); !ok {
-			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(auth.RetryAfterSeconds(wait)))
-			return NewError(fiber.StatusTooManyRequests, "too many passkey requests from this network; try again later")
+			return store.TooMany("too many passkey requests from this network; try again later", wait)
 		}
 		return c.Next()
 	}
@@ -58,8 +57,8 @@ func (s *Server) relyingParty(c fiber.Ctx) auth.RelyingParty {
 	return auth.RelyingParty{ID: c.Hostname(), Origin: c.Scheme() + "://" + host}
 }
 
-// passkeyError maps the ceremony errors; failed verification of a sign-in
-// is a 401, of a registration a 400.
+// passkeyError answers a failed verification: of a sign-in a 401, of a
+// registration a 400, its reason logged only.
 func (s *Server) passkeyError(c fiber.Ctx, err error, signIn bool) error {
 	switch {
 	case errors.Is(err, auth.ErrPasskeyFailed):
@@ -69,12 +68,8 @@ func (s *Server) passkeyError(c fiber.Ctx, err error, signIn bool) error {
 			return NewError(fiber.StatusUnauthorized, auth.ErrPasskeyFailed.Error())
 		}
 		return NewError(fiber.StatusBadRequest, auth.ErrPasskeyFailed.Error())
-	case errors.Is(err, auth.ErrCeremonyUnknown), errors.Is(err, auth.ErrPasskeyHost):
-		return NewError(fiber.StatusBadRequest, err.Error())
-	case errors.Is(err, auth.ErrPasskeyLimit):
-		return NewError(fiber.StatusConflict, err.Error())
 	}
-	return authError(c, err)
+	return err
 }
 
 type ceremonyAnswer struct {

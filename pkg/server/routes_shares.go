@@ -293,9 +293,7 @@ func (s *Server) unlockShare(c fiber.Ctx) error {
 		var te *auth.ThrottledError
 		switch {
 		case errors.As(err, &te):
-			wait := auth.RetryAfterSeconds(te.RetryAfter)
-			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(wait))
-			return NewError(fiber.StatusTooManyRequests, fmt.Sprintf("too many wrong passwords; try again in %d s", wait))
+			return store.TooMany(fmt.Sprintf("too many wrong passwords; try again in %d s", store.RetryAfterSeconds(te.RetryAfter)), te.RetryAfter)
 		case errors.Is(err, shares.ErrWrongPassword):
 			return NewError(fiber.StatusUnauthorized, "wrong password")
 		case errors.Is(err, shares.ErrGone):

@@ -13,6 +13,7 @@ import (
 
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/internal/ratelimit"
+	"github.com/devhub/devhub/pkg/store"
 )
 
 // Upload admission. An upload holds a connection, a buffer, a temp file and
@@ -74,7 +75,7 @@ func (s *Server) checkUploadRate(c fiber.Ctx) error {
 	netKey := "n:" + ratelimit.Network(s.clientIP(c), false).String()
 	for _, k := range []string{userKey, netKey} {
 		if ok, wait := l.rate.Allow(k); !ok {
-			return tooManyUploads(c, wait, "too many uploads started, slow down")
+			return store.TooMany("too many uploads started, slow down", wait)
 		}
 	}
 	return nil
@@ -89,7 +90,7 @@ func (s *Server) holdUploadSlot(c fiber.Ctx) error {
 	l.mu.Lock()
 	if l.active >= l.maxAll || l.perUser[u.ID] >= l.maxUser {
 		l.mu.Unlock()
-		return tooManyUploads(c, uploadBusyRetry, "too many uploads in progress, try again shortly")
+		return store.TooMany("too many uploads in progress, try again shortly", uploadBusyRetry)
 	}
 	l.active++
 	l.perUser[u.ID]++
@@ -119,11 +120,6 @@ func (s *Server) uploadBody(c fiber.Ctx) io.Reader {
 		return &deadlineReader{r: body, conn: c.RequestCtx().Conn(), timeout: rt}
 	}
 	return body
-}
-
-func tooManyUploads(c fiber.Ctx, wait time.Duration, msg string) error {
-	c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int((wait+time.Second-1)/time.Second)))
-	return NewError(fiber.StatusTooManyRequests, msg)
 }
 
 // errUploadTooSlow ends an upload that fell below files.min_upload_rate.

@@ -86,6 +86,9 @@ const (
 	KindTooLarge
 	// KindRateLimited: try again after Refusal.RetryAfter.
 	KindRateLimited
+	// KindUnauthenticated: the caller is not signed in, or their credentials
+	// or token are not valid.
+	KindUnauthenticated
 )
 
 // Refusal is an action refused for a reason its kind names.
@@ -100,6 +103,22 @@ func (e *Refusal) Error() string { return e.Message }
 
 // Refuse builds a Refusal.
 func Refuse(k Kind, message string) *Refusal { return &Refusal{Kind: k, Message: message} }
+
+// TooMany is the refusal of a caller over a rate limit, who may try again
+// after wait.
+func TooMany(message string, wait time.Duration) *Refusal {
+	return &Refusal{Kind: KindRateLimited, Message: message, RetryAfter: wait}
+}
+
+// RetryAfterSeconds is a wait as the whole seconds a client is told to
+// wait (Retry-After, "try again in N s"): rounded up, at least one.
+func RetryAfterSeconds(d time.Duration) int {
+	s := int((d + time.Second - 1) / time.Second)
+	if s < 1 {
+		s = 1
+	}
+	return s
+}
 
 // KindOf classifies err in the vocabulary: a Refusal by its kind, the
 // store's sentinels and validation errors by theirs, anything else unknown.
