@@ -25,7 +25,7 @@ MINIO_VERSION := v0.0.0-20260212201848-7aac2a2c5b7c
 MINIO       := $(TOOLS_BIN)/minio-$(MINIO_VERSION)/minio
 export DEVHUB_MINIO := $(MINIO)
 
-.PHONY: all run build site geoip geoip-extra cores reader api-types test test-go test-web e2e bench fuzz deps chromium vet minio clean
+.PHONY: all run build site geoip geoip-extra cores reader api-types test test-go test-web lint e2e bench fuzz deps chromium vet minio clean
 
 all: build
 
@@ -59,8 +59,8 @@ chromium:
 
 deps: $(SITE_STAMP)
 
-## test: go vet, Go tests, front-end unit tests, browser end-to-end tests
-test: deps chromium vet test-go test-web e2e
+## test: go vet, the SPA's ESLint, Go tests, front-end unit tests, browser end-to-end tests
+test: deps chromium vet lint test-go test-web e2e
 
 ## vet: gofmt, go vet, staticcheck and deadcode -test (every function reachable from a main or a test)
 vet: $(STATICCHECK) $(DEADCODE)
@@ -103,6 +103,11 @@ geoip-extra:
 ## geoip: the pinned IP-to-country database (npm pack at build time, checksum-verified)
 geoip:
 	./.ci/fetch-geoip.sh
+
+## lint: ESLint over the SPA, its browser tests and scripts (TypeScript and react-hooks rules, no
+## import cycles, no feature importing another; see site/eslint.config.js)
+lint: $(SITE_STAMP)
+	cd site && npm run lint
 
 test-web: $(SITE_STAMP) api-types
 	cd site && npm test

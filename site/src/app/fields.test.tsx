@@ -1,14 +1,14 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { initTestI18n, json, renderWithShell, stubFetch } from '../../test/utils';
-import { AuditLog } from '../../features/auth/security/AuditLog';
-import SharePage from '../../features/files/shares/SharePage';
-import { Player } from '../../features/games/components/Player';
-import { RomUploader } from '../../features/games/components/RomUploader';
-import { ShelfRows } from '../../features/games/components/ShelfRows';
-import { LanguageSelect } from '../../features/portfolio/profile/LanguageSelect';
-import '../../features/portfolio/profile/i18n';
-import { Select, TextField } from './Field';
+import { initTestI18n, json, renderWithShell, stubFetch } from '../test/utils';
+import { AuditLog } from '../features/auth/security/AuditLog';
+import SharePage from '../features/files/shares/SharePage';
+import { Player } from '../features/games/components/Player';
+import { RomUploader } from '../features/games/components/RomUploader';
+import { ShelfRows } from '../features/games/components/ShelfRows';
+import { LanguageSelect } from '../features/portfolio/profile/LanguageSelect';
+import '../features/portfolio/profile/i18n';
+import { Select, TextField } from '../components/ui/Field';
 
 // One text field and one select for the whole site: the pages that drew the browser's own
 // (the home page's language, a share link's password, the games' console, slot and sort, the

@@ -19,7 +19,7 @@ const ArticlePage = lazyPage(() => import('../features/blog/pages/ArticlePage'))
 const FileCloudPage = lazyPage(() => import('../features/files/pages/FileCloudPage'));
 const FileDetailPage = lazyPage(() => import('../features/files/pages/FileDetailPage'));
 const SharePage = lazyPage(() => import('../features/files/shares/SharePage'));
-const ProfilePage = lazyPage(() => import('../features/auth/pages/ProfilePage'));
+const ProfilePage = lazyPage(() => import('./ProfileRoute'));
 const PrivacyPage = lazyPage(() => import('../features/legal/pages/PrivacyPage'));
 const TermsPage = lazyPage(() => import('../features/legal/pages/TermsPage'));
 const NotFoundPage = lazyPage(() => import('./NotFoundPage'));

@@ -1,14 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api, getToken, onTokenChange, setToken, TOKEN_KEY } from './api';
+import type { Schema } from './apiTypes';
 
-export interface User {
-  id: number;
-  email: string;
-  name: string;
-  role: string;
-  createdAt?: string;
-}
+export type User = Schema<'User'>;
 
 export interface AuthState {
   user: User | null;

@@ -1,4 +1,4 @@
-import i18next from 'i18next';
+import { createInstance } from 'i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import en from '../locales/en.json';
 import ru from '../locales/ru.json';
@@ -41,7 +41,7 @@ describe('translation fallback', () => {
   };
 
   async function make(lng: 'uk' | 'ru' | 'en') {
-    const inst = i18next.createInstance();
+    const inst = createInstance();
     await inst.init(i18nOptions(lng, resources));
     return inst;
   }

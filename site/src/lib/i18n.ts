@@ -1,4 +1,4 @@
-import i18next, { type i18n as I18n, type InitOptions, type Resource } from 'i18next';
+import { createInstance, type i18n as I18n, type InitOptions, type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { getIpInfo } from './ipInfo';
 import { loadOnce } from './loadOnce';
@@ -53,7 +53,7 @@ export function i18nOptions(lng: Language, res: Resource): InitOptions {
 }
 
 /** The application's i18next instance (given to react-i18next by the app's providers). */
-export const i18n: I18n = i18next.createInstance();
+export const i18n: I18n = createInstance();
 i18n.use(initReactI18next);
 
 function readSaved(): string | null {

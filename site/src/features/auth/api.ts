@@ -2,49 +2,25 @@
 // TanStack Query hooks the sign-in, sign-up and password forms use.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, setToken } from '../../lib/api';
-import { useAuth, type User } from '../../lib/auth';
+import type { RequestOf, Schema } from '../../lib/apiTypes';
+import { useAuth } from '../../lib/auth';
 import { accountKeys, useSecurityWrite } from './security/api';
 import { passkeySecondFactor, signInWithPasskey } from './security/webauthn';
 
-export interface AuthTokens {
-  accessToken: string;
-  refreshToken?: string;
-  expiresIn?: number;
-}
+export type AuthResponse = Schema<'AuthResult'>;
 
-export interface AuthResponse {
-  user: User;
-  tokens: AuthTokens;
-}
-
-export interface RegisterInput {
-  name: string;
-  email: string;
-  password: string;
-  confirmPassword: string;
-  /** The invitation code, when registration is by invitation. */
-  invite?: string;
-}
+/** The registration form's fields: every one but the invitation code is filled in. */
+type RegisterBody = RequestOf<'/api/auth/register', 'post'>;
+export type RegisterInput = Required<Pick<RegisterBody, 'name' | 'email' | 'password' | 'confirmPassword'>> & Pick<RegisterBody, 'invite'>;
 
 /** The password step's answer when the account signs in with a second factor. */
-export interface MfaChallenge {
-  mfaRequired: true;
-  mfaToken: string;
-  /** The second factors the account can use ("totp", "passkey"). */
-  methods?: string[];
-}
+export type MfaChallenge = Schema<'Challenge'>;
 
 export function isMfaChallenge(v: unknown): v is MfaChallenge {
   return !!v && typeof v === 'object' && (v as MfaChallenge).mfaRequired === true && typeof (v as MfaChallenge).mfaToken === 'string';
 }
 
-export interface AdminUser {
-  id: number;
-  email: string;
-  name?: string;
-  role: string;
-  createdAt?: string;
-}
+export type AdminUser = Schema<'User'>;
 
 // Sign-in calls never carry an old token and never trigger a refresh.
 const anonymous = { auth: false, retryOnUnauthorized: false } as const;

@@ -7,22 +7,17 @@ import { useCallback } from 'react';
 import { ApiError, api, getToken, refreshAccessToken, request } from '../../lib/api';
 import type { Schema } from '../../lib/apiTypes';
 import { useAuth } from '../../lib/auth';
-import type { Quota } from './quota';
+import type { Quota } from '../../lib/quotaRefusal';
 import { THUMB_POLL_MS, awaitingThumbnail } from './thumbnails';
-import { type RememberedUpload, forgetRemembered, rememberedUploads } from './tusStorage';
+import { type RememberedUpload, forgetRemembered, rememberedUploads } from '../../lib/resumable/tusStorage';
 
 export type FileType = Schema<'FileType'>;
 
 /** A file as the lists and the upload answer show it (the contract's File). */
 export type FileItem = Schema<'File'>;
 
-export interface FileGroups {
-  images: FileItem[];
-  videos: FileItem[];
-  audio: FileItem[];
-  documents: FileItem[];
-  other: FileItem[];
-}
+/** The lists of GET /api/files by group (its totals are read apart). */
+export type FileGroups = Omit<Schema<'FileGroups'>, 'totals'>;
 
 export const GROUPS = ['images', 'videos', 'audio', 'documents', 'other'] as const;
 export type Group = (typeof GROUPS)[number];
@@ -39,7 +34,6 @@ export const filePaths = {
   detail: (id: number | string) => `/api/files/${id}`,
   download: (id: number | string) => `/api/files/${id}/download`,
   stream: (id: number | string) => `/api/files/stream/${id}`,
-  tus: '/api/files/tus/',
   quota: '/api/auth/quota',
 };
 
@@ -67,6 +61,7 @@ export const fileKeys = {
   list: (userId: number | null, mine = false) => ['files', 'list', userId, mine] as const,
   listAll: ['files', 'list'] as const,
   detail: (id: string, userId: number | null) => ['files', 'detail', id, userId] as const,
+  preview: (id: number, sha256: string) => ['files', 'preview', id, sha256] as const,
   quota: (userId: number | null) => ['files', 'quota', userId] as const,
   quotaAll: ['files', 'quota'] as const,
   unfinished: (userId: number | null) => ['files', 'unfinished', userId] as const,

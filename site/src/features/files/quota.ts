@@ -1,38 +1,9 @@
 // The storage quota as the file cloud shows it: the usage line ("2.10 GB of 10.00 GB used, 123 of
-// 10,000 files") and the 413 answer's data.quota {used, limit}, which the uploader turns into a
-// message instead of the server's English sentence.
-import type { Schema } from '../../lib/apiTypes';
+// 10,000 files") and the text of a refusal over it (lib/quotaRefusal reads the refusal).
+import type { Quota, QuotaRefusal } from '../../lib/quotaRefusal';
 import { type BinaryUnits, formatBinary } from './format';
 
-export type Quota = Schema<'Quota'>;
-
-/**
- * A refusal's figures: the quota, and — when the user's unfinished resumable uploads took part in
- * the refusal — what they hold (data.quota.held: their announced lengths, one file each).
- */
-export type QuotaRefusal = Quota & { held?: Schema<'QuotaAmount'> };
-
 type T = (key: string, opts?: Record<string, unknown>) => string;
-
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-const isLimit = (v: unknown): v is number | null => v === null || isCount(v);
-
-/**
- * The quota carried by an error answer's data (data.quota with code quota_exceeded), or null
- * when the answer is not about the quota (a 413 for a body over files.max_upload_bytes is not).
- */
-export function quotaFromErrorData(data: unknown): QuotaRefusal | null {
-  type Pair = { bytes?: unknown; files?: unknown };
-  const q = (data as { quota?: unknown } | null | undefined)?.quota as { used?: Pair; limit?: Pair; held?: Pair } | undefined;
-  if (!q || typeof q !== 'object' || !q.used || !q.limit) return null;
-  const { used, limit, held } = q;
-  if (!isCount(used.bytes) || !isCount(used.files) || !isLimit(limit.bytes) || !isLimit(limit.files)) return null;
-  const out: QuotaRefusal = { used: { bytes: used.bytes, files: used.files }, limit: { bytes: limit.bytes, files: limit.files } };
-  if (held && isCount(held.bytes) && isCount(held.files) && (held.bytes > 0 || held.files > 0)) {
-    out.held = { bytes: held.bytes, files: held.files };
-  }
-  return out;
-}
 
 /** Why an upload over the quota was refused, with the figures in the page's units and language. */
 export function quotaRefusalText(q: QuotaRefusal, t: T, units: BinaryUnits, language?: string): string {
@@ -40,16 +11,6 @@ export function quotaRefusalText(q: QuotaRefusal, t: T, units: BinaryUnits, lang
   return q.held
     ? t('quota.exceededHeld', { usage, held: formatBinary(q.held.bytes, units, language) })
     : t('quota.exceeded', { usage });
-}
-
-/** The quota of an error answer's JSON body ({status, message, data}), or null. */
-export function quotaFromErrorBody(body: string | null | undefined): QuotaRefusal | null {
-  if (!body) return null;
-  try {
-    return quotaFromErrorData((JSON.parse(body) as { data?: unknown } | null)?.data);
-  } catch {
-    return null;
-  }
 }
 
 /** "2.10 GB of 10.00 GB used, 123 of 10,000 files" in the page's language; null limits read "unlimited". */

@@ -4,6 +4,7 @@
 // refuses a state of another core (409 wrong_core) before anything reaches the emulator.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, request } from '../../lib/api';
+import { gameKeys } from './keys';
 
 export const ACCOUNT_SLOTS = ['1', '2', '3', '4', '5'] as const;
 
@@ -17,7 +18,6 @@ export interface AccountState {
 
 const base = (gameId: number) => `/api/games/${gameId}/states`;
 
-export const accountStatesKey = (gameId: number) => ['games', 'states', gameId] as const;
 
 export function listAccountStates(gameId: number, signal?: AbortSignal): Promise<AccountState[]> {
   return request<AccountState[]>(base(gameId), { signal });
@@ -25,7 +25,7 @@ export function listAccountStates(gameId: number, signal?: AbortSignal): Promise
 
 /** The list query's options: the player's slot list reads it, and so does a game's start (fresh). */
 export const accountStatesQuery = (gameId: number) => ({
-  queryKey: accountStatesKey(gameId),
+  queryKey: gameKeys.states(gameId),
   queryFn: ({ signal }: { signal: AbortSignal }) => listAccountStates(gameId, signal),
 });
 
@@ -44,7 +44,7 @@ export function useSaveAccountState(gameId: number) {
   return useMutation({
     mutationFn: (v: { slot: string; core: string; data: Uint8Array; shot?: Uint8Array }) =>
       saveAccountState(gameId, v.slot, v.core, v.data, v.shot),
-    onSuccess: () => qc.invalidateQueries({ queryKey: accountStatesKey(gameId), exact: true }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: gameKeys.states(gameId), exact: true }),
   });
 }
 
@@ -53,7 +53,7 @@ export function useMarkPlayed() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (gameId: number) => markPlayed(gameId),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['games', 'shelf'] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: gameKeys.shelfAll }),
   });
 }
 
@@ -97,7 +97,7 @@ export function fetchStateScreenshot(gameId: number, slot: string, signal?: Abor
  */
 export function useStateScreenshot(gameId: number, state: AccountState | undefined) {
   return useQuery({
-    queryKey: [...accountStatesKey(gameId), 'screenshot', state?.slot ?? '', state?.updatedAt ?? ''] as const,
+    queryKey: [...gameKeys.states(gameId), 'screenshot', state?.slot ?? '', state?.updatedAt ?? ''] as const,
     queryFn: ({ signal }) => fetchStateScreenshot(gameId, state!.slot, signal),
     enabled: !!state?.hasScreenshot,
     staleTime: Infinity,

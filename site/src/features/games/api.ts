@@ -7,6 +7,7 @@ import type { Schema } from '../../lib/apiTypes';
 import { useAuth } from '../../lib/auth';
 import { DEFAULT_CONTROLS, loadLocalControls, saveLocalControls, type Controls } from './controls';
 import { validKeymap, validPadmap } from './emulator/input';
+import { gameKeys } from './keys';
 import { removeRom, uploadCover, uploadRom, type RomUploadControl } from './romUpload';
 
 export const ROMSERV = '/romserv';
@@ -84,11 +85,6 @@ export function playerUrl(core: string, game: Game, lang: string): string {
   return `/emulator.html?${q.toString()}`;
 }
 
-export const gameKeys = {
-  all: ['romserv'] as const,
-  consoles: ['romserv', 'consoles'] as const,
-  games: (consoleId: string, page: number, search: string) => ['romserv', 'games', consoleId, page, search] as const,
-};
 
 /** The consoles. Not retried: a failure shows the page's own Retry at once. */
 export function useConsoles() {
@@ -146,13 +142,12 @@ export function useRemoveRom() {
   return useMutation({
     mutationFn: (gameId: number) => removeRom(gameId),
     onSettled: () =>
-      Promise.all([qc.invalidateQueries({ queryKey: gameKeys.all }), qc.invalidateQueries({ queryKey: ['games', 'shelf'] })]),
+      Promise.all([qc.invalidateQueries({ queryKey: gameKeys.all }), qc.invalidateQueries({ queryKey: gameKeys.shelfAll })]),
   });
 }
 
 // --- Controls per console: the server's for a signed-in player, this browser's for a guest -------
 
-export const controlsKey = (signedIn: boolean, consoleId: string) => ['games', 'controls', signedIn, consoleId] as const;
 const controlsPath = (consoleId: string) => `/api/games/controls/${encodeURIComponent(consoleId)}`;
 
 /** The server's mapping as the player uses it (anything it does not recognise: the defaults). */
@@ -180,7 +175,7 @@ export function useControls(consoleId: string) {
   const { user } = useAuth();
   const signedIn = !!user;
   return useQuery({
-    queryKey: controlsKey(signedIn, consoleId),
+    queryKey: gameKeys.controls(signedIn, consoleId),
     queryFn: ({ signal }) => (signedIn ? fetchControls(consoleId, signal) : Promise.resolve(loadLocalControls(consoleId))),
     staleTime: Infinity,
   });
@@ -196,7 +191,7 @@ export function useSaveControls(consoleId: string) {
   const { user } = useAuth();
   const signedIn = !!user;
   const qc = useQueryClient();
-  const key = controlsKey(signedIn, consoleId);
+  const key = gameKeys.controls(signedIn, consoleId);
   return useMutation({
     mutationKey: key,
     scope: { id: `games-controls:${consoleId}` },

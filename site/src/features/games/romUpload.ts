@@ -5,7 +5,7 @@
 // and names the new game in Devhub-Game-Id. Its cover is then the body of
 // PUT /api/games/:id/cover; removal is DELETE /api/games/:id. Admins only.
 import { ApiError, request } from '../../lib/api';
-import { loadTus } from '../files/resumable';
+import { loadTus } from '../../lib/resumable/resumable';
 import type { Game } from './api';
 
 export const COVER_EXTENSIONS = ['.png', '.jpg', '.jpeg', '.webp'];

@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../lib/api';
 import { useAuth } from '../../lib/auth';
 import type { Game } from './api';
+import { gameKeys } from './keys';
 
 export interface ShelfGame extends Game {
   /** When it became a favourite, or was last started (ISO time). */
@@ -59,14 +60,13 @@ export function setLocalFavourite(game: Game, on: boolean, now = new Date()): vo
   writeLocalShelf(s);
 }
 
-export const shelfKey = (signedIn: boolean) => ['games', 'shelf', signedIn] as const;
 
 /** The shelf of whoever is here: the server's for a signed-in player, the browser's for a guest. */
 export function useShelf() {
   const { user } = useAuth();
   const signedIn = !!user;
   return useQuery({
-    queryKey: shelfKey(signedIn),
+    queryKey: gameKeys.shelf(signedIn),
     queryFn: () => (signedIn ? request<Shelf>('/api/games/me') : Promise.resolve(readLocalShelf())),
   });
 }
@@ -80,7 +80,7 @@ export function useToggleFavourite() {
       if (signedIn) await request(`/api/games/${game.id}/favourite`, { method: on ? 'PUT' : 'DELETE' });
       else setLocalFavourite(game, on);
     },
-    onSettled: () => qc.invalidateQueries({ queryKey: ['games', 'shelf'] }),
+    onSettled: () => qc.invalidateQueries({ queryKey: gameKeys.shelfAll }),
   });
 }
 

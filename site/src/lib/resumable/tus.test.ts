@@ -7,7 +7,7 @@ import { TusError as DetailedError, tusFake } from '../../test/tusFake';
 vi.mock('tus-js-client', () => import('../../test/tusFake'));
 
 const refresh = vi.hoisted(() => vi.fn());
-vi.mock('../../lib/api', async (orig) => ({ ...(await orig<typeof import('../../lib/api')>()), refreshAccessToken: refresh }));
+vi.mock('../api', async (orig) => ({ ...(await orig<typeof import('../api')>()), refreshAccessToken: refresh }));
 
 const { ResumableUpload, failureOf } = await import('./tus');
 

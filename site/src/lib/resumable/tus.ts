@@ -28,10 +28,12 @@
 //   (ResumableOptions); its fingerprint carries the target, so a ROM and a file-cloud upload of
 //   the same file never continue each other.
 import { DetailedError, Upload, defaultOptions, type HttpRequest, type HttpResponse } from 'tus-js-client';
-import { getToken, refreshAccessToken } from '../../lib/api';
-import { filePaths } from './api';
-import { type QuotaRefusal, quotaFromErrorBody } from './quota';
+import { getToken, refreshAccessToken } from '../api';
+import { type QuotaRefusal, quotaFromErrorBody } from '../quotaRefusal';
 import { userMark } from './tusStorage';
+
+/** The server's tus 1.0 endpoint: the file cloud's, also used for an admin's ROMs (target=rom). */
+export const TUS_ENDPOINT = '/api/files/tus/';
 
 const MiB = 1024 * 1024;
 
@@ -80,7 +82,7 @@ export interface ResumableEvents {
 
 /** The endpoint as an absolute URL: tus-js-client resolves the Location header against it. */
 function endpoint(): string {
-  return new URL(filePaths.tus, window.location.href).toString();
+  return new URL(TUS_ENDPOINT, window.location.href).toString();
 }
 
 /** An upload URL on this page's origin (the API and the SPA share one origin). */

@@ -1,7 +1,7 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { User } from '../../../lib/auth';
-import { QuotaUsage } from '../../files/components/QuotaUsage';
 
 /**
  * The quick links. A section whose page does not exist yet is marked `soon` and left out, so no
@@ -20,10 +20,20 @@ const QUICK_LINKS: ReadonlyArray<{ to: string; key: string; soon?: true }> = [
 const LIVE_QUICK_LINKS = QUICK_LINKS.filter((l) => !l.soon);
 
 /**
- * The signed-in overview (spec §2): e-mail, admin badge, online status, logout, quick links, and
- * the file cloud's storage quota (issue 13).
+ * The signed-in overview: e-mail, admin badge, online status, logout, quick links, and what the
+ * shell puts in `quota` (the file cloud's storage quota).
  */
-export function ProfileOverview({ user, isAdmin, onLogout }: { user: User; isAdmin: boolean; onLogout: () => void }) {
+export function ProfileOverview({
+  user,
+  isAdmin,
+  onLogout,
+  quota,
+}: {
+  user: User;
+  isAdmin: boolean;
+  onLogout: () => void;
+  quota?: ReactNode;
+}) {
   const { t } = useTranslation();
   return (
     <section className="profile-section" aria-labelledby="profile-overview-email">
@@ -45,7 +55,7 @@ export function ProfileOverview({ user, isAdmin, onLogout }: { user: User; isAdm
           {t('logout')}
         </button>
       </header>
-      <QuotaUsage className="profile-overview__quota" />
+      {quota}
       <nav aria-label={t('auth.overview.quickLinks')}>
         <h3 className="profile-section__subtitle">{t('auth.overview.quickLinks')}</h3>
         <ul className="profile-overview__links">

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Page } from '../../../components/ui/Page';
@@ -13,7 +14,6 @@ import { InvitesPanel } from '../security/InvitesPanel';
 import { PasskeysSettings } from '../security/PasskeysSettings';
 import { SessionsList } from '../security/SessionsList';
 import { TwoFactorSettings } from '../security/TwoFactorSettings';
-import { MyShares } from '../../files/shares/MyShares';
 import { parseSection, type Section } from '../sections';
 import '../auth.css';
 
@@ -21,10 +21,17 @@ import '../auth.css';
 export const ACCOUNT_PATH = '/profile';
 
 /**
- * The personal cabinet (spec §2 "Profile page"): a section menu and the chosen view. Guests see
- * the section's description and the login/register form (?mode=register opens registration).
+ * What other features put into the cabinet. The app shell (src/app/ProfileRoute) fills it, so this
+ * feature imports none of theirs: `quota` stands in the overview under the account, `overview`
+ * follows it, and a section's slot is that section's whole view.
  */
-export default function ProfilePage() {
+export type ProfileSlots = Partial<Record<'quota' | 'overview' | 'messages' | 'friends' | 'chat', ReactNode>>;
+
+/**
+ * The personal cabinet: a section menu and the chosen view. Guests see the section's description
+ * and the login/register form (?mode=register opens registration).
+ */
+export default function ProfilePage({ slots = {} }: { slots?: ProfileSlots }) {
   const { t } = useTranslation();
   const { user, isAdmin, loading, logout } = useAuth();
   const [params] = useSearchParams();
@@ -54,7 +61,7 @@ export default function ProfilePage() {
       </div>
     );
   } else {
-    content = sectionView(section, { user, isAdmin, onLogout });
+    content = sectionView(section, { user, isAdmin, onLogout, slots });
   }
 
   return (
@@ -69,14 +76,19 @@ export default function ProfilePage() {
 
 function sectionView(
   section: Section,
-  { user, isAdmin, onLogout }: { user: NonNullable<ReturnType<typeof useAuth>['user']>; isAdmin: boolean; onLogout: () => void },
+  {
+    user,
+    isAdmin,
+    onLogout,
+    slots,
+  }: { user: NonNullable<ReturnType<typeof useAuth>['user']>; isAdmin: boolean; onLogout: () => void; slots: ProfileSlots },
 ) {
   switch (section) {
     case 'messages':
     case 'friends':
-      return <InDevelopment section={section} />;
+      return slots[section] ?? <InDevelopment section={section} />;
     case 'chat':
-      return <ChatPlaceholder />;
+      return slots.chat ?? <ChatPlaceholder />;
     case 'admin':
       return isAdmin ? (
         <>
@@ -99,8 +111,8 @@ function sectionView(
     default:
       return (
         <>
-          <ProfileOverview user={user} isAdmin={isAdmin} onLogout={onLogout} />
-          <MyShares />
+          <ProfileOverview user={user} isAdmin={isAdmin} onLogout={onLogout} quota={slots.quota} />
+          {slots.overview}
         </>
       );
   }

@@ -2,7 +2,7 @@
 // invitations and audit log. Reads and writes go through TanStack Query; keys live here.
 import { useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { api, request } from '../../../lib/api';
-import type { paths, Schema } from '../../../lib/apiTypes';
+import type { paths, ResponseOf, Schema } from '../../../lib/apiTypes';
 import type { AdminUser } from '../api';
 import { addPasskey } from './webauthn';
 
@@ -29,21 +29,14 @@ export function useSecurityWrite<V, R>(mutationFn: (v: V) => Promise<R>, ...chan
   });
 }
 
-export type TwoFactorStatus = { totp: boolean; recoveryCodesLeft: number };
-
-export interface Enrolment {
-  secret: string;
-  otpauthUrl: string;
-}
+export type TwoFactorStatus = ResponseOf<'/api/auth/2fa', 'get'>;
+export type Enrolment = ResponseOf<'/api/auth/2fa/totp', 'post'>;
 
 export type SessionItem = Schema<'Session'>;
 export type Invite = Schema<'Invite'>;
 export type AuditEvent = Schema<'AuditEvent'>;
 
-export interface AuditPage {
-  events: AuditEvent[];
-  next: number | null;
-}
+export type AuditPage = ResponseOf<'/api/audit', 'get'>;
 
 export function useTwoFactorStatus() {
   return useQuery({

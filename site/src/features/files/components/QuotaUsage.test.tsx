@@ -1,12 +1,11 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ProfileOverview } from '../../auth/components/ProfileOverview';
 import { initTestI18n, renderWithShell } from '../../../test/utils';
 import { useRefreshQuota } from '../api';
 import { QuotaUsage } from './QuotaUsage';
 
 // The storage line: limits in the page's units and language, unlimited spelled out, shown on
-// the profile, and asked for again when an upload or deletion says so.
+// the profile (app/ProfileRoute), and asked for again when an upload or deletion says so.
 
 let quota: unknown;
 let fetchMock: ReturnType<typeof vi.fn>;
@@ -34,10 +33,8 @@ afterEach(() => {
 const quotaCalls = () => fetchMock.mock.calls.filter(([u]) => u === '/api/auth/quota').length;
 
 describe('QuotaUsage', () => {
-  it('says unlimited, without a meter, on the profile overview', async () => {
-    renderWithShell(
-      <ProfileOverview user={{ id: 1, email: 'a@example.com', name: 'A', role: 'admin' }} isAdmin onLogout={vi.fn()} />,
-    );
+  it('says unlimited, without a meter', async () => {
+    renderWithShell(<QuotaUsage className="profile-overview__quota" />);
     expect((await screen.findByTestId('quota-usage')).textContent).toBe('Storage: 1.50 KB used (unlimited), 3 files (unlimited)');
     expect(screen.queryByRole('meter')).toBeNull();
   });

@@ -2,7 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../../lib/auth';
 import { useQuota } from '../api';
 import { FILES_NS } from '../i18n';
-import { quotaFill, quotaUsageText, type Quota } from '../quota';
+import type { Quota } from '../../../lib/quotaRefusal';
+import { quotaFill, quotaUsageText } from '../quota';
 import { useBinaryUnits } from '../useUnits';
 import '../resumable.css';
 

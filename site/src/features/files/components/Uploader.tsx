@@ -15,9 +15,10 @@ import {
 } from '../api';
 import { type BinaryUnits, formatBinary, formatSpeed } from '../format';
 import { FILES_NS } from '../i18n';
-import { quotaFromErrorData, quotaRefusalText } from '../quota';
-import { isResumable, loadTus } from '../resumable';
-import type { ResumableFailure, ResumableUpload } from '../tus';
+import { quotaFromErrorData } from '../../../lib/quotaRefusal';
+import { isResumable, loadTus } from '../../../lib/resumable/resumable';
+import type { ResumableFailure, ResumableUpload } from '../../../lib/resumable/tus';
+import { quotaRefusalText } from '../quota';
 import { useBinaryUnits } from '../useUnits';
 import { QuotaUsage } from './QuotaUsage';
 import { RUNNING, type ResumableItem, ResumableList } from './ResumableList';

@@ -6,8 +6,8 @@ import { Uploader } from './Uploader';
 // The resumable upload's code (tus.ts with tus-js-client) is a chunk of its own, fetched when a
 // large file is picked. Here that fetch fails, as it does offline or after a new build replaced
 // the chunk.
-vi.mock('../resumable', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../resumable')>()),
+vi.mock('../../../lib/resumable/resumable', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../lib/resumable/resumable')>()),
   loadTus: () => Promise.reject(new Error('Failed to fetch dynamically imported module')),
 }));
 

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { filePaths, previewFile, type FileDetail } from '../api';
+import { fileKeys, filePaths, previewFile, type FileDetail } from '../api';
 import { inlineKind } from './api';
 import { FilePreview } from './FilePreview';
 import { SHARES_NS } from './i18n';
@@ -17,7 +17,7 @@ export function DetailPreview({ file }: { file: FileDetail }) {
   const previewable = inlineKind(file.mimetype) !== null;
   const isPrivate = file.visibility === 'private';
   const blob = useQuery({
-    queryKey: ['files', 'preview', file.id, file.sha256],
+    queryKey: fileKeys.preview(file.id, file.sha256),
     queryFn: ({ signal }) => previewFile(file.id, signal),
     enabled: previewable && isPrivate,
     staleTime: Infinity,

@@ -16,6 +16,7 @@ import {
   useSaveAccountState,
 } from '../accountStates';
 import { playerUrl, useControls, useSaveControls, type Game } from '../api';
+import { gameKeys } from '../keys';
 import { CHANNEL, isMessage, type Body, type FromPlayer, type ToPlayer } from '../emulator/protocol';
 import { GAMES_NS } from '../i18n';
 import { getState, putState, stateKey } from '../saveStates';
@@ -126,7 +127,7 @@ export function Player({ game, core, onClose }: Props) {
             if (list?.some((s) => s.slot === 'auto' && s.core === core)) setOffer({ from: 'account' });
           } else {
             rememberPlayed(game);
-            void queryClient.invalidateQueries({ queryKey: ['games', 'shelf'] });
+            void queryClient.invalidateQueries({ queryKey: gameKeys.shelfAll });
             const auto = await getState(autoKey).catch(() => null);
             if (auto) setOffer({ from: 'browser', shot: auto.shot });
           }

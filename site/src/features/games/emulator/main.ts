@@ -469,7 +469,7 @@ function applyState(data: Uint8Array): void {
     /* not there yet */
   }
   mod.FS.writeFile(STATE_FILE, data);
-  let ok = false;
+  let ok: boolean;
   try {
     const rc = mod.cwrap('load_state', 'number', ['string', 'number'])(STATE_FILE, 0);
     ok = rc === 0 || rc === undefined || rc === 1;

@@ -163,6 +163,9 @@ export function useCamera(): Camera {
   }, [restartIfActive]);
 
   useEffect(() => {
+    // The counter object itself: leaving must outdate the request in flight then, whatever its
+    // number has become by that time.
+    const requests = request;
     mounted.current = true;
     void refreshDevices();
     const md = mediaDevices();
@@ -170,7 +173,7 @@ export function useCamera(): Camera {
     md?.addEventListener?.('devicechange', onChange);
     return () => {
       mounted.current = false;
-      request.current++;
+      requests.current++;
       md?.removeEventListener?.('devicechange', onChange);
       clearTimeout(errorTimer.current);
       stopStream(streamRef.current);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { CustomFrequencyModal } from './CustomFrequencyModal';
@@ -103,11 +103,12 @@ export function ToneGenerator() {
 
   const sound: Sound = useMemo(() => ({ source, frequency, waveform, volume, pan }), [source, frequency, waveform, volume, pan]);
 
-  // Live changes while a tone plays (spec §4).
-  useEffect(() => {
-    if (status === 'playing') engine.update(sound);
-    // only the sound's changes drive this; the engine's functions are stable
-  }, [sound]);
+  // Live changes while a tone plays: a change of the sound drives this, a change of the status
+  // does not (starting a tone already plays the current sound).
+  const applyLive = useEffectEvent((next: Sound) => {
+    if (status === 'playing') engine.update(next);
+  });
+  useEffect(() => applyLive(sound), [sound]);
 
   // Settings in the address, so a tone is shared as a link. Written once the values rest for a
   // moment: a dragged slider would otherwise replace the history entry dozens of times a second,

@@ -34,6 +34,48 @@ const NOISE_SECONDS = 4;
 
 type AudioContextCtor = typeof AudioContext;
 
+/** The looped noise of a colour, made once per AudioContext (`cache` is dropped with it). */
+function noiseBuffer(ctx: AudioContext, color: NoiseColor, cache: Map<NoiseColor, AudioBuffer>): AudioBuffer {
+  let buf = cache.get(color);
+  if (!buf) {
+    buf = ctx.createBuffer(1, Math.round(ctx.sampleRate * NOISE_SECONDS), ctx.sampleRate);
+    fillNoise(buf.getChannelData(0), color);
+    cache.set(color, buf);
+  }
+  return buf;
+}
+
+/** Builds and starts one voice at `at` (silent until its gain is ramped up by the caller). */
+function makeVoice(ctx: AudioContext, sound: Sound, at: number, noise: Map<NoiseColor, AudioBuffer>): Voice {
+  let node: AudioScheduledSourceNode;
+  let osc: OscillatorNode | null = null;
+  if (sound.source === 'tone') {
+    osc = ctx.createOscillator();
+    osc.type = sound.waveform;
+    osc.frequency.value = sound.frequency;
+    node = osc;
+  } else {
+    const buf = ctx.createBufferSource();
+    buf.buffer = noiseBuffer(ctx, sound.source, noise);
+    buf.loop = true;
+    node = buf;
+  }
+  const gain = ctx.createGain();
+  gain.gain.value = 0;
+  gain.gain.setValueAtTime(0, at);
+  const panner = typeof ctx.createStereoPanner === 'function' ? ctx.createStereoPanner() : null;
+  node.connect(gain);
+  if (panner) {
+    panner.pan.value = sound.pan;
+    gain.connect(panner);
+    panner.connect(ctx.destination);
+  } else {
+    gain.connect(ctx.destination);
+  }
+  node.start(at);
+  return { node, osc, gain, panner, source: sound.source, scheduled: false };
+}
+
 /**
  * Owns the page's AudioContext: created on the first play (a user gesture, so the browser lets
  * it run), closed when the page is left, so no context keeps the audio device open. Every voice
@@ -74,47 +116,6 @@ export function useToneEngine(onError: (error: EngineError) => void) {
     }
   };
 
-  const noiseBuffer = (ctx: AudioContext, color: NoiseColor): AudioBuffer => {
-    let buf = noiseRef.current.get(color);
-    if (!buf) {
-      buf = ctx.createBuffer(1, Math.round(ctx.sampleRate * NOISE_SECONDS), ctx.sampleRate);
-      fillNoise(buf.getChannelData(0), color);
-      noiseRef.current.set(color, buf);
-    }
-    return buf;
-  };
-
-  /** Builds and starts one voice at `at` (silent until its gain is ramped up by the caller). */
-  const makeVoice = (ctx: AudioContext, sound: Sound, at: number): Voice => {
-    let node: AudioScheduledSourceNode;
-    let osc: OscillatorNode | null = null;
-    if (sound.source === 'tone') {
-      osc = ctx.createOscillator();
-      osc.type = sound.waveform;
-      osc.frequency.value = sound.frequency;
-      node = osc;
-    } else {
-      const buf = ctx.createBufferSource();
-      buf.buffer = noiseBuffer(ctx, sound.source);
-      buf.loop = true;
-      node = buf;
-    }
-    const gain = ctx.createGain();
-    gain.gain.value = 0;
-    gain.gain.setValueAtTime(0, at);
-    const panner = typeof ctx.createStereoPanner === 'function' ? ctx.createStereoPanner() : null;
-    node.connect(gain);
-    if (panner) {
-      panner.pan.value = sound.pan;
-      gain.connect(panner);
-      panner.connect(ctx.destination);
-    } else {
-      gain.connect(ctx.destination);
-    }
-    node.start(at);
-    return { node, osc, gain, panner, source: sound.source, scheduled: false };
-  };
-
   /** Fades a voice out from now and stops it just after; safe on a voice already ended. */
   const fadeOut = (ctx: AudioContext, v: Voice) => {
     const now = ctx.currentTime;
@@ -153,7 +154,7 @@ export function useToneEngine(onError: (error: EngineError) => void) {
   }, []);
 
   /** Runs `fn` as the new main voice; a failure is the spec's 'Sound playback error'. */
-  const startVoice = (build: (ctx: AudioContext, now: number) => Voice, nextStatus: EngineStatus): boolean => {
+  const startVoice = useCallback((build: (ctx: AudioContext, now: number) => Voice, nextStatus: EngineStatus): boolean => {
     const ctx = context();
     if (!ctx) return false;
     try {
@@ -178,33 +179,33 @@ export function useToneEngine(onError: (error: EngineError) => void) {
       stopVoice();
       return false;
     }
-  };
+  }, [context, stopVoice]);
 
   /** Plays `sound` until stop(), or for `seconds` when given (the one-shot). */
   const start = useCallback(
     (sound: Sound, seconds?: number) =>
       startVoice((ctx, now) => {
-        const v = makeVoice(ctx, sound, now);
+        const v = makeVoice(ctx, sound, now, noiseRef.current);
         if (seconds) {
           v.scheduled = true;
           envelope(v, sound.volume, now, seconds);
         } else v.gain.gain.linearRampToValueAtTime(sound.volume, now + RAMP);
         return v;
       }, 'playing'),
-    [context],
+    [startVoice],
   );
 
   /** Sweeps a tone from `from` to `to` Hz over `seconds`, then stops by itself. */
   const sweep = useCallback(
     (sound: Sound, from: number, to: number, seconds: number, mode: SweepMode) =>
       startVoice((ctx, now) => {
-        const v = makeVoice(ctx, { ...sound, source: 'tone', frequency: from }, now);
+        const v = makeVoice(ctx, { ...sound, source: 'tone', frequency: from }, now, noiseRef.current);
         v.scheduled = true;
         v.osc!.frequency.setValueCurveAtTime(sweepCurve(from, to, seconds, mode), now, seconds);
         envelope(v, sound.volume, now, seconds);
         return v;
       }, 'sweeping'),
-    [context],
+    [startVoice],
   );
 
   /** Schedules one-shot beeps on the audio clock at `offsets` seconds from now (the preset loop). */
@@ -216,7 +217,7 @@ export function useToneEngine(onError: (error: EngineError) => void) {
         resume(ctx);
         const now = ctx.currentTime + 0.01;
         beepsRef.current = offsets.map((o) => {
-          const v = makeVoice(ctx, sound, now + o);
+          const v = makeVoice(ctx, sound, now + o, noiseRef.current);
           envelope(v, sound.volume, now + o, seconds);
           v.node.onended = () => {
             beepsRef.current = beepsRef.current.filter((b) => b !== v);
