@@ -24,7 +24,7 @@ func newService(t *testing.T) (*Service, *events.Hub) {
 
 func listen(t *testing.T, hub *events.Hub, user uint64) *events.Stream {
 	t.Helper()
-	st, err := hub.Subscribe(user, 0, false)
+	st, err := hub.Subscribe(events.Sub{UserID: user})
 	if err != nil {
 		t.Fatal(err)
 	}
