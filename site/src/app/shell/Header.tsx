@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation } from 'react-router';
+import { NotificationBell } from '../../components/notifications/NotificationBell';
 import { useAuth } from '../../lib/auth';
 import { MenuIcon } from './icons';
 import { LanguageSelector } from './LanguageSelector';
@@ -94,6 +95,7 @@ function ReadyHeader() {
         </nav>
 
         <div className="site-header__actions">
+          <NotificationBell />
           <LanguageSelector />
           <button
             ref={menuButtonRef}

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Page } from '../../../components/ui/Page';
 import { useAuth } from '../../../lib/auth';
 import { AccessDenied, AdminPanel } from '../components/AdminPanel';
@@ -7,7 +7,8 @@ import { AuthForm } from '../components/AuthForm';
 import { ChangePasswordForm } from '../components/ChangePasswordForm';
 import { ProfileOverview } from '../components/ProfileOverview';
 import { ProfileSidebar } from '../components/ProfileSidebar';
-import { ChatPlaceholder, InDevelopment } from '../components/SectionPlaceholder';
+import { NotificationList } from '../../../components/notifications/NotificationList';
+import { InDevelopment } from '../components/SectionPlaceholder';
 import { AuditLog } from '../security/AuditLog';
 import { InvitesPanel } from '../security/InvitesPanel';
 import { PasskeysSettings } from '../security/PasskeysSettings';
@@ -75,8 +76,10 @@ function sectionView(
     case 'messages':
     case 'friends':
       return <InDevelopment section={section} />;
+    case 'notifications':
+      return <NotificationList />;
     case 'chat':
-      return <ChatPlaceholder />;
+      return <Navigate to="/chat" replace />;
     case 'admin':
       return isAdmin ? (
         <>
