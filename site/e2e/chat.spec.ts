@@ -4,6 +4,9 @@
 import type { Browser, Page } from '@playwright/test';
 import { expect, signInNewAccount, test, uid } from './fixtures';
 
+// Each test signs in two or three new accounts (password hashing included) on a shared machine.
+test.describe.configure({ timeout: 180_000 });
+
 /** A new browser (its own storage) signed in as a new account, on /chat in English. */
 async function member(browser: Browser, prefix: string, admin = false) {
   const context = await browser.newContext();
@@ -12,7 +15,7 @@ async function member(browser: Browser, prefix: string, admin = false) {
   const name = `${prefix}${uid()}`;
   await signInNewAccount(page, { prefix, name, admin });
   await page.goto('/chat');
-  await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible({ timeout: 30_000 });
   return { context, page, name };
 }
 
@@ -23,6 +26,7 @@ async function say(page: Page, text: string) {
 }
 
 const log = (page: Page) => page.getByRole('log', { name: 'Messages' });
+const bell = (page: Page, name: string) => page.getByRole('banner').getByRole('link', { name, exact: true });
 
 test('two users chat live, and see each other online', async ({ browser }) => {
   const ann = await member(browser, 'ann');
@@ -40,8 +44,9 @@ test('two users chat live, and see each other online', async ({ browser }) => {
   await say(bob.page, reply);
   await expect(log(ann.page).getByText(reply)).toBeVisible();
 
+  // A closed client is noticed by the heartbeats written to it (about three: 45 s by default).
   await bob.context.close();
-  await expect(ann.page.getByRole('complementary', { name: /Online/ })).not.toContainText(bob.name);
+  await expect(ann.page.getByRole('complementary', { name: /Online/ })).not.toContainText(bob.name, { timeout: 90_000 });
   await ann.context.close();
 });
 
@@ -78,15 +83,14 @@ test("the bell counts a mention live, and the list shows it", async ({ browser }
   const dan = await member(browser, 'dan');
   const eve = await member(browser, 'eve');
   await eve.page.goto('/');
-  await expect(eve.page.getByRole('link', { name: 'Notifications', exact: true })).toBeVisible();
+  await expect(bell(eve.page, 'Notifications')).toBeVisible();
 
   await say(dan.page, `hi @${eve.name}, look`);
-  const bell = eve.page.getByRole('link', { name: 'Notifications: 1 unread' });
-  await expect(bell).toBeVisible();
-  await bell.click();
+  await expect(bell(eve.page, 'Notifications: 1 unread')).toBeVisible();
+  await bell(eve.page, 'Notifications: 1 unread').click();
   await expect(eve.page.getByRole('link', { name: `${dan.name} mentioned you` })).toBeVisible();
   await eve.page.getByRole('button', { name: 'Mark all read' }).click();
-  await expect(eve.page.getByRole('link', { name: 'Notifications', exact: true })).toBeVisible();
+  await expect(bell(eve.page, 'Notifications')).toBeVisible();
   await dan.context.close();
   await eve.context.close();
 });
