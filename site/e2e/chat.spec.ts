@@ -94,3 +94,18 @@ test("the bell counts a mention live, and the list shows it", async ({ browser }
   await dan.context.close();
   await eve.context.close();
 });
+
+test('the room, the bell and the notifications fit a phone (375 px)', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 740 } });
+  await context.addInitScript(() => localStorage.setItem('preferredLanguage', 'uk'));
+  const page = await context.newPage();
+  await signInNewAccount(page, { prefix: 'phone', name: `phone${uid()}` });
+  for (const path of ['/chat', '/profile?section=notifications']) {
+    await page.goto(path);
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Сповіщення', exact: true })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('main')).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, path).toBeLessThanOrEqual(0);
+  }
+  await context.close();
+});
