@@ -17,13 +17,16 @@ import (
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/blog"
+	"github.com/devhub/devhub/pkg/chat"
 	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/gamecontrols"
 	"github.com/devhub/devhub/pkg/gameshelf"
 	"github.com/devhub/devhub/pkg/gamestates"
 	"github.com/devhub/devhub/pkg/geoip"
 	"github.com/devhub/devhub/pkg/internal/freespace"
+	"github.com/devhub/devhub/pkg/notify"
 	"github.com/devhub/devhub/pkg/profile"
 	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/roms"
@@ -146,6 +149,11 @@ type services struct {
 	controls   *gamecontrols.Service
 	// profile is the checked content/profile.yaml (nil without one); loaded by startup.
 	profile *profile.Loaded
+	// events fans live events out to the site's open streams; notify keeps
+	// the users' notifications.
+	events *events.Hub
+	notify *notify.Service
+	chat   *chat.Service
 	// hub is the use-case layer over these services, acting for the owner.
 	hub *usecase.Hub
 }
@@ -212,7 +220,17 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 	if s.audit, err = audit.New(st, 0, nil); err != nil {
 		return nil, err
 	}
-	s.hub = &usecase.Hub{Auth: s.auth, Files: s.files, Shares: s.shares, Audit: s.audit, Log: log}
+	s.events = events.NewHub(events.Options{Buffer: cfg.Events.Buffer, MaxStreamsPerUser: cfg.Events.MaxStreamsPerUser,
+		MaxStreams: cfg.Events.MaxStreams, Log: log})
+	if s.notify, err = notify.New(st, s.events); err != nil {
+		return nil, err
+	}
+	if s.chat, err = chat.New(st, chat.Options{MaxMessages: cfg.Chat.MaxMessages, MaxBytes: cfg.Chat.MaxBytes,
+		MaxLength: cfg.Chat.MaxLength, RatePerMinute: cfg.Chat.RatePerMinute}); err != nil {
+		return nil, err
+	}
+	s.hub = &usecase.Hub{Auth: s.auth, Files: s.files, Shares: s.shares, Audit: s.audit, Log: log,
+		Events: s.events, Notify: s.notify, Chat: s.chat}
 	return s, nil
 }
 
@@ -253,6 +271,9 @@ func (s *services) httpServices() *server.Services {
 		GameStates:   s.gameStates,
 		Shelf:        s.shelf,
 		Controls:     s.controls,
+		Events:       s.events,
+		Notify:       s.notify,
+		Chat:         s.chat,
 	}
 }
 

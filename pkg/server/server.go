@@ -23,13 +23,16 @@ import (
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/blog"
+	"github.com/devhub/devhub/pkg/chat"
 	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/gamecontrols"
 	"github.com/devhub/devhub/pkg/gameshelf"
 	"github.com/devhub/devhub/pkg/gamestates"
 	"github.com/devhub/devhub/pkg/geoip"
 	"github.com/devhub/devhub/pkg/internal/freespace"
+	"github.com/devhub/devhub/pkg/notify"
 	"github.com/devhub/devhub/pkg/profile"
 	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/roms"
@@ -94,6 +97,14 @@ type Services struct {
 	// Controls keeps players' controls per console
 	// (/api/games/controls/:console); nil leaves them unmounted.
 	Controls *gamecontrols.Service
+	// Events fans live events out to the signed-in users' streams
+	// (/api/events); nil gets a hub of its own with the default limits.
+	Events *events.Hub
+	// Notify keeps the users' notifications (/api/notifications); nil
+	// stores none and leaves the routes unmounted.
+	Notify *notify.Service
+	// Chat is the chat room (/api/chat); nil leaves it unmounted.
+	Chat *chat.Service
 }
 
 // MaxHeaderBytes bounds a request's line and headers together: fasthttp reads
@@ -174,7 +185,11 @@ func newServer(o Options) (*Server, error) {
 	s := &Server{cfg: o.Config, svc: o.Services, log: o.Logger, streaming: map[string]bool{},
 		uploads: newUploadLimits(o.Config.Files)}
 	s.hub = &usecase.Hub{Auth: o.Services.Auth, Files: o.Services.Files, Shares: o.Services.Shares,
-		Audit: o.Services.Audit, Log: o.Logger}
+		Audit: o.Services.Audit, Log: o.Logger, Events: o.Services.Events, Notify: o.Services.Notify, Chat: o.Services.Chat}
+	if s.hub.Events == nil {
+		s.hub.Events = events.NewHub(eventsOptions(o.Config.Events, o.Logger))
+	}
+	s.hub.Events.WatchPresence(s.hub.PresenceChanged)
 	for _, p := range o.Config.Server.TrustedProxies {
 		pfx, err := config.ParseProxy(p)
 		if err != nil {
@@ -272,6 +287,7 @@ func (s *Server) mountAreas(app *fiber.App, cores fs.FS) error {
 	s.mountShares(app, api)
 	s.mountBlog(app, api)
 	s.mountAudit(api)
+	s.mountLive(app, api)
 	s.mountMetrics(app)
 	s.mountSEO(app)
 	s.mountPlainIP(app)

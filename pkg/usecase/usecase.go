@@ -14,7 +14,10 @@ import (
 
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/chat"
+	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/notify"
 	"github.com/devhub/devhub/pkg/shares"
 )
 
@@ -63,6 +66,13 @@ type Hub struct {
 	Shares *shares.Service
 	Audit  *audit.Service
 	Log    *slog.Logger
+	// Events fans live events out to signed-in users' streams and Notify
+	// stores their notifications (publishing each); a nil one of either
+	// publishes or stores nothing.
+	Events *events.Hub
+	Notify *notify.Service
+	// Chat is the chat room.
+	Chat *chat.Service
 }
 
 // record writes ev to the audit log as done by actor. An action that

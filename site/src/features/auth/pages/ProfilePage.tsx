@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Page } from '../../../components/ui/Page';
 import { useAuth } from '../../../lib/auth';
 import { AccessDenied, AdminPanel } from '../components/AdminPanel';
@@ -8,7 +8,8 @@ import { AuthForm } from '../components/AuthForm';
 import { ChangePasswordForm } from '../components/ChangePasswordForm';
 import { ProfileOverview } from '../components/ProfileOverview';
 import { ProfileSidebar } from '../components/ProfileSidebar';
-import { ChatPlaceholder, InDevelopment } from '../components/SectionPlaceholder';
+import { NotificationList } from '../../../components/notifications/NotificationList';
+import { InDevelopment } from '../components/SectionPlaceholder';
 import { AuditLog } from '../security/AuditLog';
 import { InvitesPanel } from '../security/InvitesPanel';
 import { PasskeysSettings } from '../security/PasskeysSettings';
@@ -25,7 +26,7 @@ export const ACCOUNT_PATH = '/profile';
  * feature imports none of theirs: `quota` stands in the overview under the account, `overview`
  * follows it, and a section's slot is that section's whole view.
  */
-export type ProfileSlots = Partial<Record<'quota' | 'overview' | 'messages' | 'friends' | 'chat', ReactNode>>;
+export type ProfileSlots = Partial<Record<'quota' | 'overview' | 'messages' | 'friends', ReactNode>>;
 
 /**
  * The personal cabinet: a section menu and the chosen view. Guests see the section's description
@@ -87,8 +88,10 @@ function sectionView(
     case 'messages':
     case 'friends':
       return slots[section] ?? <InDevelopment section={section} />;
+    case 'notifications':
+      return <NotificationList />;
     case 'chat':
-      return slots.chat ?? <ChatPlaceholder />;
+      return <Navigate to="/chat" replace />;
     case 'admin':
       return isAdmin ? (
         <>
