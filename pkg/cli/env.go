@@ -18,6 +18,7 @@ import (
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/downloads"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/gamecontrols"
 	"github.com/devhub/devhub/pkg/gameshelf"
@@ -148,6 +149,10 @@ type services struct {
 	profile *profile.Loaded
 	// hub is the use-case layer over these services, acting for the owner.
 	hub *usecase.Hub
+	// downloads is the download catalogue; downloadsLocal its directory
+	// when its bytes are kept on disk (closed with the services).
+	downloads      *downloads.Service
+	downloadsLocal *storage.LocalStore
 }
 
 func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logger) (*services, error) {
@@ -212,7 +217,10 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 	if s.audit, err = audit.New(st, 0, nil); err != nil {
 		return nil, err
 	}
-	s.hub = &usecase.Hub{Auth: s.auth, Files: s.files, Shares: s.shares, Audit: s.audit, Log: log}
+	if err := s.openDownloads(ctx); err != nil {
+		return nil, err
+	}
+	s.hub = &usecase.Hub{Auth: s.auth, Files: s.files, Shares: s.shares, Audit: s.audit, Log: log, Downloads: s.downloads}
 	return s, nil
 }
 
@@ -253,6 +261,7 @@ func (s *services) httpServices() *server.Services {
 		GameStates:   s.gameStates,
 		Shelf:        s.shelf,
 		Controls:     s.controls,
+		Downloads:    s.downloads,
 	}
 }
 
@@ -301,6 +310,9 @@ func (s *services) Close() error {
 	}
 	if s.files != nil {
 		s.files.Close()
+	}
+	if s.downloadsLocal != nil {
+		s.downloadsLocal.Close()
 	}
 	return s.store.Close()
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/downloads"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/gamecontrols"
 	"github.com/devhub/devhub/pkg/gameshelf"
@@ -94,6 +95,9 @@ type Services struct {
 	// Controls keeps players' controls per console
 	// (/api/games/controls/:console); nil leaves them unmounted.
 	Controls *gamecontrols.Service
+	// Downloads is the download catalogue (/api/downloads, /programs,
+	// /alavar); nil leaves it unmounted.
+	Downloads *downloads.Service
 }
 
 // MaxHeaderBytes bounds a request's line and headers together: fasthttp reads
@@ -174,7 +178,7 @@ func newServer(o Options) (*Server, error) {
 	s := &Server{cfg: o.Config, svc: o.Services, log: o.Logger, streaming: map[string]bool{},
 		uploads: newUploadLimits(o.Config.Files)}
 	s.hub = &usecase.Hub{Auth: o.Services.Auth, Files: o.Services.Files, Shares: o.Services.Shares,
-		Audit: o.Services.Audit, Log: o.Logger}
+		Audit: o.Services.Audit, Log: o.Logger, Downloads: o.Services.Downloads}
 	for _, p := range o.Config.Server.TrustedProxies {
 		pfx, err := config.ParseProxy(p)
 		if err != nil {
@@ -272,6 +276,7 @@ func (s *Server) mountAreas(app *fiber.App, cores fs.FS) error {
 	s.mountShares(app, api)
 	s.mountBlog(app, api)
 	s.mountAudit(api)
+	s.mountDownloads(app, api)
 	s.mountMetrics(app)
 	s.mountSEO(app)
 	s.mountPlainIP(app)
