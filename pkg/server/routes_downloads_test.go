@@ -392,7 +392,6 @@ func TestDownloadsListSearchFilterSort(t *testing.T) {
 	}
 }
 
-
 // A hidden entry is not found for anyone but admins, on every route.
 func TestDownloadsHiddenOnEveryRoute(t *testing.T) {
 	da := newDownloadsTestApp(t, storage.Local)
