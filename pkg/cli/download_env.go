@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"log/slog"
 	"path/filepath"
 
 	"github.com/devhub/devhub/pkg/config"
@@ -40,4 +41,23 @@ func (s *services) openDownloads(ctx context.Context) error {
 	}
 	s.downloads = svc
 	return nil
+}
+
+// downloadsStartup removes what interrupted writes left in the
+// catalogue's storage and imports the example entries into a catalogue
+// that never had any.
+func (s *services) downloadsStartup(ctx context.Context) {
+	if n, err := s.downloads.Backend().SweepIncomplete(ctx); err != nil {
+		s.log.Warn("downloads: sweep of interrupted writes", slog.Any("err", err))
+	} else if n > 0 {
+		s.log.Info("removed leftovers of interrupted download uploads", slog.Int("files", n))
+	}
+	if dir := s.cfg.Storage.ContentDir; dir != "" {
+		n, err := s.downloads.SeedFrom(ctx, dir, s.cfg.Files.MaxUploadBytes)
+		if err != nil {
+			s.log.Error("could not import the example downloads", slog.String("dir", dir), slog.Any("err", err))
+		} else if n > 0 {
+			s.log.Info("imported the example downloads", slog.Int("entries", n))
+		}
+	}
 }

@@ -342,6 +342,7 @@ func (s *services) startup(ctx context.Context) error {
 		return err
 	}
 	s.seedBlog(ctx)
+	s.downloadsStartup(ctx)
 	if s.geo.Available() {
 		for _, db := range s.geo.Databases() {
 			info := db.Info()
