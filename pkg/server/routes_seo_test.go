@@ -287,6 +287,7 @@ func TestSPADescriptionsMatchServer(t *testing.T) {
 		"/chat": "chat", "/games": "games", "/blog": "blog", "/filecloud": "filecloud",
 		"/filecloud/1": "file", "/s/abc": "share", "/profile": "profile", "/privacy": "privacy",
 		"/terms": "terms",
+		"/programs": "programs", "/programs/tool": "program", "/alavar": "alavar", "/alavar/game": "alavarGame",
 	}
 	for _, p := range spaPages {
 		if p.desc == "" {
