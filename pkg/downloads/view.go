@@ -24,6 +24,8 @@ type ReleaseView struct {
 	Notes   string     `json:"notes"`
 	Date    time.Time  `json:"date"`
 	Files   []FileView `json:"files"`
+	// NotesHTML is the notes rendered (safe Markdown).
+	NotesHTML string `json:"notesHtml,omitempty"`
 }
 
 // ImageView is an icon or a screenshot as shown.
@@ -42,6 +44,9 @@ type EntryView struct {
 	Summary      string                 `json:"summary"`
 	Description  string                 `json:"description"`
 	Translations map[string]Translation `json:"translations"`
+	// DescriptionHTML is the description rendered (safe Markdown) per
+	// language: "" for the entry's own, then each translation's.
+	DescriptionHTML map[string]string `json:"descriptionHtml,omitempty"`
 	Systems      []string               `json:"systems"`
 	Requirements string                 `json:"requirements"`
 	Licence      string                 `json:"licence"`

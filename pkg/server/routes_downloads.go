@@ -11,6 +11,7 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 
+	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/downloads"
 	"github.com/devhub/devhub/pkg/store"
 	"github.com/devhub/devhub/pkg/usecase"
@@ -76,7 +77,30 @@ func (s *Server) downloadDetail(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(e.View())
+	return c.JSON(renderedView(e))
+}
+
+// renderedView is e's view with its Markdown rendered by the blog's safe
+// renderer (no raw HTML, no script links).
+func renderedView(e *downloads.Entry) downloads.EntryView {
+	v := e.View()
+	md := func(src string) string {
+		html, err := blog.RenderMarkdown(src)
+		if err != nil {
+			return ""
+		}
+		return html
+	}
+	v.DescriptionHTML = map[string]string{"": md(e.Description)}
+	for lang, t := range e.Translations {
+		if t.Description != "" {
+			v.DescriptionHTML[lang] = md(t.Description)
+		}
+	}
+	for i := range v.Releases {
+		v.Releases[i].NotesHTML = md(v.Releases[i].Notes)
+	}
+	return v
 }
 
 // downloadBody is an entry as a client writes it; absent fields stay.

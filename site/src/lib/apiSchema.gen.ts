@@ -5013,6 +5013,8 @@ export interface components {
             /** Format: date-time */
             date: string;
             files: components["schemas"]["DownloadFile"][];
+            /** @description The notes rendered (safe Markdown; the detail only) */
+            notesHtml?: string;
         };
         /** @enum {string} */
         DownloadSystem: "windows-7" | "windows-10" | "windows-11" | "windows-xp" | "macos" | "linux" | "android" | "dos";
@@ -5053,6 +5055,10 @@ export interface components {
             /** @description Texts in more languages (uk, ru, en) */
             translations: {
                 [key: string]: components["schemas"]["DownloadTranslation"];
+            };
+            /** @description The description rendered (safe Markdown; the detail only): "" for the entry's own, then per language */
+            descriptionHtml?: {
+                [key: string]: string;
             };
             systems: components["schemas"]["DownloadSystem"][];
             requirements: string;
