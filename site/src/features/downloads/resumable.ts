@@ -1,14 +1,14 @@
 // A release's large file goes to the server resumably through the site's tus endpoint (the file
 // cloud's /api/files/tus/, as a private file no one else sees), and the release then names it by
 // its id: the server moves its bytes into the release, hashing them, and the file cloud forgets it.
-import { Upload } from 'tus-js-client';
 import { getToken, refreshAccessToken } from '../../lib/api';
 
 /** From this size a release file is uploaded resumably. */
 export const RESUMABLE_FROM = 4 * 1024 * 1024;
 
-/** Uploads file resumably; resolves with its file cloud id. */
-export function uploadResumably(file: File, onProgress: (sent: number, total: number) => void): Promise<number> {
+/** Uploads file resumably; resolves with its file cloud id. The tus client loads only for it. */
+export async function uploadResumably(file: File, onProgress: (sent: number, total: number) => void): Promise<number> {
+  const { Upload } = await import('tus-js-client');
   return new Promise((resolve, reject) => {
     const up = new Upload(file, {
       endpoint: '/api/files/tus/',
