@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, signInNewAccount, test, uid } from './fixtures';
@@ -25,7 +25,7 @@ const PNG = Buffer.from(
 );
 
 function tempFile(name: string, data: Buffer): string {
-  const path = join(tmpdir(), `${uid()}-${name}`);
+  const path = join(mkdtempSync(join(tmpdir(), 'devhub-dl-')), name);
   writeFileSync(path, data);
   return path;
 }
@@ -102,7 +102,7 @@ test('an admin publishes two releases with a screenshot and a resumable file; a 
   });
   await vpage.goto(`/programs/${slug}`);
   const button = vpage.getByRole('link', { name: 'Download for Windows 11 (x64)' });
-  await expect(button).toBeVisible();
+  await expect(button).toBeVisible({ timeout: 30_000 });
   const [download] = await Promise.all([vpage.waitForEvent('download'), button.click()]);
   expect(download.suggestedFilename()).toBe('tool-setup-x64.exe');
   const saved = join(tmpdir(), `${uid()}-downloaded.exe`);
