@@ -47,19 +47,19 @@ type EntryView struct {
 	// DescriptionHTML is the description rendered (safe Markdown) per
 	// language: "" for the entry's own, then each translation's.
 	DescriptionHTML map[string]string `json:"descriptionHtml,omitempty"`
-	Systems      []string               `json:"systems"`
-	Requirements string                 `json:"requirements"`
-	Licence      string                 `json:"licence"`
-	Homepage     string                 `json:"homepage"`
-	Icon         *ImageView             `json:"icon"`
-	Screenshots  []ImageView            `json:"screenshots"`
-	Hidden       bool                   `json:"hidden"`
-	Order        int                    `json:"order"`
-	Example      bool                   `json:"example"`
-	Downloads    int64                  `json:"downloads"`
-	Releases     []ReleaseView          `json:"releases"`
-	CreatedAt    time.Time              `json:"createdAt"`
-	UpdatedAt    time.Time              `json:"updatedAt"`
+	Systems         []string          `json:"systems"`
+	Requirements    string            `json:"requirements"`
+	Licence         string            `json:"licence"`
+	Homepage        string            `json:"homepage"`
+	Icon            *ImageView        `json:"icon"`
+	Screenshots     []ImageView       `json:"screenshots"`
+	Hidden          bool              `json:"hidden"`
+	Order           int               `json:"order"`
+	Example         bool              `json:"example"`
+	Downloads       int64             `json:"downloads"`
+	Releases        []ReleaseView     `json:"releases"`
+	CreatedAt       time.Time         `json:"createdAt"`
+	UpdatedAt       time.Time         `json:"updatedAt"`
 }
 
 // LatestView is the newest release in a list item.

@@ -286,7 +286,7 @@ func TestSPADescriptionsMatchServer(t *testing.T) {
 		"/tools/microphone": "microphone", "/tools/ip": "ip", "/tools/tone_generator": "tone",
 		"/chat": "chat", "/games": "games", "/blog": "blog", "/filecloud": "filecloud",
 		"/filecloud/1": "file", "/s/abc": "share", "/profile": "profile", "/privacy": "privacy",
-		"/terms": "terms",
+		"/terms":    "terms",
 		"/programs": "programs", "/programs/tool": "program", "/alavar": "alavar", "/alavar/game": "alavarGame",
 	}
 	for _, p := range spaPages {
