@@ -286,8 +286,10 @@ func TestSPADescriptionsMatchServer(t *testing.T) {
 		"/tools/microphone": "microphone", "/tools/ip": "ip", "/tools/tone_generator": "tone",
 		"/chat": "chat", "/games": "games", "/blog": "blog", "/filecloud": "filecloud",
 		"/filecloud/1": "file", "/s/abc": "share", "/profile": "profile", "/privacy": "privacy",
-		"/terms":    "terms",
-		"/programs": "programs", "/programs/tool": "program", "/alavar": "alavar", "/alavar/game": "alavarGame",
+		"/terms": "terms",
+	}
+	for path, key := range map[string]string{"/programs": "programs", "/programs/tool": "program", "/alavar": "alavar", "/alavar/game": "alavarGame"} {
+		keys[path] = key
 	}
 	for _, p := range spaPages {
 		if p.desc == "" {
