@@ -25,7 +25,7 @@ MINIO_VERSION := v0.0.0-20260212201848-7aac2a2c5b7c
 MINIO       := $(TOOLS_BIN)/minio-$(MINIO_VERSION)/minio
 export DEVHUB_MINIO := $(MINIO)
 
-.PHONY: all run build site geoip geoip-extra cores reader api-types test test-go test-web lint e2e bench fuzz deps chromium vet minio clean
+.PHONY: all run build examples site geoip geoip-extra cores reader api-types test test-go test-web lint e2e bench fuzz deps chromium vet minio clean
 
 all: build
 
@@ -34,8 +34,19 @@ run: build
 	./$(BIN) serve --config config.yaml
 
 ## build: the single binary with the site embedded
-build: site geoip cores reader
+build: site geoip cores reader examples
 	$(GO) build -tags '$(TAGS)' -trimpath -ldflags '-s -w' -o $(BIN) ./cmd/devhub
+
+## examples: the example downloads (cmd/devhub-sum, cmd/devhub-guess) for Windows, into
+## content/downloads/files/, which the first start imports (content/downloads/catalogue.yaml)
+EXAMPLES_DIR := content/downloads/files
+examples: $(EXAMPLES_DIR)/devhub-sum-x64.exe $(EXAMPLES_DIR)/devhub-sum-x86.exe $(EXAMPLES_DIR)/devhub-guess.exe
+$(EXAMPLES_DIR)/devhub-sum-x64.exe: $(wildcard cmd/devhub-sum/*.go)
+	GOOS=windows GOARCH=amd64 $(GO) build -trimpath -ldflags '-s -w' -o $@ ./cmd/devhub-sum
+$(EXAMPLES_DIR)/devhub-sum-x86.exe: $(wildcard cmd/devhub-sum/*.go)
+	GOOS=windows GOARCH=386 $(GO) build -trimpath -ldflags '-s -w' -o $@ ./cmd/devhub-sum
+$(EXAMPLES_DIR)/devhub-guess.exe: $(wildcard cmd/devhub-guess/*.go)
+	GOOS=windows GOARCH=386 $(GO) build -trimpath -ldflags '-s -w' -o $@ ./cmd/devhub-guess
 
 ## site: the React build (dist/) with precompressed variants
 site: $(SITE_STAMP)

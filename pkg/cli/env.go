@@ -19,6 +19,7 @@ import (
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/chat"
 	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/downloads"
 	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/gamecontrols"
@@ -156,6 +157,10 @@ type services struct {
 	chat   *chat.Service
 	// hub is the use-case layer over these services, acting for the owner.
 	hub *usecase.Hub
+	// downloads is the download catalogue; downloadsLocal its directory
+	// when its bytes are kept on disk (closed with the services).
+	downloads      *downloads.Service
+	downloadsLocal *storage.LocalStore
 }
 
 func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logger) (*services, error) {
@@ -229,8 +234,20 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 		MaxLength: cfg.Chat.MaxLength, RatePerMinute: cfg.Chat.RatePerMinute}); err != nil {
 		return nil, err
 	}
-	s.hub = &usecase.Hub{Auth: s.auth, Files: s.files, Shares: s.shares, Audit: s.audit, Log: log,
-		Events: s.events, Notify: s.notify, Chat: s.chat}
+	if err := s.openDownloads(ctx); err != nil {
+		return nil, err
+	}
+	s.hub = &usecase.Hub{
+		Auth:      s.auth,
+		Files:     s.files,
+		Shares:    s.shares,
+		Audit:     s.audit,
+		Log:       log,
+		Events:    s.events,
+		Notify:    s.notify,
+		Chat:      s.chat,
+		Downloads: s.downloads,
+	}
 	return s, nil
 }
 
@@ -274,6 +291,7 @@ func (s *services) httpServices() *server.Services {
 		Events:       s.events,
 		Notify:       s.notify,
 		Chat:         s.chat,
+		Downloads:    s.downloads,
 	}
 }
 
@@ -323,6 +341,9 @@ func (s *services) Close() error {
 	if s.files != nil {
 		s.files.Close()
 	}
+	if s.downloadsLocal != nil {
+		s.downloadsLocal.Close()
+	}
 	return s.store.Close()
 }
 
@@ -351,6 +372,7 @@ func (s *services) startup(ctx context.Context) error {
 		return err
 	}
 	s.seedBlog(ctx)
+	s.downloadsStartup(ctx)
 	if s.geo.Available() {
 		for _, db := range s.geo.Databases() {
 			info := db.Info()

@@ -121,6 +121,7 @@ files and ROMs from the terminal — also while the server runs.
 		newAuditCmd(env),
 		newContentCmd(env),
 		newStorageCmd(env),
+		newDownloadCmd(env),
 	)
 	documentCompletion(root)
 	return root

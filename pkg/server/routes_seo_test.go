@@ -288,6 +288,9 @@ func TestSPADescriptionsMatchServer(t *testing.T) {
 		"/filecloud/1": "file", "/s/abc": "share", "/profile": "profile", "/privacy": "privacy",
 		"/terms": "terms",
 	}
+	for path, key := range map[string]string{"/programs": "programs", "/programs/tool": "program", "/alavar": "alavar", "/alavar/game": "alavarGame"} {
+		keys[path] = key
+	}
 	for _, p := range spaPages {
 		if p.desc == "" {
 			continue // an article: its own excerpt

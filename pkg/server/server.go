@@ -25,6 +25,7 @@ import (
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/chat"
 	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/downloads"
 	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/gamecontrols"
@@ -105,6 +106,9 @@ type Services struct {
 	Notify *notify.Service
 	// Chat is the chat room (/api/chat); nil leaves it unmounted.
 	Chat *chat.Service
+	// Downloads is the download catalogue (/api/downloads, /programs,
+	// /alavar); nil leaves it unmounted.
+	Downloads *downloads.Service
 }
 
 // MaxHeaderBytes bounds a request's line and headers together: fasthttp reads
@@ -184,8 +188,17 @@ func newServer(o Options) (*Server, error) {
 	}
 	s := &Server{cfg: o.Config, svc: o.Services, log: o.Logger, streaming: map[string]bool{},
 		uploads: newUploadLimits(o.Config.Files)}
-	s.hub = &usecase.Hub{Auth: o.Services.Auth, Files: o.Services.Files, Shares: o.Services.Shares,
-		Audit: o.Services.Audit, Log: o.Logger, Events: o.Services.Events, Notify: o.Services.Notify, Chat: o.Services.Chat}
+	s.hub = &usecase.Hub{
+		Auth:      o.Services.Auth,
+		Files:     o.Services.Files,
+		Shares:    o.Services.Shares,
+		Audit:     o.Services.Audit,
+		Log:       o.Logger,
+		Events:    o.Services.Events,
+		Notify:    o.Services.Notify,
+		Chat:      o.Services.Chat,
+		Downloads: o.Services.Downloads,
+	}
 	if s.hub.Events == nil {
 		s.hub.Events = events.NewHub(eventsOptions(o.Config.Events, o.Logger))
 	}
@@ -288,6 +301,7 @@ func (s *Server) mountAreas(app *fiber.App, cores fs.FS) error {
 	s.mountBlog(app, api)
 	s.mountAudit(api)
 	s.mountLive(app, api)
+	s.mountDownloads(app, api)
 	s.mountMetrics(app)
 	s.mountSEO(app)
 	s.mountPlainIP(app)

@@ -15,6 +15,7 @@ import (
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/chat"
+	"github.com/devhub/devhub/pkg/downloads"
 	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/notify"
@@ -73,6 +74,8 @@ type Hub struct {
 	Notify *notify.Service
 	// Chat is the chat room.
 	Chat *chat.Service
+	// Downloads is the download catalogue (/programs, /alavar).
+	Downloads *downloads.Service
 }
 
 // record writes ev to the audit log as done by actor. An action that

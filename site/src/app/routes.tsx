@@ -20,6 +20,8 @@ const FileCloudPage = lazyPage(() => import('../features/files/pages/FileCloudPa
 const FileDetailPage = lazyPage(() => import('../features/files/pages/FileDetailPage'));
 const SharePage = lazyPage(() => import('../features/files/shares/SharePage'));
 const ProfilePage = lazyPage(() => import('./ProfileRoute'));
+const DownloadsPage = lazyPage(() => import('../features/downloads/pages/DownloadsPage'));
+const DownloadPage = lazyPage(() => import('../features/downloads/pages/DownloadPage'));
 const PrivacyPage = lazyPage(() => import('../features/legal/pages/PrivacyPage'));
 const TermsPage = lazyPage(() => import('../features/legal/pages/TermsPage'));
 const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
@@ -64,6 +66,10 @@ export const routes: RouteObject[] = [
       { path: 'filecloud', element: <FileCloudPage /> },
       { path: 'filecloud/:fileId', element: <FileDetailPage /> },
       { path: 's/:token', element: <SharePage /> },
+      { path: 'programs', element: <DownloadsPage /> },
+      { path: 'programs/:slug', element: <DownloadPage /> },
+      { path: 'alavar', element: <DownloadsPage /> },
+      { path: 'alavar/:slug', element: <DownloadPage /> },
       { path: 'profile', element: <ProfilePage /> },
       { path: 'privacy', element: <PrivacyPage /> },
       { path: 'terms', element: <TermsPage /> },

@@ -2918,6 +2918,590 @@ export interface paths {
     "/api/api/files/{id}/download": paths["/api/files/{id}/download"];
     "/api/api/files/stream/{id}": paths["/api/files/stream/{id}"];
     "/api/api/files/{id}/thumbnail": paths["/api/files/{id}/thumbnail"];
+    "/api/downloads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of a download section's entries (hidden ones for admins only)
+         * @description Ordered by `sort` — `name` (the owner's order, then by name), `newest` (latest release first) or `popular` (most downloaded first); a search ranks like the blog's (the phrase in the name, every word in the name, in the summary, elsewhere) before that order.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    section?: "programs" | "alavar";
+                    search?: string;
+                    /** @description One of the systems an entry runs on */
+                    system?: string;
+                    sort?: "name" | "newest" | "popular";
+                    /** @description From 1 (default 1) */
+                    page?: string;
+                    /** @description 1–100 (default 20) */
+                    limit?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The page and how many match in all */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entries: components["schemas"]["DownloadSummary"][];
+                            totalCount: number;
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        /** Add an entry (admins) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: components["requestBodies"]["DownloadBody"];
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DownloadEntry"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/downloads/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Order a section's entries (admins); those not named follow */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        section: "programs" | "alavar";
+                        slugs: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Ordered */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/downloads/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        /** One entry with its releases, newest first (a hidden one is 404 but to admins) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The entry */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DownloadEntry"];
+                    };
+                };
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete an entry with every file, icon and screenshot it has (admins) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change an entry (admins); absent fields stay, the slug cannot change */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody: components["requestBodies"]["DownloadBody"];
+            responses: {
+                /** @description Changed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DownloadEntry"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        trace?: never;
+    };
+    "/api/downloads/{slug}/releases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a release (admins); each file's SHA-256 is computed by the server as it is stored
+         * @description Multipart, read in order: `version`, `notes` (Markdown), then each file — a `files` part, or a `fileId` field naming a file uploaded resumably to the file cloud (its bytes move to the release and leave the file cloud) — each followed by its `system` and `arch` fields. A file name must be one plain name. All files are kept, or none.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        version?: string;
+                        notes?: string;
+                        files?: string[];
+                        fileId?: string[];
+                        system?: ("windows" | "macos" | "linux" | "android" | "dos" | "any")[];
+                        arch?: ("x64" | "x86" | "arm64" | "any")[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Published */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DownloadEntry"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+                429: components["responses"]["Throttled"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/downloads/{slug}/releases/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                version: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a release and its files (admins) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    slug: string;
+                    version: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The entry without it */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DownloadEntry"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/downloads/{slug}/images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the icon or add screenshots (admins; PNG, JPEG, WebP or GIF)
+         * @description Multipart, `kind` (icon or screenshot) first, then one or more `files`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /** @enum {string} */
+                        kind?: "icon" | "screenshot";
+                        files?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Stored */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DownloadEntry"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+                429: components["responses"]["Throttled"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/downloads/{slug}/images/{imageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                imageId: string;
+            };
+            cookie?: never;
+        };
+        /** The icon's or a screenshot's bytes, immutable */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    slug: string;
+                    imageId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The image */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/*": string;
+                    };
+                };
+                /** @description A range of it */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/*": string;
+                    };
+                };
+                /** @description Not modified */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                404: components["responses"]["Error"];
+                416: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Remove the icon or a screenshot (admins) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    slug: string;
+                    imageId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The entry without it */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DownloadEntry"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/downloads/{slug}/files/{fileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A release file's bytes, always an attachment; Range gives 206
+         * @description Counted once per visitor (account, else address) and file per day; never for HEAD, a link-preview bot, a 304 or a 416.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    Range?: string;
+                    "If-Range"?: string;
+                    "If-None-Match"?: string;
+                };
+                path: {
+                    slug: string;
+                    fileId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: components["responses"]["FileBytes"];
+                206: components["responses"]["FileBytes"];
+                /** @description Not modified */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                404: components["responses"]["Error"];
+                416: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/programs/feed.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Atom feed of the newest releases in /programs */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Atom */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/atom+xml": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/alavar/feed.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Atom feed of the newest releases in /alavar */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Atom */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/atom+xml": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/romserv/consoles": {
         parameters: {
             query?: never;
@@ -4928,6 +5512,100 @@ export interface components {
             type: "resync" | "reauth" | "bye";
             data: components["schemas"]["EventEmpty"];
         };
+        DownloadTranslation: {
+            summary?: string;
+            /** @description Markdown */
+            description?: string;
+        };
+        DownloadImage: {
+            id: string;
+            name: string;
+            size: number;
+            url: string;
+        };
+        DownloadFile: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            system: "windows" | "macos" | "linux" | "android" | "dos" | "any";
+            /** @enum {string} */
+            arch: "x64" | "x86" | "arm64" | "any";
+            size: number;
+            /** @description Computed by the server while storing the bytes */
+            sha256: string;
+            url: string;
+            downloads: number;
+        };
+        DownloadRelease: {
+            version: string;
+            /** @description Markdown */
+            notes: string;
+            /** Format: date-time */
+            date: string;
+            files: components["schemas"]["DownloadFile"][];
+            /** @description The notes rendered (safe Markdown; the detail only) */
+            notesHtml?: string;
+        };
+        /** @enum {string} */
+        DownloadSystem: "windows-7" | "windows-10" | "windows-11" | "windows-xp" | "macos" | "linux" | "android" | "dos";
+        DownloadSummary: {
+            /** @enum {string} */
+            section: "programs" | "alavar";
+            slug: string;
+            name: string;
+            summary: string;
+            /** @description The summary in more languages */
+            summaries: {
+                [key: string]: string;
+            };
+            systems: components["schemas"]["DownloadSystem"][];
+            icon: components["schemas"]["DownloadImage"] | null;
+            hidden: boolean;
+            order: number;
+            /** @description Seeded from content/ as an example to replace */
+            example: boolean;
+            downloads: number;
+            latest: null | {
+                version: string;
+                /** Format: date-time */
+                date: string;
+            };
+            /** Format: date-time */
+            updatedAt: string;
+            releaseCount: number;
+        };
+        DownloadEntry: {
+            /** @enum {string} */
+            section: "programs" | "alavar";
+            slug: string;
+            name: string;
+            summary: string;
+            /** @description Markdown */
+            description: string;
+            /** @description Texts in more languages (uk, ru, en) */
+            translations: {
+                [key: string]: components["schemas"]["DownloadTranslation"];
+            };
+            /** @description The description rendered (safe Markdown; the detail only): "" for the entry's own, then per language */
+            descriptionHtml?: {
+                [key: string]: string;
+            };
+            systems: components["schemas"]["DownloadSystem"][];
+            requirements: string;
+            licence: string;
+            homepage: string;
+            icon: components["schemas"]["DownloadImage"] | null;
+            screenshots: components["schemas"]["DownloadImage"][];
+            hidden: boolean;
+            order: number;
+            example: boolean;
+            downloads: number;
+            releases: components["schemas"]["DownloadRelease"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
     };
     responses: {
         /** @description The one error shape */
@@ -5038,6 +5716,29 @@ export interface components {
                     lang?: string;
                     /** @description Links the translations of one text; empty unlinks */
                     translationKey?: string;
+                };
+            };
+        };
+        DownloadBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    section?: "programs" | "alavar";
+                    /** @description 2–64 lower-case letters, digits and single hyphens; fixed once created */
+                    slug?: string;
+                    name?: string;
+                    summary?: string;
+                    /** @description Markdown */
+                    description?: string;
+                    translations?: {
+                        [key: string]: components["schemas"]["DownloadTranslation"];
+                    };
+                    systems?: string[];
+                    requirements?: string;
+                    licence?: string;
+                    homepage?: string;
+                    hidden?: boolean;
+                    order?: number;
                 };
             };
         };

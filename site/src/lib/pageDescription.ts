@@ -11,7 +11,8 @@ import { isSupportedLanguage, normalizeLanguage, DEFAULT_LANGUAGE, type Language
 
 export type DescriptionKey =
   | 'home' | 'skills' | 'tools' | 'camera' | 'microphone' | 'ip' | 'tone' | 'chat' | 'games' | 'blog'
-  | 'article' | 'filecloud' | 'file' | 'share' | 'profile' | 'privacy' | 'terms' | 'notFound';
+  | 'article' | 'filecloud' | 'file' | 'share' | 'profile' | 'privacy' | 'terms' | 'notFound'
+  | 'programs' | 'program' | 'alavar' | 'alavarGame';
 
 /** The routes (app/routes.tsx) and their descriptions; any other path is the not-found page. */
 const ROUTES: ReadonlyArray<readonly [RegExp, DescriptionKey]> = [
@@ -29,6 +30,10 @@ const ROUTES: ReadonlyArray<readonly [RegExp, DescriptionKey]> = [
   [/^\/filecloud$/, 'filecloud'],
   [/^\/filecloud\/[^/]+$/, 'file'],
   [/^\/s\/[^/]+$/, 'share'],
+  [/^\/programs$/, 'programs'],
+  [/^\/programs\/[^/]+$/, 'program'],
+  [/^\/alavar$/, 'alavar'],
+  [/^\/alavar\/[^/]+$/, 'alavarGame'],
   [/^\/profile$/, 'profile'],
   [/^\/privacy$/, 'privacy'],
   [/^\/terms$/, 'terms'],

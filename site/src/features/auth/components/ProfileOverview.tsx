@@ -13,8 +13,8 @@ const QUICK_LINKS: ReadonlyArray<{ to: string; key: string; soon?: true }> = [
   { to: '/filecloud', key: 'files' },
   { to: '/blog', key: 'blog' },
   { to: '/games', key: 'emulator' },
-  { to: '/programs', key: 'programs', soon: true },
-  { to: '/alavar', key: 'alavar', soon: true },
+  { to: '/programs', key: 'programs' },
+  { to: '/alavar', key: 'alavar' },
 ];
 
 const LIVE_QUICK_LINKS = QUICK_LINKS.filter((l) => !l.soon);

@@ -41,8 +41,8 @@ export const SECTION_ROUTES: readonly HomeRoute[] = [
   card('skills', '/skills'),
   card('filecloud', '/filecloud'),
   card('games', '/games'),
-  card('alavar', '/alavar', true),
-  card('programs', '/programs', true),
+  card('alavar', '/alavar'),
+  card('programs', '/programs'),
   card('forum', '/forum', true),
   card('blog', '/blog'),
 ];
