@@ -18,6 +18,7 @@ import (
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/discuss"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/gamecontrols"
 	"github.com/devhub/devhub/pkg/gameshelf"
@@ -146,6 +147,8 @@ type services struct {
 	controls   *gamecontrols.Service
 	// profile is the checked content/profile.yaml (nil without one); loaded by startup.
 	profile *profile.Loaded
+	// discuss is comments, the forum and their moderation.
+	discuss *discuss.Service
 	// hub is the use-case layer over these services, acting for the owner.
 	hub *usecase.Hub
 }
@@ -212,7 +215,11 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 	if s.audit, err = audit.New(st, 0, nil); err != nil {
 		return nil, err
 	}
-	s.hub = &usecase.Hub{Auth: s.auth, Files: s.files, Shares: s.shares, Audit: s.audit, Log: log}
+	if s.discuss, err = discuss.New(st, discussOptions(cfg)); err != nil {
+		return nil, err
+	}
+	s.hub = &usecase.Hub{Auth: s.auth, Files: s.files, Shares: s.shares, Audit: s.audit, Log: log,
+		Blog: s.blog, Discuss: s.discuss}
 	return s, nil
 }
 
@@ -253,7 +260,20 @@ func (s *services) httpServices() *server.Services {
 		GameStates:   s.gameStates,
 		Shelf:        s.shelf,
 		Controls:     s.controls,
+		Discuss:      s.discuss,
 	}
+}
+
+// discussOptions are the limits of comments and the forum from the config
+// (validated there).
+func discussOptions(cfg config.Config) discuss.Options {
+	limits := func(d config.Discussion) discuss.Limits {
+		mode, _ := discuss.ParseMode(d.Moderation)
+		return discuss.Limits{Moderation: mode, MaxBytes: d.MaxBytes, MaxLinks: d.MaxLinks}
+	}
+	m := cfg.Moderation
+	return discuss.Options{Comments: limits(cfg.Comments), Forum: limits(cfg.Forum), RatePerUser: m.RatePerUser,
+		RatePerNetwork: m.RatePerNetwork, NewAccountAge: m.NewAccountAge, NewAccountMaxLinks: m.NewAccountMaxLinks}
 }
 
 // tusDir is where unfinished resumable uploads are staged: a hidden

@@ -64,20 +64,19 @@ func (s *Service) RecentThreads(n int) ([]FeedThread, error) {
 	}
 	var out []FeedThread
 	for _, t := range page.Threads {
-		if len(out) == n {
-			break
-		}
 		summary := ""
 		if p, err := s.Post(t.FirstPostID); err == nil {
 			summary = text.Truncate(p.Content, 500)
 		}
 		out = append(out, FeedThread{Thread: t, Summary: summary})
 	}
-	// Pinned threads come first in a list; the feed is by time only.
+	// A list puts pinned threads first; the feed goes by time only.
 	sort.SliceStable(out, func(i, j int) bool { return out[i].CreatedAt.After(out[j].CreatedAt) })
+	if len(out) > n {
+		out = out[:n]
+	}
 	return out, nil
 }
-
 
 // WriteFeed writes an Atom feed of the threads for the site at baseURL
 // (scheme://host, or "" for relative links and URN ids). Every text goes

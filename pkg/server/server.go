@@ -24,6 +24,7 @@ import (
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/discuss"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/gamecontrols"
 	"github.com/devhub/devhub/pkg/gameshelf"
@@ -94,6 +95,11 @@ type Services struct {
 	// Controls keeps players' controls per console
 	// (/api/games/controls/:console); nil leaves them unmounted.
 	Controls *gamecontrols.Service
+	// Discuss is comments, the forum and their moderation (/api/forum,
+	// /api/blog/:id/comments, /api/comments, /api/moderation); nil leaves
+	// them unmounted. DiscussNotify tells accounts of replies.
+	Discuss       *discuss.Service
+	DiscussNotify usecase.Notifier
 }
 
 // MaxHeaderBytes bounds a request's line and headers together: fasthttp reads
@@ -174,7 +180,8 @@ func newServer(o Options) (*Server, error) {
 	s := &Server{cfg: o.Config, svc: o.Services, log: o.Logger, streaming: map[string]bool{},
 		uploads: newUploadLimits(o.Config.Files)}
 	s.hub = &usecase.Hub{Auth: o.Services.Auth, Files: o.Services.Files, Shares: o.Services.Shares,
-		Audit: o.Services.Audit, Log: o.Logger}
+		Audit: o.Services.Audit, Log: o.Logger,
+		Blog: o.Services.Blog, Discuss: o.Services.Discuss, DiscussNotify: o.Services.DiscussNotify}
 	for _, p := range o.Config.Server.TrustedProxies {
 		pfx, err := config.ParseProxy(p)
 		if err != nil {
@@ -271,6 +278,7 @@ func (s *Server) mountAreas(app *fiber.App, cores fs.FS) error {
 	s.mountGames(api)
 	s.mountShares(app, api)
 	s.mountBlog(app, api)
+	s.mountDiscuss(app, api)
 	s.mountAudit(api)
 	s.mountMetrics(app)
 	s.mountSEO(app)

@@ -14,6 +14,8 @@ import (
 
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/blog"
+	"github.com/devhub/devhub/pkg/discuss"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/shares"
 )
@@ -63,6 +65,12 @@ type Hub struct {
 	Shares *shares.Service
 	Audit  *audit.Service
 	Log    *slog.Logger
+	// Blog is read to check that an article exists for its comments.
+	Blog *blog.Service
+	// Discuss is comments, the forum and their moderation; DiscussNotify
+	// tells accounts of replies (nil: nobody is told).
+	Discuss       *discuss.Service
+	DiscussNotify Notifier
 }
 
 // record writes ev to the audit log as done by actor. An action that
