@@ -121,6 +121,8 @@ files and ROMs from the terminal — also while the server runs.
 		newAuditCmd(env),
 		newContentCmd(env),
 		newStorageCmd(env),
+		newForumCmd(env),
+		newCommentCmd(env),
 	)
 	documentCompletion(root)
 	return root
