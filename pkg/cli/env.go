@@ -19,12 +19,14 @@ import (
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/discuss"
+	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/gamecontrols"
 	"github.com/devhub/devhub/pkg/gameshelf"
 	"github.com/devhub/devhub/pkg/gamestates"
 	"github.com/devhub/devhub/pkg/geoip"
 	"github.com/devhub/devhub/pkg/internal/freespace"
+	"github.com/devhub/devhub/pkg/notify"
 	"github.com/devhub/devhub/pkg/profile"
 	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/roms"
@@ -149,6 +151,10 @@ type services struct {
 	profile *profile.Loaded
 	// discuss is comments, the forum and their moderation.
 	discuss *discuss.Service
+	// events fans live events out to the site's open streams; notify keeps
+	// the users' notifications.
+	events *events.Hub
+	notify *notify.Service
 	// hub is the use-case layer over these services, acting for the owner.
 	hub *usecase.Hub
 }
@@ -215,11 +221,15 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 	if s.audit, err = audit.New(st, 0, nil); err != nil {
 		return nil, err
 	}
+	s.events = events.NewHub(events.Options{Log: log})
+	if s.notify, err = notify.New(st, s.events); err != nil {
+		return nil, err
+	}
 	if s.discuss, err = discuss.New(st, discussOptions(cfg)); err != nil {
 		return nil, err
 	}
 	s.hub = &usecase.Hub{Auth: s.auth, Files: s.files, Shares: s.shares, Audit: s.audit, Log: log,
-		Blog: s.blog, Discuss: s.discuss}
+		Events: s.events, Notify: s.notify, Blog: s.blog, Discuss: s.discuss}
 	return s, nil
 }
 
@@ -261,6 +271,8 @@ func (s *services) httpServices() *server.Services {
 		Shelf:        s.shelf,
 		Controls:     s.controls,
 		Discuss:      s.discuss,
+		Events:       s.events,
+		Notify:       s.notify,
 	}
 }
 

@@ -25,12 +25,14 @@ import (
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/discuss"
+	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/gamecontrols"
 	"github.com/devhub/devhub/pkg/gameshelf"
 	"github.com/devhub/devhub/pkg/gamestates"
 	"github.com/devhub/devhub/pkg/geoip"
 	"github.com/devhub/devhub/pkg/internal/freespace"
+	"github.com/devhub/devhub/pkg/notify"
 	"github.com/devhub/devhub/pkg/profile"
 	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/roms"
@@ -97,9 +99,13 @@ type Services struct {
 	Controls *gamecontrols.Service
 	// Discuss is comments, the forum and their moderation (/api/forum,
 	// /api/blog/:id/comments, /api/comments, /api/moderation); nil leaves
-	// them unmounted. DiscussNotify tells accounts of replies.
-	Discuss       *discuss.Service
-	DiscussNotify usecase.Notifier
+	// them unmounted.
+	Discuss *discuss.Service
+	// Events fans live events out to the signed-in users' streams
+	// (/api/events); nil gets a hub of its own with the default limits.
+	Events *events.Hub
+	// Notify keeps the users' notifications; nil stores none.
+	Notify *notify.Service
 }
 
 // MaxHeaderBytes bounds a request's line and headers together: fasthttp reads
@@ -180,8 +186,11 @@ func newServer(o Options) (*Server, error) {
 	s := &Server{cfg: o.Config, svc: o.Services, log: o.Logger, streaming: map[string]bool{},
 		uploads: newUploadLimits(o.Config.Files)}
 	s.hub = &usecase.Hub{Auth: o.Services.Auth, Files: o.Services.Files, Shares: o.Services.Shares,
-		Audit: o.Services.Audit, Log: o.Logger,
-		Blog: o.Services.Blog, Discuss: o.Services.Discuss, DiscussNotify: o.Services.DiscussNotify}
+		Audit: o.Services.Audit, Log: o.Logger, Events: o.Services.Events, Notify: o.Services.Notify,
+		Blog: o.Services.Blog, Discuss: o.Services.Discuss}
+	if s.hub.Events == nil {
+		s.hub.Events = events.NewHub(events.Options{Log: o.Logger})
+	}
 	for _, p := range o.Config.Server.TrustedProxies {
 		pfx, err := config.ParseProxy(p)
 		if err != nil {

@@ -28,15 +28,10 @@ const (
 	NotifyCommentNew   = "comment.new"
 )
 
-// Notifier hands a notification to one account (the notifications service).
-type Notifier interface {
-	Add(ctx context.Context, userID uint64, kind string, data any) error
-}
-
 // notifyAll notifies each of to (but never the actor, nor twice), after
 // the action is stored; a failure is logged, never the action's failure.
 func (h *Hub) notifyAll(ctx context.Context, actor Actor, to []uint64, kind string, data any) {
-	if h.DiscussNotify == nil {
+	if h.Notify == nil {
 		return
 	}
 	seen := map[uint64]bool{actor.UserID: true, 0: true}
@@ -45,7 +40,7 @@ func (h *Hub) notifyAll(ctx context.Context, actor Actor, to []uint64, kind stri
 			continue
 		}
 		seen[id] = true
-		if err := h.DiscussNotify.Add(context.WithoutCancel(ctx), id, kind, data); err != nil {
+		if err := h.Notify.Add(context.WithoutCancel(ctx), id, kind, data); err != nil {
 			h.log().Warn("notify", slog.String("kind", kind), slog.Uint64("user", id), slog.Any("err", err))
 		}
 	}

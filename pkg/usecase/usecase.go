@@ -16,7 +16,9 @@ import (
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/discuss"
+	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/notify"
 	"github.com/devhub/devhub/pkg/shares"
 )
 
@@ -67,10 +69,13 @@ type Hub struct {
 	Log    *slog.Logger
 	// Blog is read to check that an article exists for its comments.
 	Blog *blog.Service
-	// Discuss is comments, the forum and their moderation; DiscussNotify
-	// tells accounts of replies (nil: nobody is told).
-	Discuss       *discuss.Service
-	DiscussNotify Notifier
+	// Discuss is comments, the forum and their moderation.
+	Discuss *discuss.Service
+	// Events fans live events out to signed-in users' streams and Notify
+	// stores their notifications (publishing each); a nil one of either
+	// publishes or stores nothing.
+	Events *events.Hub
+	Notify *notify.Service
 }
 
 // record writes ev to the audit log as done by actor. An action that
