@@ -8,6 +8,7 @@ import (
 
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/discuss"
+	"github.com/devhub/devhub/pkg/notify"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -19,13 +20,6 @@ const (
 	AuditModBlocked   = "moderation.blocked"
 	AuditModUnblocked = "moderation.unblocked"
 	AuditForumChanged = "forum.changed"
-)
-
-// Notification kinds of comments and the forum.
-const (
-	NotifyForumReply   = "forum.reply"
-	NotifyCommentReply = "comment.reply"
-	NotifyCommentNew   = "comment.new"
 )
 
 // notifyAll notifies each of to (but never the actor, nor twice), after
@@ -123,10 +117,10 @@ func (h *Hub) AddComment(ctx context.Context, actor Actor, article, parent uint6
 // parent's author of a published reply.
 func (h *Hub) announceComment(ctx context.Context, actor Actor, c *discuss.Comment) {
 	data := map[string]any{"commentId": c.ID, "articleId": c.ArticleID, "author": c.Author, "status": c.Status}
-	h.notifyAll(ctx, actor, h.admins(), NotifyCommentNew, data)
+	h.notifyAll(ctx, actor, h.admins(), notify.KindCommentNew, data)
 	if c.ParentID != nil && c.Status == discuss.Published {
 		if parent, err := h.Discuss.Comment(*c.ParentID); err == nil {
-			h.notifyAll(ctx, actor, []uint64{parent.Author.ID}, NotifyCommentReply, data)
+			h.notifyAll(ctx, actor, []uint64{parent.Author.ID}, notify.KindCommentReply, data)
 		}
 	}
 }
@@ -196,7 +190,7 @@ func (h *Hub) ModerateComment(ctx context.Context, actor Actor, id uint64, st di
 	h.recordModeration(ctx, actor, st, "comment", id, c.Author.Name)
 	if before.Status != discuss.Published && st == discuss.Published && c.ParentID != nil {
 		if parent, err := h.Discuss.Comment(*c.ParentID); err == nil {
-			h.notifyAll(ctx, Actor{UserID: c.Author.ID}, []uint64{parent.Author.ID}, NotifyCommentReply,
+			h.notifyAll(ctx, Actor{UserID: c.Author.ID}, []uint64{parent.Author.ID}, notify.KindCommentReply,
 				map[string]any{"commentId": c.ID, "articleId": c.ArticleID, "author": c.Author, "status": c.Status})
 		}
 	}
@@ -404,7 +398,7 @@ func (h *Hub) announceReply(ctx context.Context, actor Actor, t *discuss.Thread,
 		h.log().Warn("thread followers", slog.Uint64("thread", t.ID), slog.Any("err", err))
 		return
 	}
-	h.notifyAll(ctx, actor, followers, NotifyForumReply,
+	h.notifyAll(ctx, actor, followers, notify.KindForumReply,
 		map[string]any{"threadId": t.ID, "postId": post.ID, "title": t.Title, "author": post.Author})
 }
 
