@@ -318,7 +318,10 @@ func TestDiscussNewAccountLinkCap(t *testing.T) {
 
 // An author edits for 15 minutes, not after.
 func TestDiscussEditWindow(t *testing.T) {
-	da := newDiscussApp(t, func(o *discuss.Options) { o.Comments.Moderation = discuss.ModeNone; o.Forum.Moderation = discuss.ModeNone })
+	da := newDiscussApp(t, func(o *discuss.Options) {
+		o.Comments.Moderation = discuss.ModeNone
+		o.Forum.Moderation = discuss.ModeNone
+	})
 	var c discuss.Comment
 	da.mustCall(t, "alice", "POST", "/api/blog/1/comments", `{"content":"v1"}`, 201, &c)
 	cat := da.category(t)
@@ -337,7 +340,10 @@ func TestDiscussEditWindow(t *testing.T) {
 
 // Visitors' text through the API is rendered safely.
 func TestDiscussXSS(t *testing.T) {
-	da := newDiscussApp(t, func(o *discuss.Options) { o.Comments.Moderation = discuss.ModeNone; o.Forum.Moderation = discuss.ModeNone })
+	da := newDiscussApp(t, func(o *discuss.Options) {
+		o.Comments.Moderation = discuss.ModeNone
+		o.Forum.Moderation = discuss.ModeNone
+	})
 	cat := da.category(t)
 	for _, md := range []string{"<script>alert(1)</script>", `<img src=x onerror="alert(1)">`, "[x](javascript:alert(1))",
 		"[x](JaVaScRiPt:alert(1))", "<javascript:alert(1)>", "![p](data:image/svg+xml;base64,PHN2Zz4=)", `<a href="https://e.example" onclick="x">a</a>`} {
@@ -463,7 +469,11 @@ func TestDiscussFollowNotifications(t *testing.T) {
 
 // Sorting, paging and search.
 func TestDiscussForumListing(t *testing.T) {
-	da := newDiscussApp(t, func(o *discuss.Options) { o.Forum.Moderation = discuss.ModeNone; o.RatePerUser = 0; o.RatePerNetwork = 0 })
+	da := newDiscussApp(t, func(o *discuss.Options) {
+		o.Forum.Moderation = discuss.ModeNone
+		o.RatePerUser = 0
+		o.RatePerNetwork = 0
+	})
 	cat := da.category(t)
 	ids := map[string]uint64{}
 	for _, title := range []string{"Backup tips", "Emulator cores", "Tips for backup scripts"} {
