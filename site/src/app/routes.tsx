@@ -22,6 +22,10 @@ const SharePage = lazyPage(() => import('../features/files/shares/SharePage'));
 const ProfilePage = lazyPage(() => import('../features/auth/pages/ProfilePage'));
 const PrivacyPage = lazyPage(() => import('../features/legal/pages/PrivacyPage'));
 const TermsPage = lazyPage(() => import('../features/legal/pages/TermsPage'));
+const ForumPage = lazyPage(() => import('../features/forum/pages/ForumPage'));
+const ForumCategoryPage = lazyPage(() => import('../features/forum/pages/CategoryPage'));
+const ForumThreadPage = lazyPage(() => import('../features/forum/pages/ThreadPage'));
+const ModerationPage = lazyPage(() => import('../features/forum/pages/ModerationPage'));
 const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
 
 /**
@@ -67,6 +71,10 @@ export const routes: RouteObject[] = [
       { path: 'profile', element: <ProfilePage /> },
       { path: 'privacy', element: <PrivacyPage /> },
       { path: 'terms', element: <TermsPage /> },
+      { path: 'forum', element: <ForumPage /> },
+      { path: 'forum/c/:id', element: <ForumCategoryPage /> },
+      { path: 'forum/t/:id', element: <ForumThreadPage /> },
+      { path: 'forum/moderation', element: <ModerationPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

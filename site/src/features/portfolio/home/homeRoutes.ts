@@ -43,7 +43,7 @@ export const SECTION_ROUTES: readonly HomeRoute[] = [
   card('games', '/games'),
   card('alavar', '/alavar', true),
   card('programs', '/programs', true),
-  card('forum', '/forum', true),
+  card('forum', '/forum'),
   card('blog', '/blog'),
 ];
 
