@@ -10,7 +10,6 @@ export type Thread = Schema<'ForumThread'>;
 export type Post = Schema<'ForumPost'>;
 export type ThreadList = Schema<'ThreadList'>;
 export type ThreadView = Schema<'ThreadView'>;
-export type QueueItem = Schema<'QueueItem'>;
 export type Sort = 'newest' | 'active';
 
 /** Threads and posts per page. */
@@ -22,7 +21,6 @@ export const forumKeys = {
   threads: (category: string, sort: Sort, page: number) => [...forumKeys.all, 'threads', category, sort, page] as const,
   search: (q: string, page: number) => [...forumKeys.all, 'search', q, page] as const,
   thread: (id: string, page: number) => [...forumKeys.all, 'thread', id, page] as const,
-  queue: () => ['admin', 'moderation', 'queue'] as const,
 };
 
 export const listCategories = () => api.get<Category[]>('/api/forum/categories');
@@ -46,10 +44,6 @@ export const setFlags = (id: number, flags: { pinned?: boolean; locked?: boolean
 export const deleteThread = (id: number) => api.delete<void>(`/api/forum/threads/${id}`);
 export const follow = (id: number, on: boolean) =>
   on ? api.put<void>(`/api/forum/threads/${id}/follow`) : api.delete<void>(`/api/forum/threads/${id}/follow`);
-export const moderationQueue = () => api.get<{ items: QueueItem[] }>('/api/moderation/queue');
-export const moderateComment = (id: number, action: 'approve' | 'hide') => api.post<unknown>(`/api/comments/${id}/${action}`);
-export const deleteComment = (id: number) => api.delete<void>(`/api/comments/${id}`);
-export const blockUser = (userId: number) => api.put<void>(`/api/moderation/blocks/${userId}`);
 
 export const useCategories = () => useQuery({ queryKey: forumKeys.categories(), queryFn: listCategories });
 
@@ -66,8 +60,6 @@ export const useSearch = (q: string, page: number) =>
 export const useThread = (id: string, page: number) =>
   useQuery({ queryKey: forumKeys.thread(id, page), queryFn: () => getThread(id, page), placeholderData: keepPreviousData });
 
-export const useQueue = (enabled: boolean) => useQuery({ queryKey: forumKeys.queue(), queryFn: moderationQueue, enabled });
-
 /** A mutation that refreshes every forum read (and the moderation queue) when it settles. */
 export function useForumMutation<A, R>(fn: (arg: A) => Promise<R>) {
   const qc = useQueryClient();
@@ -76,7 +68,7 @@ export function useForumMutation<A, R>(fn: (arg: A) => Promise<R>) {
     onSettled: async () => {
       await Promise.all([
         qc.invalidateQueries({ queryKey: forumKeys.all }),
-        qc.invalidateQueries({ queryKey: forumKeys.queue() }),
+        qc.invalidateQueries({ queryKey: ['admin', 'moderation'] }),
       ]);
     },
   });

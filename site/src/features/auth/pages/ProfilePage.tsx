@@ -10,6 +10,7 @@ import { ProfileSidebar } from '../components/ProfileSidebar';
 import { ChatPlaceholder, InDevelopment } from '../components/SectionPlaceholder';
 import { AuditLog } from '../security/AuditLog';
 import { InvitesPanel } from '../security/InvitesPanel';
+import { ModerationQueue } from '../../../components/moderation/ModerationQueue';
 import { PasskeysSettings } from '../security/PasskeysSettings';
 import { SessionsList } from '../security/SessionsList';
 import { TwoFactorSettings } from '../security/TwoFactorSettings';
@@ -82,6 +83,7 @@ function sectionView(
         <>
           <AdminPanel />
           <InvitesPanel />
+          <ModerationQueue />
           <AuditLog />
         </>
       ) : (
