@@ -17,6 +17,7 @@ import (
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/blog"
+	"github.com/devhub/devhub/pkg/chat"
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/discuss"
 	"github.com/devhub/devhub/pkg/events"
@@ -155,6 +156,7 @@ type services struct {
 	// the users' notifications.
 	events *events.Hub
 	notify *notify.Service
+	chat   *chat.Service
 	// hub is the use-case layer over these services, acting for the owner.
 	hub *usecase.Hub
 }
@@ -221,15 +223,20 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 	if s.audit, err = audit.New(st, 0, nil); err != nil {
 		return nil, err
 	}
-	s.events = events.NewHub(events.Options{Log: log})
+	s.events = events.NewHub(events.Options{Buffer: cfg.Events.Buffer, MaxStreamsPerUser: cfg.Events.MaxStreamsPerUser,
+		MaxStreams: cfg.Events.MaxStreams, Log: log})
 	if s.notify, err = notify.New(st, s.events); err != nil {
+		return nil, err
+	}
+	if s.chat, err = chat.New(st, chat.Options{MaxMessages: cfg.Chat.MaxMessages, MaxBytes: cfg.Chat.MaxBytes,
+		MaxLength: cfg.Chat.MaxLength, RatePerMinute: cfg.Chat.RatePerMinute}); err != nil {
 		return nil, err
 	}
 	if s.discuss, err = discuss.New(st, discussOptions(cfg)); err != nil {
 		return nil, err
 	}
 	s.hub = &usecase.Hub{Auth: s.auth, Files: s.files, Shares: s.shares, Audit: s.audit, Log: log,
-		Events: s.events, Notify: s.notify, Blog: s.blog, Discuss: s.discuss}
+		Events: s.events, Notify: s.notify, Chat: s.chat, Blog: s.blog, Discuss: s.discuss}
 	return s, nil
 }
 
@@ -273,6 +280,7 @@ func (s *services) httpServices() *server.Services {
 		Discuss:      s.discuss,
 		Events:       s.events,
 		Notify:       s.notify,
+		Chat:         s.chat,
 	}
 }
 

@@ -85,12 +85,6 @@ type Options struct {
 	MaxStreamsPerUser int
 	// MaxStreams bounds all open streams together (10000).
 	MaxStreams int
-	// OnPresence, when set, is called after a user's first stream opened
-	// or their last one ended, with whether the user is online at the time
-	// of the call. Calls come one at a time from a goroutine of the hub's
-	// own (so OnPresence may Publish), the last call for a user always
-	// tells their current state, and the same state may be told twice.
-	OnPresence func(userID uint64, online bool)
 	// Log receives a note about events that could not be encoded; nil is
 	// slog.Default.
 	Log *slog.Logger
@@ -125,9 +119,11 @@ type Hub struct {
 	total   int
 	closed  bool
 
-	// presenceQ are the users whose presence changed, for the goroutine
-	// that calls OnPresence; presenceWake wakes it and presenceStop ends it.
+	// onPresence is WatchPresence's fn; presenceQ are the users whose
+	// presence changed, for the goroutine that calls it; presenceWake wakes
+	// it and presenceStop ends it.
 	presenceMu   sync.Mutex
+	onPresence   func(userID uint64, online bool)
 	presenceQ    []uint64
 	presenceWake chan struct{}
 	presenceStop chan struct{}
@@ -150,13 +146,24 @@ func NewHub(opts Options) *Hub {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
-	h := &Hub{opts: opts, nextID: uint64(time.Now().UnixMicro()),
-		ring: make([]Event, 0, opts.Buffer), streams: map[uint64]map[*Stream]struct{}{}}
-	if opts.OnPresence != nil {
-		h.presenceWake, h.presenceStop = make(chan struct{}, 1), make(chan struct{})
-		go h.presenceLoop()
+	return &Hub{opts: opts, nextID: uint64(time.Now().UnixMicro()),
+		ring: make([]Event, 0, opts.Buffer), streams: map[uint64]map[*Stream]struct{}{},
+		presenceWake: make(chan struct{}, 1), presenceStop: make(chan struct{})}
+}
+
+// WatchPresence has fn called after a user's first stream opened or their
+// last one ended, with whether the user is online at the time of the call.
+// Calls come one at a time from a goroutine of the hub's own (so fn may
+// Publish), the last call for a user always tells their current state, and
+// the same state may be told twice. Only the first call has an effect.
+func (h *Hub) WatchPresence(fn func(userID uint64, online bool)) {
+	h.presenceMu.Lock()
+	defer h.presenceMu.Unlock()
+	if h.onPresence != nil {
+		return
 	}
-	return h
+	h.onPresence = fn
+	go h.presenceLoop()
 }
 
 // Publish sends an event to the streams of the given users; to == nil means
@@ -190,10 +197,11 @@ func (h *Hub) Publish(typ string, to []uint64, data any) {
 		h.ring[h.head] = ev
 		h.head = (h.head + 1) % len(h.ring)
 	}
+	shared := &ev
 	deliver := func(user uint64, set map[*Stream]struct{}) {
 		for s := range set {
 			select {
-			case s.ch <- ev:
+			case s.ch <- shared:
 			default:
 				dropped = append(dropped, s)
 				if h.removeLocked(s, ReasonSlow) {
@@ -238,14 +246,15 @@ type Stream struct {
 	Resync bool
 
 	h      *Hub
-	ch     chan Event
+	ch     chan *Event // shared between streams: read only
 	done   chan struct{}
 	reason string // set before done is closed
 	onDrop func()
 }
 
-// C delivers the stream's events.
-func (s *Stream) C() <-chan Event { return s.ch }
+// C delivers the stream's events; an *Event is shared by every stream it
+// goes to and must not be changed.
+func (s *Stream) C() <-chan *Event { return s.ch }
 
 // Done is closed when the hub ended the stream (Reason says why).
 func (s *Stream) Done() <-chan struct{} { return s.done }
@@ -314,7 +323,7 @@ func (h *Hub) Subscribe(sub Sub) (*Stream, error) {
 		h.mu.Unlock()
 		return nil, ErrTooMany
 	}
-	s := &Stream{UserID: userID, h: h, ch: make(chan Event, h.opts.Queue), done: make(chan struct{}), onDrop: sub.OnDrop}
+	s := &Stream{UserID: userID, h: h, ch: make(chan *Event, h.opts.Queue), done: make(chan struct{}), onDrop: sub.OnDrop}
 	if sub.Resume {
 		s.Backlog, s.Resync = h.sinceLocked(userID, sub.LastID)
 	}
@@ -377,10 +386,11 @@ func (h *Hub) removeLocked(s *Stream, reason string) bool {
 
 // presence queues a presence change of user for OnPresence.
 func (h *Hub) presence(user uint64) {
-	if h.opts.OnPresence == nil {
+	h.presenceMu.Lock()
+	if h.onPresence == nil {
+		h.presenceMu.Unlock()
 		return
 	}
-	h.presenceMu.Lock()
 	h.presenceQ = append(h.presenceQ, user)
 	h.presenceMu.Unlock()
 	select {
@@ -400,11 +410,11 @@ func (h *Hub) presenceLoop() {
 			stopping = true
 		}
 		h.presenceMu.Lock()
-		q := h.presenceQ
+		q, fn := h.presenceQ, h.onPresence
 		h.presenceQ = nil
 		h.presenceMu.Unlock()
 		for _, user := range q {
-			h.opts.OnPresence(user, h.IsOnline(user))
+			fn(user, h.IsOnline(user))
 		}
 		if stopping {
 			return
@@ -463,7 +473,5 @@ func (h *Hub) Close() {
 	for _, user := range users {
 		h.presence(user)
 	}
-	if h.presenceStop != nil {
-		close(h.presenceStop)
-	}
+	close(h.presenceStop)
 }

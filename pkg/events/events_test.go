@@ -29,7 +29,7 @@ func drain(s *Stream) []Event {
 	for {
 		select {
 		case ev := <-s.C():
-			out = append(out, ev)
+			out = append(out, *ev)
 		default:
 			return out
 		}
@@ -212,7 +212,9 @@ func TestPresenceAndClose(t *testing.T) {
 		online bool
 	}
 	changes := make(chan change, 16)
-	h := NewHub(Options{OnPresence: func(id uint64, online bool) { changes <- change{id, online} }})
+	h := NewHub(Options{})
+	h.WatchPresence(func(id uint64, online bool) { changes <- change{id, online} })
+	h.WatchPresence(func(uint64, bool) { t.Error("a second WatchPresence took effect") })
 	expect := func(want change) {
 		t.Helper()
 		select {

@@ -36,7 +36,7 @@ func next(t *testing.T, st *events.Stream) events.Event {
 	t.Helper()
 	select {
 	case ev := <-st.C():
-		return ev
+		return *ev
 	default:
 		t.Fatal("no event published")
 		return events.Event{}

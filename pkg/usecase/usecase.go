@@ -15,6 +15,7 @@ import (
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/blog"
+	"github.com/devhub/devhub/pkg/chat"
 	"github.com/devhub/devhub/pkg/discuss"
 	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/files"
@@ -76,6 +77,8 @@ type Hub struct {
 	// publishes or stores nothing.
 	Events *events.Hub
 	Notify *notify.Service
+	// Chat is the chat room.
+	Chat *chat.Service
 }
 
 // record writes ev to the audit log as done by actor. An action that
