@@ -1,10 +1,12 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Page } from '../../../components/ui/Page';
 import { ApiError } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
-import { PAGE_SIZE, deleteThread, follow, reply, setFlags, useForumMutation, useThread } from '../api';
+import { useEvent } from '../../../lib/events';
+import { PAGE_SIZE, deleteThread, follow, forumKeys, reply, setFlags, useForumMutation, useThread } from '../api';
 import { Pager } from '../components/Pager';
 import { PostForm } from '../components/PostForm';
 import { PostItem } from '../components/PostItem';
@@ -25,6 +27,12 @@ export default function ThreadPage() {
   const toggleFollow = useForumMutation((on: boolean) => follow(Number(id), on));
   const flags = useForumMutation((f: { pinned?: boolean; locked?: boolean }) => setFlags(Number(id), f));
   const remove = useForumMutation(() => deleteThread(Number(id)));
+  // A follower told of a new reply in this thread sees it without reloading.
+  const qc = useQueryClient();
+  useEvent('notification', (data) => {
+    const n = (data as { notification?: { kind?: string; data?: { threadId?: number } } } | null)?.notification;
+    if (n?.kind === 'forum.reply' && String(n.data?.threadId) === id) void qc.invalidateQueries({ queryKey: forumKeys.thread(id, page) });
+  });
 
   if (view.error instanceof ApiError && view.error.status === 404) {
     return (
