@@ -178,9 +178,6 @@ func (s *Service) limiters() {
 // SetClock replaces the clock (tests).
 func (s *Service) SetClock(now func() time.Time) { s.now = now; s.limiters() }
 
-// Options are the limits in force.
-func (s *Service) Options() Options { return s.opts }
-
 // pair is the key of an index entry: two ids, in order.
 func pair(a, b uint64) []byte {
 	k := make([]byte, 16)
@@ -193,7 +190,7 @@ func pair(a, b uint64) []byte {
 func children(b *bolt.Bucket, a uint64, fn func(id uint64) error) error {
 	prefix := store.Itob(a)
 	c := b.Cursor()
-	for k, _ := c.Seek(prefix); k != nil && len(k) == 16 && string(k[:8]) == string(prefix); k, _ = c.Next() {
+	for k, _ := c.Seek(prefix); len(k) == 16 && string(k[:8]) == string(prefix); k, _ = c.Next() {
 		if err := fn(binary.BigEndian.Uint64(k[8:])); err != nil {
 			return err
 		}
@@ -291,15 +288,6 @@ func (s *Service) editable(author uint64, created time.Time, editor uint64) erro
 	return nil
 }
 
-// ParseStatus reads a status an admin sets.
-func ParseStatus(s string) (Status, bool) {
-	switch st := Status(s); st {
-	case Pending, Published, Hidden:
-		return st, true
-	}
-	return "", false
-}
-
 // Block is an account refused from posting.
 type Block struct {
 	UserID uint64    `json:"userId"`
@@ -337,16 +325,6 @@ func (s *Service) UnblockUser(_ context.Context, id uint64) error {
 		}
 		return b.Delete(store.Itob(id))
 	})
-}
-
-// Blocked reports whether the account may not post.
-func (s *Service) Blocked(id uint64) bool {
-	blocked := false
-	_ = s.st.View(func(tx *bolt.Tx) error {
-		blocked = tx.Bucket([]byte(bucketBlocks)).Get(store.Itob(id)) != nil
-		return nil
-	})
-	return blocked
 }
 
 // Blocks lists the blocked accounts.
