@@ -19,6 +19,7 @@ import (
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/chat"
 	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/discuss"
 	"github.com/devhub/devhub/pkg/downloads"
 	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/files"
@@ -150,6 +151,8 @@ type services struct {
 	controls   *gamecontrols.Service
 	// profile is the checked content/profile.yaml (nil without one); loaded by startup.
 	profile *profile.Loaded
+	// discuss is comments, the forum and their moderation.
+	discuss *discuss.Service
 	// events fans live events out to the site's open streams; notify keeps
 	// the users' notifications.
 	events *events.Hub
@@ -234,6 +237,9 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 		MaxLength: cfg.Chat.MaxLength, RatePerMinute: cfg.Chat.RatePerMinute}); err != nil {
 		return nil, err
 	}
+	if s.discuss, err = discuss.New(st, discussOptions(cfg)); err != nil {
+		return nil, err
+	}
 	if err := s.openDownloads(ctx); err != nil {
 		return nil, err
 	}
@@ -247,6 +253,8 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 		Notify:    s.notify,
 		Chat:      s.chat,
 		Downloads: s.downloads,
+		Blog:      s.blog,
+		Discuss:   s.discuss,
 	}
 	return s, nil
 }
@@ -288,11 +296,24 @@ func (s *services) httpServices() *server.Services {
 		GameStates:   s.gameStates,
 		Shelf:        s.shelf,
 		Controls:     s.controls,
+		Discuss:      s.discuss,
 		Events:       s.events,
 		Notify:       s.notify,
 		Chat:         s.chat,
 		Downloads:    s.downloads,
 	}
+}
+
+// discussOptions are the limits of comments and the forum from the config
+// (validated there).
+func discussOptions(cfg config.Config) discuss.Options {
+	limits := func(d config.Discussion) discuss.Limits {
+		mode, _ := discuss.ParseMode(d.Moderation)
+		return discuss.Limits{Moderation: mode, MaxBytes: d.MaxBytes, MaxLinks: d.MaxLinks}
+	}
+	m := cfg.Moderation
+	return discuss.Options{Comments: limits(cfg.Comments), Forum: limits(cfg.Forum), RatePerUser: m.RatePerUser,
+		RatePerNetwork: m.RatePerNetwork, NewAccountAge: m.NewAccountAge, NewAccountMaxLinks: m.NewAccountMaxLinks}
 }
 
 // tusDir is where unfinished resumable uploads are staged: a hidden

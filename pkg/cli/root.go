@@ -122,6 +122,8 @@ files and ROMs from the terminal — also while the server runs.
 		newContentCmd(env),
 		newStorageCmd(env),
 		newDownloadCmd(env),
+		newForumCmd(env),
+		newCommentCmd(env),
 	)
 	documentCompletion(root)
 	return root

@@ -30,6 +30,33 @@ type Config struct {
 	Metrics  Metrics  `mapstructure:"metrics"`
 	Events   Events   `mapstructure:"events"`
 	Chat     Chat     `mapstructure:"chat"`
+	// Comments, Forum and Moderation configure what visitors write and
+	// its one moderation mechanism.
+	Comments   Discussion `mapstructure:"comments"`
+	Forum      Discussion `mapstructure:"forum"`
+	Moderation Moderation `mapstructure:"moderation"`
+}
+
+// Discussion limits one kind of visitors' text (comments, forum posts).
+type Discussion struct {
+	// Moderation is first (an account's items wait for approval until one
+	// was approved), all (every item waits) or none.
+	Moderation string `mapstructure:"moderation"`
+	MaxBytes   int    `mapstructure:"max_bytes"`
+	MaxLinks   int    `mapstructure:"max_links"`
+}
+
+// Moderation is the policy comments and the forum share.
+type Moderation struct {
+	// RatePerUser and RatePerNetwork are items (comments and posts
+	// together) per minute per account and per client network; 0 is no
+	// limit.
+	RatePerUser    int `mapstructure:"rate_per_user"`
+	RatePerNetwork int `mapstructure:"rate_per_network"`
+	// NewAccountAge is how long an account counts as new; a new account may
+	// put at most NewAccountMaxLinks links in one item.
+	NewAccountAge      time.Duration `mapstructure:"new_account_age"`
+	NewAccountMaxLinks int           `mapstructure:"new_account_max_links"`
 }
 
 // Events bounds the live event streams (GET /api/events).
@@ -245,6 +272,9 @@ func Default() Config {
 		Site: Site{
 			Contacts: Contacts{Phones: []string{}},
 		},
+		Comments:   Discussion{Moderation: "first", MaxBytes: 8 << 10, MaxLinks: 3},
+		Forum:      Discussion{Moderation: "first", MaxBytes: 32 << 10, MaxLinks: 10},
+		Moderation: Moderation{RatePerUser: 6, RatePerNetwork: 20, NewAccountAge: 24 * time.Hour, NewAccountMaxLinks: 1},
 	}
 }
 
@@ -353,6 +383,17 @@ func (c Config) Validate() error {
 	}
 	if c.Log.Format != "text" && c.Log.Format != "json" {
 		errs = append(errs, fmt.Errorf("log.format must be text or json, got %q", c.Log.Format))
+	}
+	for name, d := range map[string]Discussion{"comments": c.Comments, "forum": c.Forum} {
+		if m := d.Moderation; m != "first" && m != "all" && m != "none" {
+			errs = append(errs, fmt.Errorf("%s.moderation must be first, all or none, got %q", name, m))
+		}
+		if d.MaxBytes < 1 || d.MaxLinks < 0 {
+			errs = append(errs, fmt.Errorf("%s.max_bytes must be positive and %s.max_links not negative, got %d and %d", name, name, d.MaxBytes, d.MaxLinks))
+		}
+	}
+	if m := c.Moderation; m.RatePerUser < 0 || m.RatePerNetwork < 0 || m.NewAccountAge < 0 || m.NewAccountMaxLinks < 0 {
+		errs = append(errs, errors.New("moderation.rate_per_user, rate_per_network, new_account_age and new_account_max_links must not be negative"))
 	}
 	if c.Events.MaxStreamsPerUser <= 0 || c.Events.MaxStreams <= 0 || c.Events.Buffer <= 0 {
 		errs = append(errs, fmt.Errorf("events.max_streams_per_user, events.max_streams and events.buffer must be positive, got %d, %d and %d",

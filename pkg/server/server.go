@@ -25,6 +25,7 @@ import (
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/chat"
 	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/discuss"
 	"github.com/devhub/devhub/pkg/downloads"
 	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/files"
@@ -98,6 +99,10 @@ type Services struct {
 	// Controls keeps players' controls per console
 	// (/api/games/controls/:console); nil leaves them unmounted.
 	Controls *gamecontrols.Service
+	// Discuss is comments, the forum and their moderation (/api/forum,
+	// /api/blog/:id/comments, /api/comments, /api/moderation); nil leaves
+	// them unmounted.
+	Discuss *discuss.Service
 	// Events fans live events out to the signed-in users' streams
 	// (/api/events); nil gets a hub of its own with the default limits.
 	Events *events.Hub
@@ -198,6 +203,8 @@ func newServer(o Options) (*Server, error) {
 		Notify:    o.Services.Notify,
 		Chat:      o.Services.Chat,
 		Downloads: o.Services.Downloads,
+		Blog:      o.Services.Blog,
+		Discuss:   o.Services.Discuss,
 	}
 	if s.hub.Events == nil {
 		s.hub.Events = events.NewHub(eventsOptions(o.Config.Events, o.Logger))
@@ -299,6 +306,7 @@ func (s *Server) mountAreas(app *fiber.App, cores fs.FS) error {
 	s.mountGames(api)
 	s.mountShares(app, api)
 	s.mountBlog(app, api)
+	s.mountDiscuss(app, api)
 	s.mountAudit(api)
 	s.mountLive(app, api)
 	s.mountDownloads(app, api)

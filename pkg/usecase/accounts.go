@@ -38,6 +38,13 @@ func (h *Hub) DeleteAccount(ctx context.Context, actor Actor, email string, dele
 	if err := h.Notify.DeleteUser(u.ID); err != nil {
 		h.log().Warn("account deleted, but not its notifications", slog.String("user", u.Email), slog.Any("err", err))
 	}
+	// What the account wrote stays readable with its author shown as a
+	// deleted account; what still waited for approval goes (ForgetAuthor).
+	if h.Discuss != nil {
+		if err := h.Discuss.ForgetAuthor(ctx, u.ID); err != nil {
+			h.log().Error("account deleted, but its comments and posts not anonymised", slog.String("user", u.Email), slog.Any("err", err))
+		}
+	}
 	mode, removed := "keep", 0
 	if deleteFiles && h.Files != nil {
 		mode = "delete"

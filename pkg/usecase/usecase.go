@@ -14,7 +14,9 @@ import (
 
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/chat"
+	"github.com/devhub/devhub/pkg/discuss"
 	"github.com/devhub/devhub/pkg/downloads"
 	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/files"
@@ -67,6 +69,10 @@ type Hub struct {
 	Shares *shares.Service
 	Audit  *audit.Service
 	Log    *slog.Logger
+	// Blog is read to check that an article exists for its comments.
+	Blog *blog.Service
+	// Discuss is comments, the forum and their moderation.
+	Discuss *discuss.Service
 	// Events fans live events out to signed-in users' streams and Notify
 	// stores their notifications (publishing each); a nil one of either
 	// publishes or stores nothing.

@@ -24,6 +24,10 @@ const DownloadsPage = lazyPage(() => import('../features/downloads/pages/Downloa
 const DownloadPage = lazyPage(() => import('../features/downloads/pages/DownloadPage'));
 const PrivacyPage = lazyPage(() => import('../features/legal/pages/PrivacyPage'));
 const TermsPage = lazyPage(() => import('../features/legal/pages/TermsPage'));
+const ForumPage = lazyPage(() => import('../features/forum/pages/ForumPage'));
+const ForumCategoryPage = lazyPage(() => import('../features/forum/pages/CategoryPage'));
+const ForumThreadPage = lazyPage(() => import('../features/forum/pages/ThreadPage'));
+const ModerationPage = lazyPage(() => import('../features/forum/pages/ModerationPage'));
 const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
 
 /**
@@ -73,6 +77,10 @@ export const routes: RouteObject[] = [
       { path: 'profile', element: <ProfilePage /> },
       { path: 'privacy', element: <PrivacyPage /> },
       { path: 'terms', element: <TermsPage /> },
+      { path: 'forum', element: <ForumPage /> },
+      { path: 'forum/c/:id', element: <ForumCategoryPage /> },
+      { path: 'forum/t/:id', element: <ForumThreadPage /> },
+      { path: 'forum/moderation', element: <ModerationPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

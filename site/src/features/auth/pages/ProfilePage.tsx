@@ -12,6 +12,7 @@ import { NotificationList } from '../../../components/notifications/Notification
 import { InDevelopment } from '../components/SectionPlaceholder';
 import { AuditLog } from '../security/AuditLog';
 import { InvitesPanel } from '../security/InvitesPanel';
+import { ModerationQueue } from '../../../components/moderation/ModerationQueue';
 import { PasskeysSettings } from '../security/PasskeysSettings';
 import { SessionsList } from '../security/SessionsList';
 import { TwoFactorSettings } from '../security/TwoFactorSettings';
@@ -97,6 +98,7 @@ function sectionView(
         <>
           <AdminPanel />
           <InvitesPanel />
+          <ModerationQueue />
           <AuditLog />
         </>
       ) : (

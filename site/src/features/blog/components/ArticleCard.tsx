@@ -13,6 +13,8 @@ interface Props {
   listUrl?: string;
   /** Shown only to admins. */
   onDelete?: (article: ArticleSummary) => void;
+  /** Its published comments, once counted. */
+  comments?: number;
 }
 
 /**
@@ -26,7 +28,7 @@ export function aroundName(sentence: string): [before: string, after: string] {
   return m ? [m[1], m[2]] : [sentence, ''];
 }
 
-export function ArticleCard({ article, listUrl, onDelete }: Props) {
+export function ArticleCard({ article, listUrl, onDelete, comments }: Props) {
   const { t, i18n } = useTranslation(BLOG_NS);
   const href = `/blog/${article.id}`;
   const state = listUrl ? { backTo: listUrl } : undefined;
@@ -51,6 +53,7 @@ export function ArticleCard({ article, listUrl, onDelete }: Props) {
             </span>
           ) : null}
           <time dateTime={article.createdAt}>{formatDate(article.createdAt, i18n.language)}</time>
+          {comments ? <span className="blog-card__comments">{t('commentCount', { count: comments })}</span> : null}
         </p>
         <h2 className="blog-card__title" id={`blog-card-${article.id}`} lang={lang}>
           <Link to={href} state={state}>

@@ -8,6 +8,7 @@ import { ApiError } from '../../../lib/api';
 import { useArticle } from '../api';
 import { ArticleContent } from '../components/ArticleContent';
 import { ArticleImage } from '../components/ArticleImage';
+import { CommentThread } from '../comments/CommentThread';
 import { formatDate } from '../formatDate';
 import { BLOG_NS } from '../i18n';
 import { articleImageSrc } from '../image';
@@ -99,6 +100,7 @@ export default function ArticlePage() {
       ) : null}
       {articleImageSrc(a.image_url) ? <ArticleImage value={a.image_url} className="blog-article__image" alt={a.name} /> : null}
       <ArticleContent html={a.content_html ?? ''} lang={lang} />
+      <CommentThread articleId={a.id} />
     </Page>
   );
 }

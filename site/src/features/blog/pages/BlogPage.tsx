@@ -11,6 +11,7 @@ import { QueryState } from '../../../lib/QueryState';
 import { useDebouncedValue } from '../../../lib/useDebouncedValue';
 import { PAGE_SIZE, SEARCH_DEBOUNCE_MS, useArticles, useCategories, useDeleteArticle, type ArticleSummary } from '../api';
 import { ArticleCard } from '../components/ArticleCard';
+import { useCommentCounts } from '../comments/api';
 import { CreateArticleModal } from '../components/CreateArticleModal';
 import { Pagination } from '../components/Pagination';
 import { BLOG_NS } from '../i18n';
@@ -78,6 +79,7 @@ export default function BlogPage() {
   const list = useArticles({ page, category, search: urlSearch.trim(), lang: i18n.language.split('-')[0] });
   const categories = useCategories().data ?? []; // without them the filter offers "all" only
   const del = useDeleteArticle();
+  const commentCounts = useCommentCounts(list.data?.articles.map((a) => a.id) ?? []).data?.counts;
   const [creating, setCreating] = useState(false);
   const [toDelete, setToDelete] = useState<ArticleSummary | null>(null);
 
@@ -174,7 +176,13 @@ export default function BlogPage() {
               </div>
               <div className="blog__list">
                 {l.articles.map((a) => (
-                  <ArticleCard key={a.id} article={a} listUrl={listUrl} onDelete={isAdmin ? setToDelete : undefined} />
+                  <ArticleCard
+                    key={a.id}
+                    article={a}
+                    listUrl={listUrl}
+                    onDelete={isAdmin ? setToDelete : undefined}
+                    comments={commentCounts?.[a.id]}
+                  />
                 ))}
               </div>
             </>

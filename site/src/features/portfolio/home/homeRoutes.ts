@@ -43,7 +43,7 @@ export const SECTION_ROUTES: readonly HomeRoute[] = [
   card('games', '/games'),
   card('alavar', '/alavar'),
   card('programs', '/programs'),
-  card('forum', '/forum', true),
+  card('forum', '/forum'),
   card('blog', '/blog'),
 ];
 

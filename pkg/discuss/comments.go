@@ -1,0 +1,256 @@
+package discuss
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/devhub/devhub/pkg/store"
+)
+
+// Comment is one comment under an article. ParentID is the top-level
+// comment it replies to (replies go one level deep), or nil.
+type Comment struct {
+	ID        uint64     `json:"id"`
+	ArticleID uint64     `json:"articleId"`
+	ParentID  *uint64    `json:"parentId"`
+	Author    Author     `json:"author"`
+	Content   string     `json:"content"`
+	HTML      string     `json:"html"`
+	Status    Status     `json:"status"`
+	CreatedAt time.Time  `json:"createdAt"`
+	EditedAt  *time.Time `json:"editedAt,omitempty"`
+}
+
+// Comments are the comments under an article a viewer sees, oldest first,
+// and whether new ones are closed.
+type Comments struct {
+	Comments []Comment `json:"comments"`
+	Closed   bool      `json:"closed"`
+}
+
+// CommentsOf lists the comments under article that v may see.
+func (s *Service) CommentsOf(article uint64, v Viewer) (Comments, error) {
+	out := Comments{Comments: []Comment{}}
+	err := s.st.View(func(tx *bolt.Tx) error {
+		out.Closed = tx.Bucket([]byte(bucketClosed)).Get(store.Itob(article)) != nil
+		b := tx.Bucket([]byte(bucketComments))
+		return children(tx.Bucket([]byte(bucketArticleIndex)), article, func(id uint64) error {
+			var c Comment
+			if err := store.GetJSON(b, store.Itob(id), &c); err != nil {
+				return err
+			}
+			if v.sees(c.Status, c.Author.ID) {
+				out.Comments = append(out.Comments, c)
+			}
+			return nil
+		})
+	})
+	return out, err
+}
+
+// CommentCounts is how many published comments each article has.
+func (s *Service) CommentCounts(articles []uint64) (map[uint64]int, error) {
+	out := make(map[uint64]int, len(articles))
+	err := s.st.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte(bucketComments))
+		for _, a := range articles {
+			n := 0
+			err := children(tx.Bucket([]byte(bucketArticleIndex)), a, func(id uint64) error {
+				var c Comment
+				if err := store.GetJSON(b, store.Itob(id), &c); err != nil {
+					return err
+				}
+				if c.Status == Published {
+					n++
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			out[a] = n
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Comment is comment id.
+func (s *Service) Comment(id uint64) (*Comment, error) {
+	var c Comment
+	err := s.st.View(func(tx *bolt.Tx) error { return store.GetJSON(tx.Bucket([]byte(bucketComments)), store.Itob(id), &c) })
+	if err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// AllComments lists every comment, newest first; with onlyPending just
+// those waiting (the CLI's list).
+func (s *Service) AllComments(article uint64, onlyPending bool) ([]Comment, error) {
+	out := []Comment{}
+	err := s.st.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket([]byte(bucketComments)).Cursor()
+		for k, v := c.Last(); k != nil; k, v = c.Prev() {
+			var cm Comment
+			if err := json.Unmarshal(v, &cm); err != nil {
+				return err
+			}
+			if (article == 0 || cm.ArticleID == article) && (!onlyPending || cm.Status == Pending) {
+				out = append(out, cm)
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// AddComment posts p's comment under article (which the caller made sure
+// p may read), as a reply to parent when non-zero.
+func (s *Service) AddComment(_ context.Context, article, parent uint64, p Poster, content string) (*Comment, error) {
+	ck, err := s.check(p, content, s.opts.Comments)
+	if err != nil {
+		return nil, err
+	}
+	var c Comment
+	err = s.st.Update(func(tx *bolt.Tx) error {
+		if tx.Bucket([]byte(bucketClosed)).Get(store.Itob(article)) != nil && !p.Admin {
+			return store.Refuse(store.KindForbidden, "comments on this article are closed")
+		}
+		b := tx.Bucket([]byte(bucketComments))
+		if parent != 0 {
+			var pc Comment
+			if err := store.GetJSON(b, store.Itob(parent), &pc); err != nil || pc.ArticleID != article ||
+				!(Viewer{ID: p.ID, Admin: p.Admin}).sees(pc.Status, pc.Author.ID) {
+				return store.Invalid("parentId", "invalid", "no such comment under this article")
+			}
+			if pc.ParentID != nil {
+				return store.Invalid("parentId", "too_deep", "replies go one level deep: reply to the first comment of the thread")
+			}
+		}
+		if err := s.admit(tx, p); err != nil {
+			return err
+		}
+		id, err := b.NextSequence()
+		if err != nil {
+			return err
+		}
+		c = Comment{ID: id, ArticleID: article, Author: Author{ID: p.ID, Name: p.Name}, Content: ck.content, HTML: ck.html,
+			Status: initialStatus(tx, p, s.opts.Comments.Moderation), CreatedAt: s.now().UTC()}
+		if parent != 0 {
+			c.ParentID = &parent
+		}
+		if err := store.PutJSON(b, store.Itob(id), c); err != nil {
+			return err
+		}
+		return tx.Bucket([]byte(bucketArticleIndex)).Put(pair(article, id), nil)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// EditComment changes the text of editor's own comment within EditWindow.
+func (s *Service) EditComment(_ context.Context, id uint64, p Poster, content string) (*Comment, error) {
+	ck, err := s.check(p, content, s.opts.Comments)
+	if err != nil {
+		return nil, err
+	}
+	var c Comment
+	err = s.st.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte(bucketComments))
+		if err := store.GetJSON(b, store.Itob(id), &c); err != nil {
+			return err
+		}
+		if err := s.editable(c.Author.ID, c.CreatedAt, p.ID); err != nil {
+			return err
+		}
+		if tx.Bucket([]byte(bucketBlocks)).Get(store.Itob(p.ID)) != nil {
+			return store.Refuse(store.KindForbidden, "this account may not post comments or forum posts")
+		}
+		now := s.now().UTC()
+		c.Content, c.HTML, c.EditedAt = ck.content, ck.html, &now
+		return store.PutJSON(b, store.Itob(id), c)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// DeleteComment removes a comment and the replies to it, and returns it.
+func (s *Service) DeleteComment(_ context.Context, id uint64) (*Comment, error) {
+	var c Comment
+	err := s.st.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte(bucketComments))
+		if err := store.GetJSON(b, store.Itob(id), &c); err != nil {
+			return err
+		}
+		ix := tx.Bucket([]byte(bucketArticleIndex))
+		var gone []uint64
+		err := children(ix, c.ArticleID, func(other uint64) error {
+			var r Comment
+			if err := store.GetJSON(b, store.Itob(other), &r); err != nil {
+				return err
+			}
+			if r.ParentID != nil && *r.ParentID == id {
+				gone = append(gone, other)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, g := range append(gone, id) {
+			if err := b.Delete(store.Itob(g)); err != nil {
+				return err
+			}
+			if err := ix.Delete(pair(c.ArticleID, g)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// SetCommentStatus approves (publishes) or hides a comment; approving
+// trusts its author under ModeFirst.
+func (s *Service) SetCommentStatus(_ context.Context, id uint64, st Status) (*Comment, error) {
+	var c Comment
+	err := s.st.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte(bucketComments))
+		if err := store.GetJSON(b, store.Itob(id), &c); err != nil {
+			return err
+		}
+		c.Status = st
+		if st == Published {
+			if err := trust(tx, c.Author.ID); err != nil {
+				return err
+			}
+		}
+		return store.PutJSON(b, store.Itob(id), c)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// SetCommentsClosed closes or reopens the comments on an article.
+func (s *Service) SetCommentsClosed(_ context.Context, article uint64, closed bool) error {
+	return s.st.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte(bucketClosed))
+		if closed {
+			return b.Put(store.Itob(article), []byte{1})
+		}
+		return b.Delete(store.Itob(article))
+	})
+}

@@ -1,0 +1,445 @@
+package server
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v3"
+
+	"github.com/devhub/devhub/pkg/blog"
+	"github.com/devhub/devhub/pkg/discuss"
+	"github.com/devhub/devhub/pkg/store"
+)
+
+// mountDiscuss serves comments under articles, the forum, their shared
+// moderation (the admin queue and block list) and the forum's Atom feed.
+// Guests read; signed-in accounts post; admins moderate.
+func (s *Server) mountDiscuss(app *fiber.App, api fiber.Router) {
+	if s.svc.Discuss == nil {
+		return
+	}
+	api.Get("/blog/:id/comments", s.optionalUser, s.commentList)
+	api.Post("/blog/:id/comments", s.requireUser, s.commentAdd)
+	api.Put("/blog/:id/comments/closed", s.requireAdmin, s.commentsClose(true))
+	api.Delete("/blog/:id/comments/closed", s.requireAdmin, s.commentsClose(false))
+	api.Get("/comments/counts", s.commentCounts)
+	api.Patch("/comments/:id", s.requireUser, s.commentEdit)
+	api.Delete("/comments/:id", s.requireUser, s.commentDelete)
+	api.Post("/comments/:id/approve", s.requireAdmin, s.commentModerate(discuss.Published))
+	api.Post("/comments/:id/hide", s.requireAdmin, s.commentModerate(discuss.Hidden))
+
+	api.Get("/moderation/queue", s.requireAdmin, s.moderationQueue)
+	api.Get("/moderation/blocks", s.requireAdmin, s.moderationBlocks)
+	api.Put("/moderation/blocks/:userId", s.requireAdmin, s.moderationBlock(true))
+	api.Delete("/moderation/blocks/:userId", s.requireAdmin, s.moderationBlock(false))
+
+	f := api.Group("/forum")
+	f.Get("/categories", s.forumCategories)
+	f.Post("/categories", s.requireAdmin, s.forumCategorySave)
+	f.Patch("/categories/:id", s.requireAdmin, s.forumCategorySave)
+	f.Delete("/categories/:id", s.requireAdmin, s.forumCategoryDelete)
+	f.Get("/categories/:id/threads", s.optionalUser, s.forumThreads)
+	f.Post("/categories/:id/threads", s.requireUser, s.forumThreadStart)
+	f.Get("/search", s.optionalUser, s.forumThreads)
+	f.Get("/threads/:id", s.optionalUser, s.forumThread)
+	f.Patch("/threads/:id", s.requireAdmin, s.forumThreadFlags)
+	f.Delete("/threads/:id", s.requireAdmin, s.forumThreadDelete)
+	f.Post("/threads/:id/posts", s.requireUser, s.forumReply)
+	f.Put("/threads/:id/follow", s.requireUser, s.forumFollow(true))
+	f.Delete("/threads/:id/follow", s.requireUser, s.forumFollow(false))
+	f.Patch("/posts/:id", s.requireUser, s.forumPostEdit)
+	f.Delete("/posts/:id", s.requireUser, s.forumPostDelete)
+	f.Post("/posts/:id/approve", s.requireAdmin, s.forumPostModerate(discuss.Published))
+	f.Post("/posts/:id/hide", s.requireAdmin, s.forumPostModerate(discuss.Hidden))
+	app.Get("/forum/feed.xml", s.forumFeed)
+}
+
+// contentBody is the body of a comment or post: its Markdown, and for a
+// comment the comment it replies to.
+type contentBody struct {
+	Content  *string `json:"content"`
+	ParentID *uint64 `json:"parentId"`
+	Title    *string `json:"title"`
+}
+
+func (b *contentBody) content() string { return deref(b.Content) }
+
+func (s *Server) commentList(c fiber.Ctx) error {
+	id, err := blog.ParseID(c.Params("id"))
+	if err != nil {
+		return err
+	}
+	out, err := s.hub.Comments(c.Context(), s.actor(c), id)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.JSON(out)
+}
+
+func (s *Server) commentAdd(c fiber.Ctx) error {
+	id, err := blog.ParseID(c.Params("id"))
+	if err != nil {
+		return err
+	}
+	var body contentBody
+	if err := bindJSON(c, &body); err != nil {
+		return err
+	}
+	var parent uint64
+	if body.ParentID != nil {
+		parent = *body.ParentID
+	}
+	cm, err := s.hub.AddComment(c.Context(), s.actor(c), id, parent, body.content())
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(cm)
+}
+
+func (s *Server) commentsClose(closed bool) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		id, err := blog.ParseID(c.Params("id"))
+		if err != nil {
+			return err
+		}
+		if err := s.hub.CloseComments(c.Context(), s.actor(c), id, closed); err != nil {
+			return err
+		}
+		return c.SendStatus(fiber.StatusNoContent)
+	}
+}
+
+// maxCountIDs bounds the articles one count request names.
+const maxCountIDs = 100
+
+func (s *Server) commentCounts(c fiber.Ctx) error {
+	var ids []uint64
+	for _, raw := range strings.Split(c.Query("ids"), ",") {
+		if raw = strings.TrimSpace(raw); raw == "" {
+			continue
+		}
+		id, err := strconv.ParseUint(raw, 10, 64)
+		if err != nil || id == 0 {
+			return store.Invalid("ids", "invalid", "ids must be article ids separated by commas")
+		}
+		ids = append(ids, id)
+	}
+	if len(ids) > maxCountIDs {
+		return store.Invalid("ids", "too_many", "at most "+strconv.Itoa(maxCountIDs)+" ids at once")
+	}
+	counts, err := s.hub.CommentCounts(c.Context(), s.actor(c), ids)
+	if err != nil {
+		return err
+	}
+	out := make(map[string]int, len(counts))
+	for id, n := range counts {
+		out[strconv.FormatUint(id, 10)] = n
+	}
+	return c.JSON(fiber.Map{"counts": out})
+}
+
+func (s *Server) commentEdit(c fiber.Ctx) error {
+	id, err := blog.ParseID(c.Params("id"))
+	if err != nil {
+		return err
+	}
+	var body contentBody
+	if err := bindJSON(c, &body); err != nil {
+		return err
+	}
+	cm, err := s.hub.EditComment(c.Context(), s.actor(c), id, body.content())
+	if err != nil {
+		return err
+	}
+	return c.JSON(cm)
+}
+
+func (s *Server) commentDelete(c fiber.Ctx) error {
+	id, err := blog.ParseID(c.Params("id"))
+	if err != nil {
+		return err
+	}
+	if err := s.hub.DeleteComment(c.Context(), s.actor(c), id); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (s *Server) commentModerate(st discuss.Status) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		id, err := blog.ParseID(c.Params("id"))
+		if err != nil {
+			return err
+		}
+		cm, err := s.hub.ModerateComment(c.Context(), s.actor(c), id, st)
+		if err != nil {
+			return err
+		}
+		return c.JSON(cm)
+	}
+}
+
+func (s *Server) moderationQueue(c fiber.Ctx) error {
+	items, err := s.hub.ModerationQueue(c.Context(), s.actor(c))
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.JSON(fiber.Map{"items": items})
+}
+
+func (s *Server) moderationBlocks(c fiber.Ctx) error {
+	blocks, err := s.hub.Blocks(c.Context(), s.actor(c))
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.JSON(fiber.Map{"blocks": blocks})
+}
+
+func (s *Server) moderationBlock(on bool) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		id, err := blog.ParseID(c.Params("userId"))
+		if err != nil {
+			return err
+		}
+		if err := s.hub.BlockUser(c.Context(), s.actor(c), id, on); err != nil {
+			return err
+		}
+		return c.SendStatus(fiber.StatusNoContent)
+	}
+}
+
+func (s *Server) forumCategories(c fiber.Ctx) error {
+	cats, err := s.hub.ForumCategories(c.Context(), s.actor(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(cats)
+}
+
+// categoryBody is the body that creates or changes a forum category.
+type categoryBody struct {
+	Name         *string           `json:"name"`
+	Names        map[string]string `json:"names"`
+	Description  *string           `json:"description"`
+	Descriptions map[string]string `json:"descriptions"`
+	Position     *int              `json:"position"`
+}
+
+func (s *Server) forumCategorySave(c fiber.Ctx) error {
+	var id uint64
+	if raw := c.Params("id"); raw != "" {
+		n, err := blog.ParseID(raw)
+		if err != nil {
+			return err
+		}
+		id = n
+	}
+	var body categoryBody
+	if err := bindJSON(c, &body); err != nil {
+		return err
+	}
+	cat, err := s.hub.SaveForumCategory(c.Context(), s.actor(c), id, discuss.CategoryInput{Name: body.Name, Names: body.Names,
+		Description: body.Description, Descriptions: body.Descriptions, Position: body.Position})
+	if err != nil {
+		return err
+	}
+	if id == 0 {
+		c.Status(fiber.StatusCreated)
+	}
+	return c.JSON(cat)
+}
+
+func (s *Server) forumCategoryDelete(c fiber.Ctx) error {
+	id, err := blog.ParseID(c.Params("id"))
+	if err != nil {
+		return err
+	}
+	if _, err := s.hub.DeleteForumCategory(c.Context(), s.actor(c), id); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// forumThreads lists a category's threads, or searches all of them
+// (/forum/search?q=).
+func (s *Server) forumThreads(c fiber.Ctx) error {
+	var v store.Validator
+	q := discuss.ThreadQuery{Page: queryInt(c, "page", &v), Limit: queryInt(c, "limit", &v), Search: c.Query("q")}
+	switch sort := c.Query("sort"); sort {
+	case "", string(discuss.Newest), string(discuss.Active):
+		q.Sort = discuss.Sort(sort)
+	default:
+		v.Add("sort", "invalid", "sort must be newest or active")
+	}
+	if raw := c.Params("id"); raw != "" {
+		id, err := blog.ParseID(raw)
+		if err != nil {
+			return err
+		}
+		q.Category = id
+	} else if strings.TrimSpace(q.Search) == "" {
+		v.Add("q", "required", "say what to search for")
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	cat, page, err := s.hub.ForumThreads(c.Context(), s.actor(c), q)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.JSON(fiber.Map{"category": cat, "threads": page.Threads, "total": page.Total})
+}
+
+func (s *Server) forumThreadStart(c fiber.Ctx) error {
+	id, err := blog.ParseID(c.Params("id"))
+	if err != nil {
+		return err
+	}
+	var body contentBody
+	if err := bindJSON(c, &body); err != nil {
+		return err
+	}
+	view, err := s.hub.StartThread(c.Context(), s.actor(c), id, deref(body.Title), body.content())
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(view)
+}
+
+func (s *Server) forumThread(c fiber.Ctx) error {
+	id, err := blog.ParseID(c.Params("id"))
+	if err != nil {
+		return err
+	}
+	var v store.Validator
+	page, limit := queryInt(c, "page", &v), queryInt(c, "limit", &v)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	view, err := s.hub.ForumThread(c.Context(), s.actor(c), id, page, limit)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.JSON(view)
+}
+
+func (s *Server) forumThreadFlags(c fiber.Ctx) error {
+	id, err := blog.ParseID(c.Params("id"))
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Pinned *bool `json:"pinned"`
+		Locked *bool `json:"locked"`
+	}
+	if err := bindJSON(c, &body); err != nil {
+		return err
+	}
+	t, err := s.hub.SetThreadFlags(c.Context(), s.actor(c), id, discuss.ThreadFlags{Pinned: body.Pinned, Locked: body.Locked})
+	if err != nil {
+		return err
+	}
+	return c.JSON(t)
+}
+
+func (s *Server) forumThreadDelete(c fiber.Ctx) error {
+	id, err := blog.ParseID(c.Params("id"))
+	if err != nil {
+		return err
+	}
+	if _, err := s.hub.DeleteForumThread(c.Context(), s.actor(c), id); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (s *Server) forumReply(c fiber.Ctx) error {
+	id, err := blog.ParseID(c.Params("id"))
+	if err != nil {
+		return err
+	}
+	var body contentBody
+	if err := bindJSON(c, &body); err != nil {
+		return err
+	}
+	p, err := s.hub.ReplyToThread(c.Context(), s.actor(c), id, body.content())
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(p)
+}
+
+func (s *Server) forumFollow(on bool) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		id, err := blog.ParseID(c.Params("id"))
+		if err != nil {
+			return err
+		}
+		if err := s.hub.FollowThread(c.Context(), s.actor(c), id, on); err != nil {
+			return err
+		}
+		return c.SendStatus(fiber.StatusNoContent)
+	}
+}
+
+func (s *Server) forumPostEdit(c fiber.Ctx) error {
+	id, err := blog.ParseID(c.Params("id"))
+	if err != nil {
+		return err
+	}
+	var body contentBody
+	if err := bindJSON(c, &body); err != nil {
+		return err
+	}
+	p, err := s.hub.EditForumPost(c.Context(), s.actor(c), id, body.content())
+	if err != nil {
+		return err
+	}
+	return c.JSON(p)
+}
+
+func (s *Server) forumPostDelete(c fiber.Ctx) error {
+	id, err := blog.ParseID(c.Params("id"))
+	if err != nil {
+		return err
+	}
+	if err := s.hub.DeleteForumPost(c.Context(), s.actor(c), id); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (s *Server) forumPostModerate(st discuss.Status) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		id, err := blog.ParseID(c.Params("id"))
+		if err != nil {
+			return err
+		}
+		p, err := s.hub.ModerateForumPost(c.Context(), s.actor(c), id, st)
+		if err != nil {
+			return err
+		}
+		return c.JSON(p)
+	}
+}
+
+// forumFeed is the Atom feed of the newest threads.
+func (s *Server) forumFeed(c fiber.Ctx) error {
+	threads, err := s.svc.Discuss.RecentThreads(discuss.FeedSize)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := discuss.WriteFeed(&buf, s.cfg.Server.PublicURL, threads); err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, "application/atom+xml; charset=utf-8")
+	c.Set(fiber.HeaderCacheControl, "no-cache")
+	return c.Send(buf.Bytes())
+}
