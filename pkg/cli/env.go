@@ -29,6 +29,7 @@ import (
 	"github.com/devhub/devhub/pkg/roms"
 	"github.com/devhub/devhub/pkg/server"
 	"github.com/devhub/devhub/pkg/shares"
+	"github.com/devhub/devhub/pkg/social"
 	"github.com/devhub/devhub/pkg/storage"
 	"github.com/devhub/devhub/pkg/store"
 	"github.com/devhub/devhub/pkg/thumbs"
@@ -144,6 +145,8 @@ type services struct {
 	gameStates *gamestates.Service
 	shelf      *gameshelf.Service
 	controls   *gamecontrols.Service
+	// social is friends, blocks, direct messages and the contact form.
+	social *social.Service
 	// profile is the checked content/profile.yaml (nil without one); loaded by startup.
 	profile *profile.Loaded
 	// hub is the use-case layer over these services, acting for the owner.
@@ -212,7 +215,12 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 	if s.audit, err = audit.New(st, 0, nil); err != nil {
 		return nil, err
 	}
-	s.hub = &usecase.Hub{Auth: s.auth, Files: s.files, Shares: s.shares, Audit: s.audit, Log: log}
+	if s.social, err = social.New(st, social.Options{FriendsOnly: cfg.Messages.From == "friends", MaxLength: cfg.Messages.MaxLength,
+		PerMinute: cfg.Messages.PerMinute, ContactPerHour: cfg.Contact.PerHour, ContactMaxLength: cfg.Contact.MaxLength,
+		PowMaxNumber: cfg.Contact.PowMaxNumber}); err != nil {
+		return nil, err
+	}
+	s.hub = &usecase.Hub{Auth: s.auth, Files: s.files, Shares: s.shares, Audit: s.audit, Log: log, Social: s.social}
 	return s, nil
 }
 
@@ -253,6 +261,7 @@ func (s *services) httpServices() *server.Services {
 		GameStates:   s.gameStates,
 		Shelf:        s.shelf,
 		Controls:     s.controls,
+		Social:       s.social,
 	}
 }
 

@@ -28,6 +28,30 @@ type Config struct {
 	Site     Site     `mapstructure:"site"`
 	Log      Log      `mapstructure:"log"`
 	Metrics  Metrics  `mapstructure:"metrics"`
+	Messages Messages `mapstructure:"messages"`
+	Contact  Contact  `mapstructure:"contact"`
+}
+
+// Messages configures direct messages between accounts.
+type Messages struct {
+	// From is who may message an account: "friends" (its friends only) or
+	// "anyone" (any account it has not blocked).
+	From string `mapstructure:"from"`
+	// MaxLength caps one message, in characters.
+	MaxLength int `mapstructure:"max_length"`
+	// PerMinute is how many messages one account may send a minute.
+	PerMinute int `mapstructure:"per_minute"`
+}
+
+// Contact configures the contact form's spam guards.
+type Contact struct {
+	// PerHour is how many messages one client network may send an hour.
+	PerHour int `mapstructure:"per_hour"`
+	// MaxLength caps one message, in characters.
+	MaxLength int `mapstructure:"max_length"`
+	// PowMaxNumber is the proof of work's size: the browser tries half as
+	// many SHA-256 hashes on average.
+	PowMaxNumber int `mapstructure:"pow_max_number"`
 }
 
 // Metrics configures GET /metrics (Prometheus text format).
@@ -216,6 +240,8 @@ func Default() Config {
 		Site: Site{
 			Contacts: Contacts{Phones: []string{}},
 		},
+		Messages: Messages{From: "friends", MaxLength: 2000, PerMinute: 20},
+		Contact:  Contact{PerHour: 5, MaxLength: 5000, PowMaxNumber: 50000},
 	}
 }
 
@@ -324,6 +350,15 @@ func (c Config) Validate() error {
 	}
 	if c.Log.Format != "text" && c.Log.Format != "json" {
 		errs = append(errs, fmt.Errorf("log.format must be text or json, got %q", c.Log.Format))
+	}
+	if c.Messages.From != "friends" && c.Messages.From != "anyone" {
+		errs = append(errs, fmt.Errorf("messages.from must be friends or anyone, got %q", c.Messages.From))
+	}
+	for name, n := range map[string]int{"messages.max_length": c.Messages.MaxLength, "messages.per_minute": c.Messages.PerMinute,
+		"contact.per_hour": c.Contact.PerHour, "contact.max_length": c.Contact.MaxLength, "contact.pow_max_number": c.Contact.PowMaxNumber} {
+		if n <= 0 {
+			errs = append(errs, fmt.Errorf("%s must be positive, got %d", name, n))
+		}
 	}
 	if c.Activity.MaxEvents <= 0 {
 		errs = append(errs, fmt.Errorf("activity.max_events must be positive, got %d", c.Activity.MaxEvents))

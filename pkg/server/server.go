@@ -34,6 +34,7 @@ import (
 	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/roms"
 	"github.com/devhub/devhub/pkg/shares"
+	"github.com/devhub/devhub/pkg/social"
 	"github.com/devhub/devhub/pkg/store"
 	"github.com/devhub/devhub/pkg/thumbs"
 	"github.com/devhub/devhub/pkg/usecase"
@@ -94,6 +95,10 @@ type Services struct {
 	// Controls keeps players' controls per console
 	// (/api/games/controls/:console); nil leaves them unmounted.
 	Controls *gamecontrols.Service
+	// Social is people search, friends, blocks, direct messages and the
+	// contact form (/api/users, /api/friends, /api/blocks,
+	// /api/conversations, /api/contact); nil leaves them unmounted.
+	Social *social.Service
 }
 
 // MaxHeaderBytes bounds a request's line and headers together: fasthttp reads
@@ -174,7 +179,7 @@ func newServer(o Options) (*Server, error) {
 	s := &Server{cfg: o.Config, svc: o.Services, log: o.Logger, streaming: map[string]bool{},
 		uploads: newUploadLimits(o.Config.Files)}
 	s.hub = &usecase.Hub{Auth: o.Services.Auth, Files: o.Services.Files, Shares: o.Services.Shares,
-		Audit: o.Services.Audit, Log: o.Logger}
+		Audit: o.Services.Audit, Log: o.Logger, Social: o.Services.Social}
 	for _, p := range o.Config.Server.TrustedProxies {
 		pfx, err := config.ParseProxy(p)
 		if err != nil {
@@ -272,6 +277,7 @@ func (s *Server) mountAreas(app *fiber.App, cores fs.FS) error {
 	s.mountShares(app, api)
 	s.mountBlog(app, api)
 	s.mountAudit(api)
+	s.mountSocial(api)
 	s.mountMetrics(app)
 	s.mountSEO(app)
 	s.mountPlainIP(app)

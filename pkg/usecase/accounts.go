@@ -35,6 +35,12 @@ func (h *Hub) DeleteAccount(ctx context.Context, actor Actor, email string, dele
 	if err := h.Auth.DeleteUser(ctx, u.Email); err != nil {
 		return 0, err
 	}
+	if h.Social != nil {
+		if err := h.Social.DeleteUser(ctx, u.ID); err != nil {
+			h.log().Error("account deleted, but not its friendships and messages", slog.String("user", u.Email), slog.Any("err", err))
+			return 0, err
+		}
+	}
 	mode, removed := "keep", 0
 	if deleteFiles && h.Files != nil {
 		mode = "delete"
