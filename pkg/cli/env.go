@@ -18,12 +18,14 @@ import (
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/gamecontrols"
 	"github.com/devhub/devhub/pkg/gameshelf"
 	"github.com/devhub/devhub/pkg/gamestates"
 	"github.com/devhub/devhub/pkg/geoip"
 	"github.com/devhub/devhub/pkg/internal/freespace"
+	"github.com/devhub/devhub/pkg/notify"
 	"github.com/devhub/devhub/pkg/profile"
 	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/roms"
@@ -149,6 +151,10 @@ type services struct {
 	social *social.Service
 	// profile is the checked content/profile.yaml (nil without one); loaded by startup.
 	profile *profile.Loaded
+	// events fans live events out to the site's open streams; notify keeps
+	// the users' notifications.
+	events *events.Hub
+	notify *notify.Service
 	// hub is the use-case layer over these services, acting for the owner.
 	hub *usecase.Hub
 }
@@ -220,7 +226,12 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 		PowMaxNumber: cfg.Contact.PowMaxNumber}); err != nil {
 		return nil, err
 	}
-	s.hub = &usecase.Hub{Auth: s.auth, Files: s.files, Shares: s.shares, Audit: s.audit, Log: log, Social: s.social}
+	s.events = events.NewHub(events.Options{Log: log})
+	if s.notify, err = notify.New(st, s.events); err != nil {
+		return nil, err
+	}
+	s.hub = &usecase.Hub{Auth: s.auth, Files: s.files, Shares: s.shares, Audit: s.audit, Log: log,
+		Events: s.events, Notify: s.notify, Social: s.social}
 	return s, nil
 }
 
@@ -261,6 +272,8 @@ func (s *services) httpServices() *server.Services {
 		GameStates:   s.gameStates,
 		Shelf:        s.shelf,
 		Controls:     s.controls,
+		Events:       s.events,
+		Notify:       s.notify,
 		Social:       s.social,
 	}
 }

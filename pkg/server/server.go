@@ -24,12 +24,14 @@ import (
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/gamecontrols"
 	"github.com/devhub/devhub/pkg/gameshelf"
 	"github.com/devhub/devhub/pkg/gamestates"
 	"github.com/devhub/devhub/pkg/geoip"
 	"github.com/devhub/devhub/pkg/internal/freespace"
+	"github.com/devhub/devhub/pkg/notify"
 	"github.com/devhub/devhub/pkg/profile"
 	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/roms"
@@ -95,6 +97,11 @@ type Services struct {
 	// Controls keeps players' controls per console
 	// (/api/games/controls/:console); nil leaves them unmounted.
 	Controls *gamecontrols.Service
+	// Events fans live events out to the signed-in users' streams
+	// (/api/events); nil gets a hub of its own with the default limits.
+	Events *events.Hub
+	// Notify keeps the users' notifications; nil stores none.
+	Notify *notify.Service
 	// Social is people search, friends, blocks, direct messages and the
 	// contact form (/api/users, /api/friends, /api/blocks,
 	// /api/conversations, /api/contact); nil leaves them unmounted.
@@ -179,7 +186,11 @@ func newServer(o Options) (*Server, error) {
 	s := &Server{cfg: o.Config, svc: o.Services, log: o.Logger, streaming: map[string]bool{},
 		uploads: newUploadLimits(o.Config.Files)}
 	s.hub = &usecase.Hub{Auth: o.Services.Auth, Files: o.Services.Files, Shares: o.Services.Shares,
-		Audit: o.Services.Audit, Log: o.Logger, Social: o.Services.Social}
+		Audit: o.Services.Audit, Log: o.Logger, Events: o.Services.Events, Notify: o.Services.Notify,
+		Social: o.Services.Social}
+	if s.hub.Events == nil {
+		s.hub.Events = events.NewHub(events.Options{Log: o.Logger})
+	}
 	for _, p := range o.Config.Server.TrustedProxies {
 		pfx, err := config.ParseProxy(p)
 		if err != nil {

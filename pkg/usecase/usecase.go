@@ -14,7 +14,9 @@ import (
 
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/notify"
 	"github.com/devhub/devhub/pkg/shares"
 	"github.com/devhub/devhub/pkg/social"
 )
@@ -64,6 +66,11 @@ type Hub struct {
 	Shares *shares.Service
 	Audit  *audit.Service
 	Log    *slog.Logger
+	// Events fans live events out to signed-in users' streams and Notify
+	// stores their notifications (publishing each); a nil one of either
+	// publishes or stores nothing.
+	Events *events.Hub
+	Notify *notify.Service
 	// Social is friends, blocks and direct messages; ContactMail, when set,
 	// also sends each contact form message by e-mail (where mail is
 	// configured).
