@@ -9,20 +9,17 @@ import (
 
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/internal/text"
+	"github.com/devhub/devhub/pkg/notify"
 	"github.com/devhub/devhub/pkg/social"
 	"github.com/devhub/devhub/pkg/store"
 )
 
-// Live event types and notification kinds of friends and direct messages.
+// Live event types of friends and direct messages.
 const (
 	EventFriendRequest = "friend.request"
 	EventDMMessage     = "dm.message"
 	EventDMRead        = "dm.read"
 	EventDMDeleted     = "dm.deleted"
-
-	NotifyFriendRequest  = "friend.request"
-	NotifyFriendAccepted = "friend.accepted"
-	NotifyDMMessage      = "dm.message"
 )
 
 // MaxPeople is how many accounts a people search returns.
@@ -220,7 +217,7 @@ func (h *Hub) RequestFriend(ctx context.Context, actor Actor, userID uint64) (*F
 	}
 	from := h.person(actor.UserID)
 	h.publish(EventFriendRequest, []uint64{actor.UserID, userID}, FriendRequestEvent{ID: r.ID, Status: "pending", From: from, To: to})
-	h.notify(ctx, userID, NotifyFriendRequest, map[string]any{"requestId": r.ID, "from": from})
+	h.notify(ctx, userID, notify.KindFriendRequest, map[string]any{"requestId": r.ID, "from": from})
 	return &FriendRequest{ID: r.ID, User: to, CreatedAt: r.CreatedAt}, nil
 }
 
@@ -237,7 +234,7 @@ func (h *Hub) AnswerFriendRequest(ctx context.Context, actor Actor, id uint64, a
 	status := "declined"
 	if accept {
 		status = "accepted"
-		h.notify(ctx, r.From, NotifyFriendAccepted, map[string]any{"user": h.person(r.To)})
+		h.notify(ctx, r.From, notify.KindFriendAccepted, map[string]any{"user": h.person(r.To)})
 	}
 	h.publish(EventFriendRequest, []uint64{r.From, r.To}, FriendRequestEvent{ID: r.ID, Status: status, From: h.person(r.From), To: h.person(r.To)})
 	return nil
@@ -410,7 +407,7 @@ func (h *Hub) SendMessage(ctx context.Context, actor Actor, userID uint64, msg s
 	}
 	dm := toDirect(*m)
 	h.publish(EventDMMessage, []uint64{actor.UserID, userID}, dm)
-	h.notify(ctx, userID, NotifyDMMessage, map[string]any{"from": h.person(actor.UserID), "messageId": m.ID,
+	h.notify(ctx, userID, notify.KindDM, map[string]any{"from": h.person(actor.UserID), "messageId": m.ID,
 		"text": text.Truncate(m.Text, 200)})
 	return &dm, nil
 }
@@ -488,7 +485,7 @@ func (h *Hub) Contact(ctx context.Context, actor Actor, in social.ContactInput) 
 	dm := toDirect(*m)
 	h.publish(EventDMMessage, admins, dm)
 	for _, id := range admins {
-		h.notify(ctx, id, NotifyDMMessage, map[string]any{"from": contactPerson(), "messageId": m.ID,
+		h.notify(ctx, id, notify.KindDM, map[string]any{"from": contactPerson(), "messageId": m.ID,
 			"sender": m.Sender, "text": text.Truncate(m.Text, 200)})
 	}
 	if h.ContactMail != nil {
