@@ -76,7 +76,9 @@ func (s *Service) NewChallenge() Challenge {
 	if err != nil {
 		panic("crypto/rand failed: " + err.Error())
 	}
-	salt := random.Hex(12) + "?expires=" + strconv.FormatInt(s.now().Add(s.o.PowTTL).Unix(), 10)
+	// The salt ends with "&" as ALTCHA's own library makes it, so that no
+	// digits of the number can be read as part of the salt.
+	salt := random.Hex(12) + "?expires=" + strconv.FormatInt(s.now().Add(s.o.PowTTL).Unix(), 10) + "&"
 	ch := powHash(salt, int(n.Int64()))
 	return Challenge{Algorithm: PowAlgorithm, Challenge: ch, MaxNumber: s.o.PowMaxNumber, Salt: salt, Signature: s.sign(ch)}
 }
