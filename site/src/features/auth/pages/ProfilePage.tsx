@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Page } from '../../../components/ui/Page';
@@ -7,7 +8,7 @@ import { AuthForm } from '../components/AuthForm';
 import { ChangePasswordForm } from '../components/ChangePasswordForm';
 import { ProfileOverview } from '../components/ProfileOverview';
 import { ProfileSidebar } from '../components/ProfileSidebar';
-import { ChatPlaceholder, InDevelopment } from '../components/SectionPlaceholder';
+import { ChatPlaceholder } from '../components/SectionPlaceholder';
 import { AuditLog } from '../security/AuditLog';
 import { InvitesPanel } from '../security/InvitesPanel';
 import { PasskeysSettings } from '../security/PasskeysSettings';
@@ -16,6 +17,10 @@ import { TwoFactorSettings } from '../security/TwoFactorSettings';
 import { MyShares } from '../../files/shares/MyShares';
 import { parseSection, type Section } from '../sections';
 import '../auth.css';
+
+// Friends and messages are their own feature, loaded with its section.
+const FriendsSection = lazy(() => import('../../social/sections').then((m) => ({ default: m.FriendsSection })));
+const MessagesSection = lazy(() => import('../../social/sections').then((m) => ({ default: m.MessagesSection })));
 
 /** The account path the logout returns to. */
 export const ACCOUNT_PATH = '/profile';
@@ -73,8 +78,17 @@ function sectionView(
 ) {
   switch (section) {
     case 'messages':
+      return (
+        <Suspense fallback={null}>
+          <MessagesSection />
+        </Suspense>
+      );
     case 'friends':
-      return <InDevelopment section={section} />;
+      return (
+        <Suspense fallback={null}>
+          <FriendsSection />
+        </Suspense>
+      );
     case 'chat':
       return <ChatPlaceholder />;
     case 'admin':
