@@ -17,6 +17,7 @@ import (
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/blog"
+	"github.com/devhub/devhub/pkg/chat"
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/files"
@@ -155,6 +156,7 @@ type services struct {
 	// the users' notifications.
 	events *events.Hub
 	notify *notify.Service
+	chat   *chat.Service
 	// hub is the use-case layer over these services, acting for the owner.
 	hub *usecase.Hub
 }
@@ -226,12 +228,17 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 		PowMaxNumber: cfg.Contact.PowMaxNumber}); err != nil {
 		return nil, err
 	}
-	s.events = events.NewHub(events.Options{Log: log})
+	s.events = events.NewHub(events.Options{Buffer: cfg.Events.Buffer, MaxStreamsPerUser: cfg.Events.MaxStreamsPerUser,
+		MaxStreams: cfg.Events.MaxStreams, Log: log})
 	if s.notify, err = notify.New(st, s.events); err != nil {
 		return nil, err
 	}
+	if s.chat, err = chat.New(st, chat.Options{MaxMessages: cfg.Chat.MaxMessages, MaxBytes: cfg.Chat.MaxBytes,
+		MaxLength: cfg.Chat.MaxLength, RatePerMinute: cfg.Chat.RatePerMinute}); err != nil {
+		return nil, err
+	}
 	s.hub = &usecase.Hub{Auth: s.auth, Files: s.files, Shares: s.shares, Audit: s.audit, Log: log,
-		Events: s.events, Notify: s.notify, Social: s.social}
+		Events: s.events, Notify: s.notify, Chat: s.chat, Social: s.social}
 	return s, nil
 }
 
@@ -274,6 +281,7 @@ func (s *services) httpServices() *server.Services {
 		Controls:     s.controls,
 		Events:       s.events,
 		Notify:       s.notify,
+		Chat:         s.chat,
 		Social:       s.social,
 	}
 }

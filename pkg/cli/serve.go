@@ -138,6 +138,9 @@ func serve(ctx context.Context, env *Env) error {
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
+	// Open event streams say goodbye and end first: they would hold the
+	// shutdown for its whole grace otherwise.
+	svc.events.Close()
 	if err := app.ShutdownWithTimeout(shutdownGrace); err != nil {
 		log.Warn("shutdown", slog.Any("err", err))
 	}

@@ -28,8 +28,35 @@ type Config struct {
 	Site     Site     `mapstructure:"site"`
 	Log      Log      `mapstructure:"log"`
 	Metrics  Metrics  `mapstructure:"metrics"`
+	Events   Events   `mapstructure:"events"`
+	Chat     Chat     `mapstructure:"chat"`
 	Messages Messages `mapstructure:"messages"`
 	Contact  Contact  `mapstructure:"contact"`
+}
+
+// Events bounds the live event streams (GET /api/events).
+type Events struct {
+	// MaxStreamsPerUser and MaxStreams bound the open streams of one
+	// account and of everyone together; beyond them a new stream is 429.
+	MaxStreamsPerUser int `mapstructure:"max_streams_per_user"`
+	MaxStreams        int `mapstructure:"max_streams"`
+	// Buffer is how many recent events are kept for a reconnecting client.
+	Buffer int `mapstructure:"buffer"`
+	// Heartbeat is how often an idle stream is written to; a closed client
+	// is noticed within about three heartbeats.
+	Heartbeat time.Duration `mapstructure:"heartbeat"`
+}
+
+// Chat bounds the chat room.
+type Chat struct {
+	// MaxMessages and MaxBytes bound the history kept; the oldest
+	// messages go first.
+	MaxMessages int   `mapstructure:"max_messages"`
+	MaxBytes    int64 `mapstructure:"max_bytes"`
+	// MaxLength is the longest message, in characters.
+	MaxLength int `mapstructure:"max_length"`
+	// RatePerMinute is how many messages one account may post a minute.
+	RatePerMinute int `mapstructure:"rate_per_minute"`
 }
 
 // Messages configures direct messages between accounts.
@@ -237,6 +264,8 @@ func Default() Config {
 			QuotaBytes: 10 << 30, QuotaFiles: 10000, TusExpiry: 24 * time.Hour, RefusedUploadDrain: 30 * time.Second},
 		Emulator: Emulator{MaxStateBytes: 16 << 20, MaxROMBytes: 512 << 20},
 		Activity: Activity{MaxEvents: 10000, MaxBytes: 32 << 20, RatePerMinute: 60, GlobalRatePerMinute: 1200},
+		Events:   Events{MaxStreamsPerUser: 16, MaxStreams: 10000, Buffer: 1024, Heartbeat: 15 * time.Second},
+		Chat:     Chat{MaxMessages: 10000, MaxBytes: 8 << 20, MaxLength: 2000, RatePerMinute: 20},
 		Site: Site{
 			Contacts: Contacts{Phones: []string{}},
 		},
@@ -350,6 +379,16 @@ func (c Config) Validate() error {
 	}
 	if c.Log.Format != "text" && c.Log.Format != "json" {
 		errs = append(errs, fmt.Errorf("log.format must be text or json, got %q", c.Log.Format))
+	}
+	if c.Events.MaxStreamsPerUser <= 0 || c.Events.MaxStreams <= 0 || c.Events.Buffer <= 0 {
+		errs = append(errs, fmt.Errorf("events.max_streams_per_user, events.max_streams and events.buffer must be positive, got %d, %d and %d",
+			c.Events.MaxStreamsPerUser, c.Events.MaxStreams, c.Events.Buffer))
+	}
+	if c.Events.Heartbeat < time.Second {
+		errs = append(errs, fmt.Errorf("events.heartbeat must be at least 1s, got %s", c.Events.Heartbeat))
+	}
+	if c.Chat.MaxMessages <= 0 || c.Chat.MaxBytes <= 0 || c.Chat.MaxLength <= 0 || c.Chat.RatePerMinute <= 0 {
+		errs = append(errs, fmt.Errorf("chat.max_messages, chat.max_bytes, chat.max_length and chat.rate_per_minute must be positive"))
 	}
 	if c.Messages.From != "friends" && c.Messages.From != "anyone" {
 		errs = append(errs, fmt.Errorf("messages.from must be friends or anyone, got %q", c.Messages.From))

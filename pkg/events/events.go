@@ -85,12 +85,6 @@ type Options struct {
 	MaxStreamsPerUser int
 	// MaxStreams bounds all open streams together (10000).
 	MaxStreams int
-	// OnPresence, when set, is called outside the hub's lock after a user's
-	// first stream opened or their last one ended, with whether the user is
-	// online at the time of the call. Calls do not overlap, and the last
-	// call for a user always tells their current state; the same state may
-	// be told twice.
-	OnPresence func(userID uint64, online bool)
 	// Log receives a note about events that could not be encoded; nil is
 	// slog.Default.
 	Log *slog.Logger
@@ -125,8 +119,14 @@ type Hub struct {
 	total   int
 	closed  bool
 
-	// presenceMu keeps OnPresence calls from overlapping.
-	presenceMu sync.Mutex
+	// onPresence is WatchPresence's fn; presenceQ are the users whose
+	// presence changed, for the goroutine that calls it; presenceWake wakes
+	// it and presenceStop ends it.
+	presenceMu   sync.Mutex
+	onPresence   func(userID uint64, online bool)
+	presenceQ    []uint64
+	presenceWake chan struct{}
+	presenceStop chan struct{}
 }
 
 // NewHub builds a hub.
@@ -147,7 +147,23 @@ func NewHub(opts Options) *Hub {
 		opts.Log = slog.Default()
 	}
 	return &Hub{opts: opts, nextID: uint64(time.Now().UnixMicro()),
-		ring: make([]Event, 0, opts.Buffer), streams: map[uint64]map[*Stream]struct{}{}}
+		ring: make([]Event, 0, opts.Buffer), streams: map[uint64]map[*Stream]struct{}{},
+		presenceWake: make(chan struct{}, 1), presenceStop: make(chan struct{})}
+}
+
+// WatchPresence has fn called after a user's first stream opened or their
+// last one ended, with whether the user is online at the time of the call.
+// Calls come one at a time from a goroutine of the hub's own (so fn may
+// Publish), the last call for a user always tells their current state, and
+// the same state may be told twice. Only the first call has an effect.
+func (h *Hub) WatchPresence(fn func(userID uint64, online bool)) {
+	h.presenceMu.Lock()
+	defer h.presenceMu.Unlock()
+	if h.onPresence != nil {
+		return
+	}
+	h.onPresence = fn
+	go h.presenceLoop()
 }
 
 // Publish sends an event to the streams of the given users; to == nil means
@@ -166,6 +182,7 @@ func (h *Hub) Publish(typ string, to []uint64, data any) {
 		to = append(make([]uint64, 0, len(to)), to...)
 	}
 	var offline []uint64
+	var dropped []*Stream
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
@@ -180,11 +197,13 @@ func (h *Hub) Publish(typ string, to []uint64, data any) {
 		h.ring[h.head] = ev
 		h.head = (h.head + 1) % len(h.ring)
 	}
+	shared := &ev
 	deliver := func(user uint64, set map[*Stream]struct{}) {
 		for s := range set {
 			select {
-			case s.ch <- ev:
+			case s.ch <- shared:
 			default:
+				dropped = append(dropped, s)
 				if h.removeLocked(s, ReasonSlow) {
 					offline = append(offline, user)
 				}
@@ -203,6 +222,11 @@ func (h *Hub) Publish(typ string, to []uint64, data any) {
 		}
 	}
 	h.mu.Unlock()
+	for _, s := range dropped {
+		if s.onDrop != nil {
+			s.onDrop()
+		}
+	}
 	for _, user := range offline {
 		h.presence(user)
 	}
@@ -222,13 +246,15 @@ type Stream struct {
 	Resync bool
 
 	h      *Hub
-	ch     chan Event
+	ch     chan *Event // shared between streams: read only
 	done   chan struct{}
 	reason string // set before done is closed
+	onDrop func()
 }
 
-// C delivers the stream's events.
-func (s *Stream) C() <-chan Event { return s.ch }
+// C delivers the stream's events; an *Event is shared by every stream it
+// goes to and must not be changed.
+func (s *Stream) C() <-chan *Event { return s.ch }
 
 // Done is closed when the hub ended the stream (Reason says why).
 func (s *Stream) Done() <-chan struct{} { return s.done }
@@ -267,10 +293,24 @@ var (
 		Message: "the server is stopping; try again in a moment", RetryAfter: 5 * time.Second}
 )
 
-// Subscribe opens a stream for userID. When resume is set, lastID is the
-// last event id the client saw: the stream's Backlog holds the later events
-// addressed to the user, or Resync is set when they are no longer all kept.
-func (h *Hub) Subscribe(userID uint64, lastID uint64, resume bool) (*Stream, error) {
+// Sub asks for a stream.
+type Sub struct {
+	UserID uint64
+	// Resume is set when the client names LastID, the last event id it saw.
+	Resume bool
+	LastID uint64
+	// OnDrop, when set, is called (outside the hub's lock, once) when the
+	// hub drops the stream as too slow; the writer may be stuck writing to
+	// a client that does not read, and OnDrop is where its connection is
+	// closed so that the writer ends and frees what it holds.
+	OnDrop func()
+}
+
+// Subscribe opens a stream for sub.UserID. When resuming, the stream's
+// Backlog holds the events after sub.LastID addressed to the user, or
+// Resync is set when they are no longer all kept.
+func (h *Hub) Subscribe(sub Sub) (*Stream, error) {
+	userID := sub.UserID
 	h.mu.Lock()
 	switch {
 	case h.closed:
@@ -283,9 +323,9 @@ func (h *Hub) Subscribe(userID uint64, lastID uint64, resume bool) (*Stream, err
 		h.mu.Unlock()
 		return nil, ErrTooMany
 	}
-	s := &Stream{UserID: userID, h: h, ch: make(chan Event, h.opts.Queue), done: make(chan struct{})}
-	if resume {
-		s.Backlog, s.Resync = h.sinceLocked(userID, lastID)
+	s := &Stream{UserID: userID, h: h, ch: make(chan *Event, h.opts.Queue), done: make(chan struct{}), onDrop: sub.OnDrop}
+	if sub.Resume {
+		s.Backlog, s.Resync = h.sinceLocked(userID, sub.LastID)
 	}
 	set := h.streams[userID]
 	first := set == nil
@@ -344,13 +384,42 @@ func (h *Hub) removeLocked(s *Stream, reason string) bool {
 	return false
 }
 
+// presence queues a presence change of user for OnPresence.
 func (h *Hub) presence(user uint64) {
-	if h.opts.OnPresence == nil {
+	h.presenceMu.Lock()
+	if h.onPresence == nil {
+		h.presenceMu.Unlock()
 		return
 	}
-	h.presenceMu.Lock()
-	defer h.presenceMu.Unlock()
-	h.opts.OnPresence(user, h.IsOnline(user))
+	h.presenceQ = append(h.presenceQ, user)
+	h.presenceMu.Unlock()
+	select {
+	case h.presenceWake <- struct{}{}:
+	default:
+	}
+}
+
+// presenceLoop calls OnPresence for the queued changes until the hub is
+// closed and the queue is empty.
+func (h *Hub) presenceLoop() {
+	for {
+		stopping := false
+		select {
+		case <-h.presenceWake:
+		case <-h.presenceStop:
+			stopping = true
+		}
+		h.presenceMu.Lock()
+		q, fn := h.presenceQ, h.onPresence
+		h.presenceQ = nil
+		h.presenceMu.Unlock()
+		for _, user := range q {
+			fn(user, h.IsOnline(user))
+		}
+		if stopping {
+			return
+		}
+	}
 }
 
 // Online lists the users with at least one open stream, in no order.
@@ -404,4 +473,5 @@ func (h *Hub) Close() {
 	for _, user := range users {
 		h.presence(user)
 	}
+	close(h.presenceStop)
 }

@@ -6,14 +6,16 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/devhub/devhub/pkg/store"
 )
 
 func subscribe(t *testing.T, h *Hub, user uint64) *Stream {
 	t.Helper()
-	s, err := h.Subscribe(user, 0, false)
+	s, err := h.Subscribe(Sub{UserID: user})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +29,7 @@ func drain(s *Stream) []Event {
 	for {
 		select {
 		case ev := <-s.C():
-			out = append(out, ev)
+			out = append(out, *ev)
 		default:
 			return out
 		}
@@ -117,7 +119,7 @@ func TestResume(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := h.Subscribe(1, tt.last, true)
+			s, err := h.Subscribe(Sub{UserID: 1, LastID: tt.last, Resume: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -131,7 +133,7 @@ func TestResume(t *testing.T) {
 	for range 2 {
 		h.Publish("c", nil, 0)
 	}
-	s, err := h.Subscribe(1, start, true)
+	s, err := h.Subscribe(Sub{UserID: 1, LastID: start, Resume: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +141,7 @@ func TestResume(t *testing.T) {
 	if !s.Resync || s.Backlog != nil {
 		t.Fatalf("resumed past the ring: resync %v backlog %q", s.Resync, types(s.Backlog))
 	}
-	s2, err := h.Subscribe(1, evs[0].ID, true)
+	s2, err := h.Subscribe(Sub{UserID: 1, LastID: evs[0].ID, Resume: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,11 +154,11 @@ func TestResume(t *testing.T) {
 func TestLimits(t *testing.T) {
 	h := NewHub(Options{MaxStreamsPerUser: 2, MaxStreams: 3})
 	a1, a2 := subscribe(t, h, 1), subscribe(t, h, 1)
-	if _, err := h.Subscribe(1, 0, false); !errors.Is(err, ErrTooManyForUser) || store.KindOf(err) != store.KindRateLimited {
+	if _, err := h.Subscribe(Sub{UserID: 1}); !errors.Is(err, ErrTooManyForUser) || store.KindOf(err) != store.KindRateLimited {
 		t.Fatalf("third stream of one user: %v", err)
 	}
 	subscribe(t, h, 2)
-	if _, err := h.Subscribe(3, 0, false); !errors.Is(err, ErrTooMany) {
+	if _, err := h.Subscribe(Sub{UserID: 3}); !errors.Is(err, ErrTooMany) {
 		t.Fatalf("fourth stream: %v", err)
 	}
 	// Refusals leave the open streams working.
@@ -174,7 +176,12 @@ func TestLimits(t *testing.T) {
 
 func TestSlowStreamDropped(t *testing.T) {
 	h := NewHub(Options{Queue: 2})
-	slow, fast := subscribe(t, h, 1), subscribe(t, h, 2)
+	var drops atomic.Int32
+	slow, err := h.Subscribe(Sub{UserID: 1, OnDrop: func() { drops.Add(1) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fast := subscribe(t, h, 2)
 	for i := range 3 {
 		h.Publish("x", nil, i)
 		drain(fast)
@@ -187,6 +194,9 @@ func TestSlowStreamDropped(t *testing.T) {
 	if slow.Reason() != ReasonSlow || fast.Reason() != "" {
 		t.Fatalf("reasons %q %q", slow.Reason(), fast.Reason())
 	}
+	if drops.Load() != 1 {
+		t.Fatalf("OnDrop called %d times", drops.Load())
+	}
 	if h.IsOnline(1) || !h.IsOnline(2) || h.Streams() != 1 {
 		t.Fatal("the dropped stream is still counted")
 	}
@@ -197,27 +207,39 @@ func TestSlowStreamDropped(t *testing.T) {
 }
 
 func TestPresenceAndClose(t *testing.T) {
-	var mu sync.Mutex
-	var log []string
-	h := NewHub(Options{OnPresence: func(id uint64, online bool) {
-		mu.Lock()
-		defer mu.Unlock()
-		state := "off"
-		if online {
-			state = "on"
+	type change struct {
+		id     uint64
+		online bool
+	}
+	changes := make(chan change, 16)
+	h := NewHub(Options{})
+	h.WatchPresence(func(id uint64, online bool) { changes <- change{id, online} })
+	h.WatchPresence(func(uint64, bool) { t.Error("a second WatchPresence took effect") })
+	expect := func(want change) {
+		t.Helper()
+		select {
+		case got := <-changes:
+			if got != want {
+				t.Fatalf("presence %+v, want %+v", got, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no presence change, want %+v", want)
 		}
-		log = append(log, string(rune('0'+id))+state)
-	}})
-	a1, _ := h.Subscribe(1, 0, false)
-	a2, _ := h.Subscribe(1, 0, false)
-	b, _ := h.Subscribe(2, 0, false)
-	a1.Close()
+	}
+	a1, _ := h.Subscribe(Sub{UserID: 1})
+	expect(change{1, true})
+	a2, _ := h.Subscribe(Sub{UserID: 1})
+	b, _ := h.Subscribe(Sub{UserID: 2})
+	expect(change{2, true}) // a second stream of user 1 is no change
 	if got := h.Online(); len(got) != 2 {
 		t.Fatalf("online %v", got)
 	}
+	a1.Close()
 	a2.Close()
+	expect(change{1, false}) // only once the last one closed
 	h.Close()
 	h.Close()
+	expect(change{2, false})
 	select {
 	case <-b.Done():
 	default:
@@ -226,15 +248,10 @@ func TestPresenceAndClose(t *testing.T) {
 	if b.Reason() != ReasonShutdown {
 		t.Fatalf("reason %q", b.Reason())
 	}
-	if _, err := h.Subscribe(3, 0, false); !errors.Is(err, ErrClosed) {
+	if _, err := h.Subscribe(Sub{UserID: 3}); !errors.Is(err, ErrClosed) {
 		t.Fatalf("subscribe after close: %v", err)
 	}
 	h.Publish("x", nil, 0) // no panic, nothing kept
-	mu.Lock()
-	defer mu.Unlock()
-	if got := strings.Join(log, " "); got != "1on 2on 1off 2off" {
-		t.Fatalf("presence %q", got)
-	}
 }
 
 func TestNilHubPublishesNothing(t *testing.T) {
@@ -260,7 +277,7 @@ func TestConcurrentPublishSubscribe(t *testing.T) {
 	for u := range 8 {
 		wg.Go(func() {
 			for range 50 {
-				s, err := h.Subscribe(uint64(u), 0, false)
+				s, err := h.Subscribe(Sub{UserID: uint64(u)})
 				if err != nil {
 					t.Error(err)
 					return

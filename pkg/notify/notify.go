@@ -351,6 +351,9 @@ func offKinds(tx *bolt.Tx, userID uint64) (map[string]bool, error) {
 // DeleteUser forgets userID's notifications and settings (their account
 // was deleted).
 func (s *Service) DeleteUser(userID uint64) error {
+	if s == nil {
+		return nil
+	}
 	return s.st.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte(itemsBucket))
 		if b.Bucket(store.Itob(userID)) != nil {

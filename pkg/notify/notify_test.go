@@ -24,7 +24,7 @@ func newService(t *testing.T) (*Service, *events.Hub) {
 
 func listen(t *testing.T, hub *events.Hub, user uint64) *events.Stream {
 	t.Helper()
-	st, err := hub.Subscribe(user, 0, false)
+	st, err := hub.Subscribe(events.Sub{UserID: user})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func next(t *testing.T, st *events.Stream) events.Event {
 	t.Helper()
 	select {
 	case ev := <-st.C():
-		return ev
+		return *ev
 	default:
 		t.Fatal("no event published")
 		return events.Event{}

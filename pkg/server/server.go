@@ -23,6 +23,7 @@ import (
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/blog"
+	"github.com/devhub/devhub/pkg/chat"
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/files"
@@ -100,8 +101,11 @@ type Services struct {
 	// Events fans live events out to the signed-in users' streams
 	// (/api/events); nil gets a hub of its own with the default limits.
 	Events *events.Hub
-	// Notify keeps the users' notifications; nil stores none.
+	// Notify keeps the users' notifications (/api/notifications); nil
+	// stores none and leaves the routes unmounted.
 	Notify *notify.Service
+	// Chat is the chat room (/api/chat); nil leaves it unmounted.
+	Chat *chat.Service
 	// Social is people search, friends, blocks, direct messages and the
 	// contact form (/api/users, /api/friends, /api/blocks,
 	// /api/conversations, /api/contact); nil leaves them unmounted.
@@ -186,11 +190,12 @@ func newServer(o Options) (*Server, error) {
 	s := &Server{cfg: o.Config, svc: o.Services, log: o.Logger, streaming: map[string]bool{},
 		uploads: newUploadLimits(o.Config.Files)}
 	s.hub = &usecase.Hub{Auth: o.Services.Auth, Files: o.Services.Files, Shares: o.Services.Shares,
-		Audit: o.Services.Audit, Log: o.Logger, Events: o.Services.Events, Notify: o.Services.Notify,
+		Audit: o.Services.Audit, Log: o.Logger, Events: o.Services.Events, Notify: o.Services.Notify, Chat: o.Services.Chat,
 		Social: o.Services.Social}
 	if s.hub.Events == nil {
-		s.hub.Events = events.NewHub(events.Options{Log: o.Logger})
+		s.hub.Events = events.NewHub(eventsOptions(o.Config.Events, o.Logger))
 	}
+	s.hub.Events.WatchPresence(s.hub.PresenceChanged)
 	for _, p := range o.Config.Server.TrustedProxies {
 		pfx, err := config.ParseProxy(p)
 		if err != nil {
@@ -288,6 +293,7 @@ func (s *Server) mountAreas(app *fiber.App, cores fs.FS) error {
 	s.mountShares(app, api)
 	s.mountBlog(app, api)
 	s.mountAudit(api)
+	s.mountLive(app, api)
 	s.mountSocial(api)
 	s.mountMetrics(app)
 	s.mountSEO(app)

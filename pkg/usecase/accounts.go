@@ -35,6 +35,9 @@ func (h *Hub) DeleteAccount(ctx context.Context, actor Actor, email string, dele
 	if err := h.Auth.DeleteUser(ctx, u.Email); err != nil {
 		return 0, err
 	}
+	if err := h.Notify.DeleteUser(u.ID); err != nil {
+		h.log().Warn("account deleted, but not its notifications", slog.String("user", u.Email), slog.Any("err", err))
+	}
 	if h.Social != nil {
 		if err := h.Social.DeleteUser(ctx, u.ID); err != nil {
 			h.log().Error("account deleted, but not its friendships and messages", slog.String("user", u.Email), slog.Any("err", err))

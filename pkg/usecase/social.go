@@ -112,13 +112,6 @@ const (
 	KindContact = "contact"
 )
 
-func requireAccount(actor Actor) error {
-	if actor.UserID == 0 {
-		return store.Refuse(store.KindForbidden, "sign in to use friends and messages")
-	}
-	return nil
-}
-
 // person is the account id as others see it.
 func (h *Hub) person(id uint64) Person {
 	u, err := h.Auth.UserByID(id)

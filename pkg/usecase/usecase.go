@@ -14,6 +14,7 @@ import (
 
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/chat"
 	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/notify"
@@ -71,6 +72,8 @@ type Hub struct {
 	// publishes or stores nothing.
 	Events *events.Hub
 	Notify *notify.Service
+	// Chat is the chat room.
+	Chat *chat.Service
 	// Social is friends, blocks and direct messages; ContactMail, when set,
 	// also sends each contact form message by e-mail (where mail is
 	// configured).

@@ -4026,6 +4026,438 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user's live event stream (Server-Sent Events)
+         * @description One stream per browser tab, authenticated by the access token in the Authorization header
+         *     (a streaming fetch; never a token in the URL). Only events addressed to the user are sent.
+         *     Each event is `id: N`, `event: TYPE` and `data: JSON` lines and a blank line; its data is
+         *     the schema named after the type (`EventChatMessage` for `chat.message`, …, see
+         *     `LiveEvent`). A comment line `: hb` comes every events.heartbeat. Send `Last-Event-ID` to
+         *     resume after a reconnect: the missed events come first, or a `resync` event when they are
+         *     no longer kept (reload what is shown). The stream itself ends with `reauth` when the
+         *     access token expires (reconnect with a fresh token) and `bye` when the server stops.
+         *     Beyond events.max_streams_per_user streams of one account, or events.max_streams in
+         *     all, a new stream is refused with 429; open streams are unharmed.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The id of the last event received */
+                    "Last-Event-ID"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The stream (text/event-stream), open until the client, the token or the server ends it */
+                200: {
+                    headers: {
+                        "Cache-Control"?: "no-cache, no-transform";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                401: components["responses"]["Error"];
+                429: components["responses"]["Throttled"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The chat room's history, a page older than `before`, oldest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description A message id: the page before it (absent: the newest) */
+                    before?: string;
+                    /** @description At most 100 (the default) */
+                    limit?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of messages */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ChatPage"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        /**
+         * Post a message to the chat room
+         * @description The text is trimmed; an empty or whitespace-only message is ignored (204). It is plain text,
+         *     shown as text (links are linkified by the site). Every signed-in user's stream receives it as
+         *     `chat.message`; each account it mentions as @name is notified (`mention`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description At most chat.max_length characters */
+                        text: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The message as posted */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ChatMessage"];
+                    };
+                };
+                /** @description Empty message; nothing posted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                /** @description The account is muted in the chat */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                413: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+                429: components["responses"]["Throttled"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/messages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a chat message (admin); it disappears for everyone (`chat.deleted`) and is audited */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/online": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who is online (has an open event stream) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The accounts online, by name */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            users: components["schemas"]["ChatAuthor"][];
+                        };
+                    };
+                };
+                401: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/mutes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mute an account in the chat for some minutes (admin; 0 lifts the mute); audited */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        userId: number;
+                        minutes: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The mute */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EventChatMuted"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's notifications, newest first, with the unread count */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description A notification id: the page before it */
+                    before?: string;
+                    /** @description At most 100 (the default) */
+                    limit?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of notifications */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NotificationPage"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark notifications read (`ids`) or all of them (`all`); every tab hears `notification.read` */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        ids?: number[];
+                        all?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description The unread count after it */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EventNotificationRead"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which kinds of notification the user receives */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Every kind, true when on */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NotificationSettings"];
+                    };
+                };
+                401: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Turn kinds of notification on or off (the kinds not named keep their state) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["NotificationSettings"];
+                };
+            };
+            responses: {
+                /** @description The settings after the change */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NotificationSettings"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+            };
+        };
+        trace?: never;
+    };
     "/api/users": {
         parameters: {
             query?: never;
@@ -4083,7 +4515,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Lists */
+                /** @description Lists, newest first */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -5208,6 +5640,104 @@ export interface components {
             details?: Record<string, never> | null;
             timestamp?: string | number | null;
             clientInfo?: Record<string, never>;
+        };
+        ChatAuthor: {
+            id: number;
+            name: string;
+        };
+        ChatMessage: {
+            id: number;
+            author: components["schemas"]["ChatAuthor"];
+            /** @description Plain text, never HTML */
+            text: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ChatPage: {
+            /** @description Oldest first */
+            messages: components["schemas"]["ChatMessage"][];
+            /** @description The before of the page of older messages; absent when there are none */
+            next?: number;
+        };
+        /** @enum {string} */
+        NotificationKind: "friend.request" | "friend.accepted" | "dm.message" | "mention" | "forum.reply" | "comment.reply" | "comment.new";
+        Notification: {
+            id: number;
+            kind: components["schemas"]["NotificationKind"];
+            /** @description What happened, by kind (a mention: {where, messageId, by: ChatAuthor, text}) */
+            data: unknown;
+            /** Format: date-time */
+            createdAt: string;
+            read: boolean;
+        };
+        NotificationPage: {
+            /** @description Newest first */
+            items: components["schemas"]["Notification"][];
+            unread: number;
+            /** @description The before of the page of older ones; absent when there are none */
+            next?: number;
+        };
+        /** @description Kind → on; in a change, only the kinds named */
+        NotificationSettings: {
+            [key: string]: boolean;
+        };
+        EventChatMessage: components["schemas"]["ChatMessage"];
+        EventChatDeleted: {
+            id: number;
+        };
+        EventChatMuted: {
+            userId: number;
+            /**
+             * Format: date-time
+             * @description null when the mute was lifted
+             */
+            until: string | null;
+        };
+        EventPresence: {
+            user: components["schemas"]["ChatAuthor"];
+            online: boolean;
+        };
+        EventNotification: {
+            notification: components["schemas"]["Notification"];
+            unread: number;
+        };
+        EventNotificationRead: {
+            unread: number;
+        };
+        /** @description The data of the stream's own events: resync, reauth, bye */
+        EventEmpty: Record<string, never>;
+        /**
+         * @description The event types of GET /api/events and their data. Other areas add their own types
+         *     (dm.message, friend.request, …) with their data schemas.
+         */
+        LiveEvent: {
+            /** @constant */
+            type: "chat.message";
+            data: components["schemas"]["EventChatMessage"];
+        } | {
+            /** @constant */
+            type: "chat.deleted";
+            data: components["schemas"]["EventChatDeleted"];
+        } | {
+            /** @constant */
+            type: "chat.muted";
+            data: components["schemas"]["EventChatMuted"];
+        } | {
+            /** @constant */
+            type: "presence";
+            data: components["schemas"]["EventPresence"];
+        } | {
+            /** @constant */
+            type: "notification";
+            data: components["schemas"]["EventNotification"];
+        } | {
+            /** @constant */
+            type: "notification.read";
+            data: components["schemas"]["EventNotificationRead"];
+        } | {
+            /** @enum {unknown} */
+            type: "resync" | "reauth" | "bye";
+            data: components["schemas"]["EventEmpty"];
         };
         /** @description An account as other people see it (never its e-mail or role) */
         Person: {

@@ -46,6 +46,8 @@ const ACCOUNT_QUERY_ROOTS = [
   ['games', 'shelf'],
   ['games', 'states'],
   ['games', 'controls'],
+  ['chat'],
+  ['notifications'],
 ] as const;
 
 export function AuthProvider({ children }: { children: ReactNode }) {

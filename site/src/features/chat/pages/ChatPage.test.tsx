@@ -32,12 +32,12 @@ function type(text: string) {
 }
 
 describe('ChatPage', () => {
-  it('says the chat is in development and only a local preview', () => {
+  it('shows a guest the local preview and invites them to sign in to the real room', () => {
     renderWithShell(<ChatPage />);
     expect(screen.getByRole('heading', { level: 1, name: 'Chat' })).toBeTruthy();
-    const note = screen.getByRole('complementary', { name: 'Chat is in development' });
-    expect(note.textContent).toMatch(/messaging system with instant sending and receiving/);
+    const note = screen.getByRole('complementary', { name: 'Sign in to join the room' });
     expect(note.textContent).toMatch(/local preview/);
+    expect(within(note).getByRole('link', { name: 'Sign in to join' }).getAttribute('href')).toBe('/profile');
     expect(within(log()).getByText(/No messages yet/)).toBeTruthy();
   });
 
@@ -97,8 +97,8 @@ describe('ChatPage', () => {
     renderWithShell(<ChatPage />);
     await act(() => i18n.changeLanguage('uk'));
     expect(screen.getByRole('heading', { level: 1, name: 'Посиденьки' })).toBeTruthy();
-    expect(screen.getByRole('complementary', { name: 'Чат у розробці' }).textContent).toMatch(
-      /система повідомлень із миттєвим надсиланням та отриманням/,
+    expect(screen.getByRole('complementary', { name: 'Увійдіть, щоб приєднатися' }).textContent).toMatch(
+      /локальний попередній перегляд/,
     );
     fireEvent.change(screen.getByRole('textbox', { name: 'Повідомлення' }), { target: { value: 'Привіт' } });
     fireEvent.click(screen.getByRole('button', { name: 'Надіслати' }));

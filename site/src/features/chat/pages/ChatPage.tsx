@@ -1,16 +1,35 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { Page } from '../../../components/ui/Page';
+import { useAuth } from '../../../lib/auth';
+import { LiveRoom } from '../components/LiveRoom';
 import { CHAT_NS } from '../i18n';
 import { useFakeChat } from '../useFakeChat';
 import '../chat.css';
 
 /**
- * /chat (hub spec §2 "Chat page"): a local fake chat. The user's message is appended and a
- * canned reply follows after 1000 ms; blank messages are ignored. There is no server chat, and
- * the page says so up front (the "chat in development" note) so nobody mistakes it for one.
+ * /chat: the real room for a signed-in user (LiveRoom). A guest keeps the local fake chat — their
+ * message appended, a canned reply after 1000 ms, blank messages ignored — under a note that says
+ * it is a local preview and invites them to sign in to join the real room.
  */
 export default function ChatPage() {
+  const { t } = useTranslation(CHAT_NS);
+  const { t: tShell } = useTranslation();
+  const { user, loading } = useAuth();
+  if (user) {
+    return (
+      <Page title={tShell('chat')} lead={t('room.lead')} className="chat-page">
+        <LiveRoom />
+      </Page>
+    );
+  }
+  if (loading) return <Page title={tShell('chat')} className="chat-page" />;
+  return <GuestChat />;
+}
+
+/** The guest's local fake chat. */
+function GuestChat() {
   const { t } = useTranslation(CHAT_NS);
   const { t: tShell } = useTranslation();
   const { messages, pending, send } = useFakeChat();
@@ -40,6 +59,9 @@ export default function ChatPage() {
               {t('devTitle')}
             </h2>
             <p className="chat-note__text">{t('devText')}</p>
+            <Link to="/profile" className="btn chat-note__link">
+              {t('signIn')}
+            </Link>
           </div>
         </aside>
 
