@@ -2,7 +2,8 @@
 // dm.deleted) applied to the cached lists, so every open tab of both users shows a message, its
 // read marker and its deletion as they happen.
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useAuth } from '../../lib/auth';
+import { useEvent } from '../../lib/events';
 import { addMessageToCache, removeMessageFromCache, socialKeys, type DirectMessage, type DMReadEvent } from './api';
 
 /** The event types this feature follows. */
@@ -41,20 +42,16 @@ export function applySocialEvent(qc: QueryClient, me: number, type: SocialEvent,
   }
 }
 
-/** How often the lists are asked again while no event stream reaches this tab. */
-export const POLL_MS = 3000;
-
 /**
- * Keeps the account's friends and conversations current while a section is open. Without the
- * site's event stream in this build the lists are asked again every POLL_MS while the tab is
- * visible; applySocialEvent is what the stream's events go through.
+ * Keeps the account's friends and conversations current while a section is open: the tab's event
+ * stream delivers each change as it happens, and a resync (events missed while away) reloads them.
  */
 export function useSocialLive(): void {
   const qc = useQueryClient();
-  useEffect(() => {
-    const id = window.setInterval(() => {
-      if (document.visibilityState !== 'hidden') void qc.invalidateQueries({ queryKey: socialKeys.all });
-    }, POLL_MS);
-    return () => window.clearInterval(id);
-  }, [qc]);
+  const me = useAuth().user?.id ?? -1;
+  useEvent('friend.request', (data) => applySocialEvent(qc, me, 'friend.request', data));
+  useEvent('dm.message', (data) => applySocialEvent(qc, me, 'dm.message', data));
+  useEvent('dm.read', (data) => applySocialEvent(qc, me, 'dm.read', data));
+  useEvent('dm.deleted', (data) => applySocialEvent(qc, me, 'dm.deleted', data));
+  useEvent('resync', () => void qc.invalidateQueries({ queryKey: socialKeys.all }));
 }
