@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { expect, signInNewAccount, test, uid } from './fixtures';
+import { expect as baseExpect, signInNewAccount, test, uid } from './fixtures';
 
 // Friends, direct messages and the contact form end to end: the real binary, accounts seeded
 // through the CLI, two browser contexts (two people) seeing each other's actions live through
@@ -24,6 +24,12 @@ async function person(
 async function noSidewaysScroll(page: Page) {
   await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
 }
+
+// Two people, each signed in through the CLI and the API, and every step waited for live: give
+// a loaded machine room.
+test.describe.configure({ timeout: 120_000 });
+test.use({ actionTimeout: 20_000 });
+const expect = baseExpect.configure({ timeout: 20_000 });
 
 test('a friend request accepted, then a message delivered live with an unread badge, read and deleted', async ({ browser }) => {
   const u = uid();
