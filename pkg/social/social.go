@@ -119,9 +119,6 @@ func New(st *store.Store, o Options) (*Service, error) {
 	}, nil
 }
 
-// MaxLength is the longest direct message, in characters.
-func (s *Service) MaxLength() int { return s.o.MaxLength }
-
 // pair is the 16-byte key of a then b.
 func pair(a, b uint64) []byte { return append(store.Itob(a), store.Itob(b)...) }
 

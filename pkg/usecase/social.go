@@ -144,7 +144,7 @@ func (h *Hub) Blocked(_ context.Context, a, b uint64) bool {
 // SearchPeople finds accounts whose name contains every word of q (case
 // and script insensitive), leaving out the actor and accounts either side
 // blocked. A blank q finds no one.
-func (h *Hub) SearchPeople(_ context.Context, actor Actor, q string) ([]Person, error) {
+func (h *Hub) SearchPeople(ctx context.Context, actor Actor, q string) ([]Person, error) {
 	if err := requireAccount(actor); err != nil {
 		return nil, err
 	}
@@ -158,7 +158,7 @@ func (h *Hub) SearchPeople(_ context.Context, actor Actor, q string) ([]Person, 
 		return nil, err
 	}
 	for _, u := range users {
-		if u.ID == actor.UserID || !text.ContainsAll(text.Fold(u.Name), terms) || h.Social.Blocked(actor.UserID, u.ID) {
+		if u.ID == actor.UserID || !text.ContainsAll(text.Fold(u.Name), terms) || h.Blocked(ctx, actor.UserID, u.ID) {
 			continue
 		}
 		out = append(out, Person{ID: u.ID, Name: u.Name})
