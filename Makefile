@@ -124,6 +124,7 @@ bench: build chromium $(MINIO)
 	./.ci/bench-files.sh $(BIN)
 	./.ci/bench-thumbs.sh
 	./.ci/bench-load.sh $(BIN)
+	./.ci/bench-events.sh $(BIN)
 	./.ci/bench-s3.sh $(BIN) $(MINIO)
 	./.ci/bench-lighthouse.sh $(BIN)
 

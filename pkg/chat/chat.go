@@ -105,9 +105,6 @@ func New(st *store.Store, opts Options) (*Service, error) {
 		rate: ratelimit.New[uint64](opts.RatePerMinute, time.Minute, 0, opts.Now)}, nil
 }
 
-// MaxLength is the longest message, in characters.
-func (s *Service) MaxLength() int { return s.opts.MaxLength }
-
 // Post adds a message by author. Whitespace around the text is dropped;
 // nothing left is ErrEmpty, more than MaxLength characters a validation
 // error, a muted author a Forbidden refusal and a poster over their rate a

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation } from 'react-router';
 import { useAuth } from '../../lib/auth';
@@ -10,6 +10,12 @@ import { ToolsDropdown } from './ToolsDropdown';
 import './shell.css';
 
 export const BRAND_FALLBACK = 'DevHub';
+
+// The bell (and the live event stream it listens to) loads only for a signed-in user, outside the
+// home page's first load.
+const NotificationBell = lazy(() =>
+  import('../../components/notifications/NotificationBell').then((m) => ({ default: m.NotificationBell })),
+);
 
 const warmSidebar = () => void preloadSidebar().catch(() => undefined); // opening it tries again
 const SIDEBAR_ID = 'site-sidebar';
@@ -35,7 +41,7 @@ export function Header({ ready }: { ready: boolean }) {
 
 function ReadyHeader() {
   const { t } = useTranslation();
-  const { isAdmin } = useAuth();
+  const { isAdmin, user } = useAuth();
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   const location = useLocation();
@@ -94,6 +100,11 @@ function ReadyHeader() {
         </nav>
 
         <div className="site-header__actions">
+          {user ? (
+            <Suspense fallback={null}>
+              <NotificationBell />
+            </Suspense>
+          ) : null}
           <LanguageSelector />
           <button
             ref={menuButtonRef}

@@ -29,7 +29,7 @@ describe('ProfilePage for guests', () => {
     expect(screen.getByText('Особистий кабінет: ваш обліковий запис, статус і швидкі посилання.')).toBeTruthy();
     expect(screen.getByRole('form', { name: 'Вхід' })).toBeTruthy();
     const items = within(sectionMenu()).getAllByRole('link').map((a) => a.textContent);
-    expect(items).toEqual(['Огляд', 'Повідомлення', 'Друзі', 'Посиденьки', 'Налаштування']);
+    expect(items).toEqual(['Огляд', 'Повідомлення', 'Друзі', 'Сповіщення', 'Посиденьки', 'Налаштування']);
   });
 
   it('?mode=register opens the registration form', () => {
@@ -83,12 +83,33 @@ describe('ProfilePage for signed-in users', () => {
     expect(screen.queryByText('Розділ у розробці')).toBeNull();
   });
 
-  it('the chat section is the chat placeholder', async () => {
+  it('the chat section is the chat page', async () => {
     signedIn(USER);
     renderWithShell(<ProfilePage />, { route: '/profile?section=chat' });
-    expect(await screen.findByRole('heading', { name: 'Чат у розробці' })).toBeTruthy();
-    expect(screen.getByText('система повідомлень')).toBeTruthy();
-    expect(screen.getByText('миттєве надсилання та отримання')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/chat'));
+    expect(within(sectionMenu()).getByRole('link', { name: 'Посиденьки' }).getAttribute('href')).toBe('/chat');
+  });
+
+  it('the notifications section lists them and marks them read', async () => {
+    let unread = 1;
+    const notification = { id: 4, kind: 'mention', data: { where: 'chat', by: { id: 2, name: 'bob' }, text: 'hi @dev' }, createdAt: '2026-11-27T10:00:00Z' };
+    signedIn(USER, {
+      'GET /api/notifications': () => json({ items: [{ ...notification, read: unread === 0 }], unread }),
+      'GET /api/notifications/settings': () =>
+        json({ 'friend.request': true, 'friend.accepted': true, 'dm.message': true, mention: true, 'forum.reply': true, 'comment.reply': true, 'comment.new': false }),
+      'POST /api/notifications/read': () => {
+        unread = 0;
+        return json({ unread: 0 });
+      },
+    });
+    renderWithShell(<ProfilePage />, { route: '/profile?section=notifications' });
+    const link = await screen.findByRole('link', { name: 'bob згадує вас' });
+    expect(link.getAttribute('href')).toBe('/chat');
+    expect(screen.getByText('hi @dev')).toBeTruthy();
+    expect((screen.getByRole('checkbox', { name: 'Нові коментарі' }) as HTMLInputElement).checked).toBe(false);
+    expect((screen.getByRole('checkbox', { name: 'Згадки' }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Позначити прочитаним: bob згадує вас' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: /Позначити прочитаним:/ })).toBeNull());
   });
 
   it("a non-admin opening the admin panel sees 'Доступ заборонено' and nothing is fetched", async () => {

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Page } from '../../../components/ui/Page';
 import { useAuth } from '../../../lib/auth';
 import { AccessDenied, AdminPanel } from '../components/AdminPanel';
@@ -8,7 +8,7 @@ import { AuthForm } from '../components/AuthForm';
 import { ChangePasswordForm } from '../components/ChangePasswordForm';
 import { ProfileOverview } from '../components/ProfileOverview';
 import { ProfileSidebar } from '../components/ProfileSidebar';
-import { ChatPlaceholder } from '../components/SectionPlaceholder';
+import { NotificationList } from '../../../components/notifications/NotificationList';
 import { AuditLog } from '../security/AuditLog';
 import { InvitesPanel } from '../security/InvitesPanel';
 import { PasskeysSettings } from '../security/PasskeysSettings';
@@ -89,8 +89,10 @@ function sectionView(
           <FriendsSection />
         </Suspense>
       );
+    case 'notifications':
+      return <NotificationList />;
     case 'chat':
-      return <ChatPlaceholder />;
+      return <Navigate to="/chat" replace />;
     case 'admin':
       return isAdmin ? (
         <>
