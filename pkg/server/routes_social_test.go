@@ -15,6 +15,7 @@ import (
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/events"
+	"github.com/devhub/devhub/pkg/notify"
 	"github.com/devhub/devhub/pkg/social"
 	"github.com/devhub/devhub/pkg/store/storetest"
 	"github.com/devhub/devhub/pkg/usecase"
@@ -28,6 +29,7 @@ type socialApp struct {
 	auth   *auth.Service
 	social *social.Service
 	events *events.Hub
+	notify *notify.Service
 	hub    *usecase.Hub
 	clock  *testClock
 	ids    map[string]uint64
@@ -77,6 +79,9 @@ func newSocialApp(t *testing.T, mutate func(*social.Options)) *socialApp {
 	if _, err := sa.social.Send(ctx, sa.ids["bob"], sa.ids["ann"], socialSecret); err != nil {
 		t.Fatal(err)
 	}
+	if sa.notify, err = notify.New(st, sa.events); err != nil {
+		t.Fatal(err)
+	}
 	authenticate := func(tok string) (*auth.Principal, error) {
 		name, ok := strings.CutPrefix(tok, "tok-")
 		if !ok || sa.ids[name] == 0 {
@@ -89,9 +94,10 @@ func newSocialApp(t *testing.T, mutate func(*social.Options)) *socialApp {
 		return &auth.Principal{User: *u}, nil
 	}
 	sa.testApp = newTestApp(t, func(o *Options) {
-		o.Services = &Services{Store: st, Auth: a, Authenticate: authenticate, Social: sa.social, Events: sa.events}
+		o.Services = &Services{Store: st, Auth: a, Authenticate: authenticate, Social: sa.social, Events: sa.events,
+			Notify: sa.notify}
 	})
-	sa.hub = &usecase.Hub{Auth: a, Social: sa.social, Events: sa.events}
+	sa.hub = &usecase.Hub{Auth: a, Social: sa.social, Events: sa.events, Notify: sa.notify}
 	return sa
 }
 
@@ -106,6 +112,28 @@ func (sa *socialApp) send(t *testing.T, name, method, path, body string) (*http.
 	}
 	resp, raw := sa.do(t, jsonRequest(method, path, tok, body))
 	return resp, string(raw)
+}
+
+// wantNotification checks that name's newest notification of kind holds
+// every part.
+func (sa *socialApp) wantNotification(t *testing.T, name, kind string, parts ...string) {
+	t.Helper()
+	page, err := sa.notify.List(sa.ids[name], 0, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range page.Items {
+		if n.Kind != kind {
+			continue
+		}
+		for _, p := range parts {
+			if !strings.Contains(string(n.Data), p) {
+				t.Fatalf("%s's %s notification lacks %s: %s", name, kind, p, n.Data)
+			}
+		}
+		return
+	}
+	t.Fatalf("%s has no %s notification: %+v", name, kind, page.Items)
 }
 
 // The access matrix: every route for a guest, the account itself, a friend,
@@ -223,6 +251,7 @@ func TestSocialFriendRequestFlow(t *testing.T) {
 		t.Fatalf("request: %s", body)
 	}
 	reqURL := "/api/friends/requests/" + strconv.FormatUint(r.ID, 10)
+	sa.wantNotification(t, "cat", notify.KindFriendRequest, `"name":"Ann"`, `"url":"/profile?section=friends"`)
 	runScenarios(t, sameApp(sa.testApp), []apiScenario{
 		{Name: "the sender cannot accept", Method: "POST", URL: reqURL + "/accept", Token: "tok-ann", ExpectedStatus: 404},
 		{Name: "a third account cannot accept", Method: "POST", URL: reqURL + "/accept", Token: "tok-bob", ExpectedStatus: 404},
@@ -235,7 +264,10 @@ func TestSocialFriendRequestFlow(t *testing.T) {
 		{Name: "once", Method: "POST", URL: reqURL + "/accept", Token: "tok-cat", ExpectedStatus: 404},
 		{Name: "friends both ways", URL: "/api/friends", Token: "tok-ann", ExpectedStatus: 200, ExpectedContent: []string{`"name":"Cat"`}},
 		{Name: "friends may message", Method: "POST", URL: "/api/conversations/" + cat + "/messages", Token: "tok-ann",
-			Body: `{"text":"hi cat"}`, ExpectedStatus: 201},
+			Body: `{"text":"hi cat"}`, ExpectedStatus: 201, AfterTest: func(t *testing.T, _ *http.Response, _ string) {
+				sa.wantNotification(t, "ann", notify.KindFriendAccepted, `"name":"Cat"`)
+				sa.wantNotification(t, "cat", notify.KindDM, `"text":"hi cat"`, `"url":"/profile?section=messages&with=`+ann+`"`)
+			}},
 		{Name: "unfriend", Method: "DELETE", URL: "/api/friends/" + ann, Token: "tok-cat", ExpectedStatus: 204},
 		{Name: "no longer", Method: "POST", URL: "/api/conversations/" + cat + "/messages", Token: "tok-ann",
 			Body: `{"text":"hi"}`, ExpectedStatus: 403},

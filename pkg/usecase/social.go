@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,6 +22,14 @@ const (
 	EventDMRead        = "dm.read"
 	EventDMDeleted     = "dm.deleted"
 )
+
+// Where a notification leads in the site: the profile's Friends section,
+// or the conversation with an account (0: the contact form's).
+const friendsURL = "/profile?section=friends"
+
+func conversationURL(peer uint64) string {
+	return "/profile?section=messages&with=" + strconv.FormatUint(peer, 10)
+}
 
 // MaxPeople is how many accounts a people search returns.
 const MaxPeople = 20
@@ -210,7 +219,7 @@ func (h *Hub) RequestFriend(ctx context.Context, actor Actor, userID uint64) (*F
 	}
 	from := h.person(actor.UserID)
 	h.publish(EventFriendRequest, []uint64{actor.UserID, userID}, FriendRequestEvent{ID: r.ID, Status: "pending", From: from, To: to})
-	h.notify(ctx, userID, notify.KindFriendRequest, map[string]any{"requestId": r.ID, "from": from})
+	h.notify(ctx, userID, notify.KindFriendRequest, map[string]any{"requestId": r.ID, "by": from, "url": friendsURL})
 	return &FriendRequest{ID: r.ID, User: to, CreatedAt: r.CreatedAt}, nil
 }
 
@@ -227,7 +236,7 @@ func (h *Hub) AnswerFriendRequest(ctx context.Context, actor Actor, id uint64, a
 	status := "declined"
 	if accept {
 		status = "accepted"
-		h.notify(ctx, r.From, notify.KindFriendAccepted, map[string]any{"user": h.person(r.To)})
+		h.notify(ctx, r.From, notify.KindFriendAccepted, map[string]any{"by": h.person(r.To), "url": friendsURL})
 	}
 	h.publish(EventFriendRequest, []uint64{r.From, r.To}, FriendRequestEvent{ID: r.ID, Status: status, From: h.person(r.From), To: h.person(r.To)})
 	return nil
@@ -400,8 +409,8 @@ func (h *Hub) SendMessage(ctx context.Context, actor Actor, userID uint64, msg s
 	}
 	dm := toDirect(*m)
 	h.publish(EventDMMessage, []uint64{actor.UserID, userID}, dm)
-	h.notify(ctx, userID, notify.KindDM, map[string]any{"from": h.person(actor.UserID), "messageId": m.ID,
-		"text": text.Truncate(m.Text, 200)})
+	h.notify(ctx, userID, notify.KindDM, map[string]any{"by": h.person(actor.UserID), "messageId": m.ID,
+		"text": text.Truncate(m.Text, 200), "url": conversationURL(actor.UserID)})
 	return &dm, nil
 }
 
@@ -478,8 +487,8 @@ func (h *Hub) Contact(ctx context.Context, actor Actor, in social.ContactInput) 
 	dm := toDirect(*m)
 	h.publish(EventDMMessage, admins, dm)
 	for _, id := range admins {
-		h.notify(ctx, id, notify.KindDM, map[string]any{"from": contactPerson(), "messageId": m.ID,
-			"sender": m.Sender, "text": text.Truncate(m.Text, 200)})
+		h.notify(ctx, id, notify.KindDM, map[string]any{"by": Person{Name: m.Sender.Name}, "messageId": m.ID,
+			"sender": m.Sender, "text": text.Truncate(m.Text, 200), "url": conversationURL(social.ContactPeer)})
 	}
 	if h.ContactMail != nil {
 		if err := h.ContactMail(context.WithoutCancel(ctx), *m); err != nil {
