@@ -5831,6 +5831,24 @@ export interface components {
             /** @description hex(HMAC-SHA-256(server key, challenge)) */
             signature: string;
         };
+        /** @description The event types of friends and direct messages on GET /api/events, and their data */
+        SocialLiveEvent: {
+            /** @constant */
+            type: "friend.request";
+            data: components["schemas"]["FriendRequestEvent"];
+        } | {
+            /** @constant */
+            type: "dm.message";
+            data: components["schemas"]["DirectMessage"];
+        } | {
+            /** @constant */
+            type: "dm.deleted";
+            data: components["schemas"]["DirectMessage"];
+        } | {
+            /** @constant */
+            type: "dm.read";
+            data: components["schemas"]["DMReadEvent"];
+        };
     };
     responses: {
         /** @description The one error shape */
