@@ -34,6 +34,7 @@ import (
 	"github.com/devhub/devhub/pkg/roms"
 	"github.com/devhub/devhub/pkg/server"
 	"github.com/devhub/devhub/pkg/shares"
+	"github.com/devhub/devhub/pkg/social"
 	"github.com/devhub/devhub/pkg/storage"
 	"github.com/devhub/devhub/pkg/store"
 	"github.com/devhub/devhub/pkg/thumbs"
@@ -149,6 +150,8 @@ type services struct {
 	gameStates *gamestates.Service
 	shelf      *gameshelf.Service
 	controls   *gamecontrols.Service
+	// social is friends, blocks, direct messages and the contact form.
+	social *social.Service
 	// profile is the checked content/profile.yaml (nil without one); loaded by startup.
 	profile *profile.Loaded
 	// discuss is comments, the forum and their moderation.
@@ -228,6 +231,11 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 	if s.audit, err = audit.New(st, 0, nil); err != nil {
 		return nil, err
 	}
+	if s.social, err = social.New(st, social.Options{FriendsOnly: cfg.Messages.From == "friends", MaxLength: cfg.Messages.MaxLength,
+		PerMinute: cfg.Messages.PerMinute, ContactPerHour: cfg.Contact.PerHour, ContactMaxLength: cfg.Contact.MaxLength,
+		PowMaxNumber: cfg.Contact.PowMaxNumber}); err != nil {
+		return nil, err
+	}
 	s.events = events.NewHub(events.Options{Buffer: cfg.Events.Buffer, MaxStreamsPerUser: cfg.Events.MaxStreamsPerUser,
 		MaxStreams: cfg.Events.MaxStreams, Log: log})
 	if s.notify, err = notify.New(st, s.events); err != nil {
@@ -255,6 +263,7 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 		Downloads: s.downloads,
 		Blog:      s.blog,
 		Discuss:   s.discuss,
+		Social:    s.social,
 	}
 	return s, nil
 }
@@ -301,6 +310,7 @@ func (s *services) httpServices() *server.Services {
 		Notify:       s.notify,
 		Chat:         s.chat,
 		Downloads:    s.downloads,
+		Social:       s.social,
 	}
 }
 

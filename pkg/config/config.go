@@ -30,6 +30,8 @@ type Config struct {
 	Metrics  Metrics  `mapstructure:"metrics"`
 	Events   Events   `mapstructure:"events"`
 	Chat     Chat     `mapstructure:"chat"`
+	Messages Messages `mapstructure:"messages"`
+	Contact  Contact  `mapstructure:"contact"`
 	// Comments, Forum and Moderation configure what visitors write and
 	// its one moderation mechanism.
 	Comments   Discussion `mapstructure:"comments"`
@@ -82,6 +84,28 @@ type Chat struct {
 	MaxLength int `mapstructure:"max_length"`
 	// RatePerMinute is how many messages one account may post a minute.
 	RatePerMinute int `mapstructure:"rate_per_minute"`
+}
+
+// Messages configures direct messages between accounts.
+type Messages struct {
+	// From is who may message an account: "friends" (its friends only) or
+	// "anyone" (any account it has not blocked).
+	From string `mapstructure:"from"`
+	// MaxLength caps one message, in characters.
+	MaxLength int `mapstructure:"max_length"`
+	// PerMinute is how many messages one account may send a minute.
+	PerMinute int `mapstructure:"per_minute"`
+}
+
+// Contact configures the contact form's spam guards.
+type Contact struct {
+	// PerHour is how many messages one client network may send an hour.
+	PerHour int `mapstructure:"per_hour"`
+	// MaxLength caps one message, in characters.
+	MaxLength int `mapstructure:"max_length"`
+	// PowMaxNumber is the proof of work's size: the browser tries half as
+	// many SHA-256 hashes on average.
+	PowMaxNumber int `mapstructure:"pow_max_number"`
 }
 
 // Metrics configures GET /metrics (Prometheus text format).
@@ -272,6 +296,8 @@ func Default() Config {
 		Site: Site{
 			Contacts: Contacts{Phones: []string{}},
 		},
+		Messages:   Messages{From: "friends", MaxLength: 2000, PerMinute: 20},
+		Contact:    Contact{PerHour: 5, MaxLength: 5000, PowMaxNumber: 50000},
 		Comments:   Discussion{Moderation: "first", MaxBytes: 8 << 10, MaxLinks: 3},
 		Forum:      Discussion{Moderation: "first", MaxBytes: 32 << 10, MaxLinks: 10},
 		Moderation: Moderation{RatePerUser: 6, RatePerNetwork: 20, NewAccountAge: 24 * time.Hour, NewAccountMaxLinks: 1},
@@ -404,6 +430,15 @@ func (c Config) Validate() error {
 	}
 	if c.Chat.MaxMessages <= 0 || c.Chat.MaxBytes <= 0 || c.Chat.MaxLength <= 0 || c.Chat.RatePerMinute <= 0 {
 		errs = append(errs, fmt.Errorf("chat.max_messages, chat.max_bytes, chat.max_length and chat.rate_per_minute must be positive"))
+	}
+	if c.Messages.From != "friends" && c.Messages.From != "anyone" {
+		errs = append(errs, fmt.Errorf("messages.from must be friends or anyone, got %q", c.Messages.From))
+	}
+	for name, n := range map[string]int{"messages.max_length": c.Messages.MaxLength, "messages.per_minute": c.Messages.PerMinute,
+		"contact.per_hour": c.Contact.PerHour, "contact.max_length": c.Contact.MaxLength, "contact.pow_max_number": c.Contact.PowMaxNumber} {
+		if n <= 0 {
+			errs = append(errs, fmt.Errorf("%s must be positive, got %d", name, n))
+		}
 	}
 	if c.Activity.MaxEvents <= 0 {
 		errs = append(errs, fmt.Errorf("activity.max_events must be positive, got %d", c.Activity.MaxEvents))

@@ -39,6 +39,7 @@ import (
 	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/roms"
 	"github.com/devhub/devhub/pkg/shares"
+	"github.com/devhub/devhub/pkg/social"
 	"github.com/devhub/devhub/pkg/store"
 	"github.com/devhub/devhub/pkg/thumbs"
 	"github.com/devhub/devhub/pkg/usecase"
@@ -114,6 +115,10 @@ type Services struct {
 	// Downloads is the download catalogue (/api/downloads, /programs,
 	// /alavar); nil leaves it unmounted.
 	Downloads *downloads.Service
+	// Social is people search, friends, blocks, direct messages and the
+	// contact form (/api/users, /api/friends, /api/blocks,
+	// /api/conversations, /api/contact); nil leaves them unmounted.
+	Social *social.Service
 }
 
 // MaxHeaderBytes bounds a request's line and headers together: fasthttp reads
@@ -205,6 +210,7 @@ func newServer(o Options) (*Server, error) {
 		Downloads: o.Services.Downloads,
 		Blog:      o.Services.Blog,
 		Discuss:   o.Services.Discuss,
+		Social:    o.Services.Social,
 	}
 	if s.hub.Events == nil {
 		s.hub.Events = events.NewHub(eventsOptions(o.Config.Events, o.Logger))
@@ -310,6 +316,7 @@ func (s *Server) mountAreas(app *fiber.App, cores fs.FS) error {
 	s.mountAudit(api)
 	s.mountLive(app, api)
 	s.mountDownloads(app, api)
+	s.mountSocial(api)
 	s.mountMetrics(app)
 	s.mountSEO(app)
 	s.mountPlainIP(app)

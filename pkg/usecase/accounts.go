@@ -45,6 +45,12 @@ func (h *Hub) DeleteAccount(ctx context.Context, actor Actor, email string, dele
 			h.log().Error("account deleted, but its comments and posts not anonymised", slog.String("user", u.Email), slog.Any("err", err))
 		}
 	}
+	if h.Social != nil {
+		if err := h.Social.DeleteUser(ctx, u.ID); err != nil {
+			h.log().Error("account deleted, but not its friendships and messages", slog.String("user", u.Email), slog.Any("err", err))
+			return 0, err
+		}
+	}
 	mode, removed := "keep", 0
 	if deleteFiles && h.Files != nil {
 		mode = "delete"

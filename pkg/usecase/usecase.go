@@ -22,6 +22,7 @@ import (
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/notify"
 	"github.com/devhub/devhub/pkg/shares"
+	"github.com/devhub/devhub/pkg/social"
 )
 
 // Actor is who asks for an action.
@@ -82,6 +83,11 @@ type Hub struct {
 	Chat *chat.Service
 	// Downloads is the download catalogue (/programs, /alavar).
 	Downloads *downloads.Service
+	// Social is friends, blocks and direct messages; ContactMail, when set,
+	// also sends each contact form message by e-mail (where mail is
+	// configured).
+	Social      *social.Service
+	ContactMail func(ctx context.Context, m social.Message) error
 }
 
 // record writes ev to the audit log as done by actor. An action that

@@ -28,6 +28,7 @@ const ForumPage = lazyPage(() => import('../features/forum/pages/ForumPage'));
 const ForumCategoryPage = lazyPage(() => import('../features/forum/pages/CategoryPage'));
 const ForumThreadPage = lazyPage(() => import('../features/forum/pages/ThreadPage'));
 const ModerationPage = lazyPage(() => import('../features/forum/pages/ModerationPage'));
+const ContactPage = lazyPage(() => import('../features/social/pages/ContactRoute'));
 const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
 
 /**
@@ -81,6 +82,7 @@ export const routes: RouteObject[] = [
       { path: 'forum/c/:id', element: <ForumCategoryPage /> },
       { path: 'forum/t/:id', element: <ForumThreadPage /> },
       { path: 'forum/moderation', element: <ModerationPage /> },
+      { path: 'contact', element: <ContactPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -5042,6 +5042,817 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Find people by name (every word, any case or script); never the caller or a blocked pair */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Words of the name; blank finds no one */
+                    search?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description At most 20 accounts, id order */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Person"][];
+                    };
+                };
+                401: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/friends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's friends, friend requests both ways and the accounts they blocked */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Lists, newest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Friends"];
+                    };
+                };
+                401: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/friends/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a friend request (the account is notified; event friend.request) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        userId: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Sent */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FriendRequest"];
+                    };
+                };
+                /** @description No userId, or the caller's own (data.userId.code self) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                /** @description Either account blocked the other */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Friends already, or a request pending either way */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/friends/requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Cancel a friend request the caller sent */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Cancelled */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                /** @description No such request sent by the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/friends/requests/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept a friend request addressed to the caller (its sender is notified) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Friends now */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                /** @description No such request addressed to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/friends/requests/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline a friend request addressed to the caller */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Declined */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                /** @description No such request addressed to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/friends/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a friend */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No longer friends */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                /** @description Not friends */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blocks/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Block an account (ends a friendship or request; neither can request, message or mention the other) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Blocked (blocking twice is no error) */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                /** @description No such account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Lift a block */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Unblocked */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                /** @description Not blocked */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's conversations, latest first (an admin's include the contact form's, user id 0) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Conversations */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Conversation"][];
+                    };
+                };
+                401: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{userId}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The other member; 0 is the contact form's (admins) */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A page of the caller's conversation with the account, oldest first, paged backwards
+         * @description Only the two members read a conversation; there is no way to name anyone else's.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The messages older than this id */
+                    before?: number;
+                    /** @description At most 100 (the default) */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The other member; 0 is the contact form's (admins) */
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Messages */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MessagePage"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                /** @description No such account (or the contact form's, for a non-admin) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Send a direct message (event dm.message to both accounts' tabs; the recipient is notified) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The other member; 0 is the contact form's (admins) */
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        text: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Sent */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DirectMessage"];
+                    };
+                };
+                /** @description Blank (data.text.code required), too long (too_long), or the caller's own id (data.userId.code self) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                401: components["responses"]["Error"];
+                /** @description Not friends under messages.from friends, either account blocked the other, or the contact form's conversation (answered by e-mail) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{userId}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move the caller's read marker (event dm.read to both accounts' tabs) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @description The last message read; 0 or absent: the newest */
+                        upTo?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The marker (it never moves back) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            readUpTo: number;
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                /** @description No such conversation */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{userId}/messages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete the caller's own message (an admin, any contact form message); event dm.deleted */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    userId: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                /** @description Another's message */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such message in the conversation */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contact/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A proof-of-work challenge for the contact form (ALTCHA's scheme, SHA-256, HMAC-signed, single use) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Challenge */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ContactChallenge"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Write to the owner (anyone); lands in the admins' contact conversation
+         * @description Guarded without a third party: a rate per client network (contact.per_hour), a size limit
+         *     (contact.max_length), a hidden field people leave empty (`website`; filled, the answer is
+         *     the same and nothing is kept), and the solved challenge of GET /api/contact/challenge in
+         *     `altcha` (base64 of {algorithm, challenge, number, salt, signature}).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        email: string;
+                        message: string;
+                        /** @description Leave empty */
+                        website?: string;
+                        altcha: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Received */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            received: true;
+                        };
+                    };
+                };
+                /** @description A field is missing or wrong, or the proof of work is (data.altcha) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                413: components["responses"]["Error"];
+                429: components["responses"]["Throttled"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blog/{id}/comments": {
         parameters: {
             query?: never;
@@ -6652,6 +7463,116 @@ export interface components {
             /** @enum {unknown} */
             type: "resync" | "reauth" | "bye";
             data: components["schemas"]["EventEmpty"];
+        };
+        /** @description An account as other people see it (never its e-mail or role) */
+        Person: {
+            id: number;
+            name: string;
+            avatar: string | null;
+            /** @description The account no longer exists */
+            deleted?: boolean;
+        };
+        Friend: {
+            user: components["schemas"]["Person"];
+            /** Format: date-time */
+            since: string;
+        };
+        /** @description A request as one side sees it; user is the other side */
+        FriendRequest: {
+            id: number;
+            user: components["schemas"]["Person"];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        Friends: {
+            friends: components["schemas"]["Friend"][];
+            incoming: components["schemas"]["FriendRequest"][];
+            outgoing: components["schemas"]["FriendRequest"][];
+            blocked: components["schemas"]["Friend"][];
+        };
+        /** @description The data of the friend.request event, sent to both accounts */
+        FriendRequestEvent: {
+            id: number;
+            /** @enum {string} */
+            status: "pending" | "accepted" | "declined" | "cancelled";
+            from: components["schemas"]["Person"];
+            to: components["schemas"]["Person"];
+        };
+        ContactSender: {
+            name: string;
+            email: string;
+        };
+        /** @description A message; also the data of the dm.message and dm.deleted events. Contact form messages have authorId 0 and a sender. */
+        DirectMessage: {
+            id: number;
+            authorId: number;
+            recipientId: number;
+            /** @description Plain text; never HTML */
+            text: string;
+            /** Format: date-time */
+            createdAt: string;
+            sender?: components["schemas"]["ContactSender"];
+        };
+        /** @description The data of the dm.read event: reader read the conversation with peer up to message upTo */
+        DMReadEvent: {
+            readerId: number;
+            peerId: number;
+            upTo: number;
+        };
+        Conversation: {
+            /** @enum {string} */
+            kind: "direct" | "contact";
+            user: components["schemas"]["Person"];
+            lastMessage: components["schemas"]["DirectMessage"] | null;
+            /** @description The other's messages after the caller's read marker (counted up to 100) */
+            unread: number;
+            readUpTo: number;
+            otherReadUpTo: number;
+        };
+        MessagePage: {
+            user: components["schemas"]["Person"];
+            /** @enum {string} */
+            kind: "direct" | "contact";
+            messages: components["schemas"]["DirectMessage"][];
+            /** @description Older messages remain (ask with before = the first id) */
+            hasMore: boolean;
+            readUpTo: number;
+            otherReadUpTo: number;
+            canSend: boolean;
+            /**
+             * @description Why the caller may not write here
+             * @enum {string}
+             */
+            reason?: "friends" | "blocked" | "contact" | "deleted";
+        };
+        ContactChallenge: {
+            /** @constant */
+            algorithm: "SHA-256";
+            /** @description hex(SHA-256(salt + number)) */
+            challenge: string;
+            maxnumber: number;
+            /** @description Random hex and ?expires=<unix seconds> */
+            salt: string;
+            /** @description hex(HMAC-SHA-256(server key, challenge)) */
+            signature: string;
+        };
+        /** @description The event types of friends and direct messages on GET /api/events, and their data */
+        SocialLiveEvent: {
+            /** @constant */
+            type: "friend.request";
+            data: components["schemas"]["FriendRequestEvent"];
+        } | {
+            /** @constant */
+            type: "dm.message";
+            data: components["schemas"]["DirectMessage"];
+        } | {
+            /** @constant */
+            type: "dm.deleted";
+            data: components["schemas"]["DirectMessage"];
+        } | {
+            /** @constant */
+            type: "dm.read";
+            data: components["schemas"]["DMReadEvent"];
         };
         DownloadTranslation: {
             summary?: string;

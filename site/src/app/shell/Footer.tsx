@@ -16,43 +16,44 @@ export function Footer() {
   const social = (['github', 'linkedin', 'telegram'] as const)
     .map((kind) => ({ kind, href: socialUrl(kind, c[kind]) }))
     .filter((s): s is { kind: typeof s.kind; href: string } => s.href !== null);
-  const hasContacts = Boolean(c.email || phones.length || c.city);
   const year = new Date().getFullYear();
 
   return (
     <footer className="site-footer">
       <div className="site-footer__inner">
-        {hasContacts ? (
-          <section aria-labelledby="footer-contacts">
-            <h2 className="site-footer__heading" id="footer-contacts">
-              {t('footer.contacts')}
-            </h2>
-            <ul className="site-footer__list">
-              {c.email ? (
-                <li>
-                  <MailIcon />
-                  <a href={`mailto:${c.email}`} aria-label={`${t('footer.email')}: ${c.email}`}>
-                    {c.email}
-                  </a>
-                </li>
-              ) : null}
-              {phones.map((p) => (
-                <li key={p}>
-                  <PhoneIcon />
-                  <a href={telHref(p)} aria-label={`${t('footer.phone')}: ${p}`}>
-                    {p}
-                  </a>
-                </li>
-              ))}
-              {c.city ? (
-                <li>
-                  <PinIcon />
-                  <span aria-label={`${t('footer.city')}: ${c.city}`}>{c.city}</span>
-                </li>
-              ) : null}
-            </ul>
-          </section>
-        ) : null}
+        {/* Always shown: the contact form (open to guests) is listed there even with no contacts configured. */}
+        <section aria-labelledby="footer-contacts">
+          <h2 className="site-footer__heading" id="footer-contacts">
+            {t('footer.contacts')}
+          </h2>
+          <ul className="site-footer__list">
+            {c.email ? (
+              <li>
+                <MailIcon />
+                <a href={`mailto:${c.email}`} aria-label={`${t('footer.email')}: ${c.email}`}>
+                  {c.email}
+                </a>
+              </li>
+            ) : null}
+            {phones.map((p) => (
+              <li key={p}>
+                <PhoneIcon />
+                <a href={telHref(p)} aria-label={`${t('footer.phone')}: ${p}`}>
+                  {p}
+                </a>
+              </li>
+            ))}
+            {c.city ? (
+              <li>
+                <PinIcon />
+                <span aria-label={`${t('footer.city')}: ${c.city}`}>{c.city}</span>
+              </li>
+            ) : null}
+            <li>
+              <Link to="/contact">{t('footer.contactForm')}</Link>
+            </li>
+          </ul>
+        </section>
 
         {social.length ? (
           <section aria-labelledby="footer-social">

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Page } from '../../../components/ui/Page';
@@ -9,7 +9,6 @@ import { ChangePasswordForm } from '../components/ChangePasswordForm';
 import { ProfileOverview } from '../components/ProfileOverview';
 import { ProfileSidebar } from '../components/ProfileSidebar';
 import { NotificationList } from '../../../components/notifications/NotificationList';
-import { InDevelopment } from '../components/SectionPlaceholder';
 import { AuditLog } from '../security/AuditLog';
 import { InvitesPanel } from '../security/InvitesPanel';
 import { ModerationQueue } from '../../../components/moderation/ModerationQueue';
@@ -25,7 +24,8 @@ export const ACCOUNT_PATH = '/profile';
 /**
  * What other features put into the cabinet. The app shell (src/app/ProfileRoute) fills it, so this
  * feature imports none of theirs: `quota` stands in the overview under the account, `overview`
- * follows it, and a section's slot is that section's whole view.
+ * follows it, and a section's slot is that section's whole view (it may be lazy: it shows once
+ * its code has arrived).
  */
 export type ProfileSlots = Partial<Record<'quota' | 'overview' | 'messages' | 'friends', ReactNode>>;
 
@@ -88,7 +88,7 @@ function sectionView(
   switch (section) {
     case 'messages':
     case 'friends':
-      return slots[section] ?? <InDevelopment section={section} />;
+      return <Suspense fallback={null}>{slots[section]}</Suspense>;
     case 'notifications':
       return <NotificationList />;
     case 'chat':
