@@ -81,18 +81,20 @@ func (s *Server) articleBySlugRedirect(c fiber.Ctx, path string) (string, bool) 
 	return "/blog/" + strconv.FormatUint(a.ID, 10), true
 }
 
-// article finds an article by id or slug (nil when there is none).
+// article finds a public article by id or slug (nil when there is none):
+// pages are rendered for anyone, so drafts and scheduled articles are not
+// there.
 func (s *Server) article(c fiber.Ctx, key string) *blog.Article {
 	if s.svc.Blog == nil {
 		return nil
 	}
 	if id, err := strconv.ParseUint(key, 10, 64); err == nil {
-		if a, err := s.svc.Blog.Get(id); err == nil {
+		if a, err := s.svc.Blog.GetFor(id, false); err == nil {
 			return a
 		}
 		return nil
 	}
-	if a, err := s.svc.Blog.GetBySlug(key); err == nil {
+	if a, err := s.svc.Blog.GetBySlugFor(key, false); err == nil {
 		return a
 	}
 	return nil
@@ -108,7 +110,7 @@ var (
 // comes from the blog's index by translation key, not a scan of every
 // article on each page view.
 func (s *Server) translationLinks(c fiber.Ctx, a *blog.Article) []sitemapAlternate {
-	others := s.svc.Blog.Translations(a)
+	others := s.svc.Blog.Translations(a, false)
 	if len(others) == 0 {
 		return nil
 	}
@@ -249,7 +251,7 @@ func (s *Server) sitemap(c fiber.Ctx) error {
 		}
 	}
 	if s.svc.Blog != nil {
-		arts := s.svc.Blog.All("", "")
+		arts := s.svc.Blog.All("", "", false)
 		href := func(id uint64) string { return s.absolute(c, "/blog/"+strconv.FormatUint(id, 10)) }
 		alternates := articleAlternates(arts, href)
 		for _, a := range arts {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/shares"
 )
@@ -63,6 +64,7 @@ type Hub struct {
 	Shares *shares.Service
 	Audit  *audit.Service
 	Log    *slog.Logger
+	Blog   *blog.Service
 }
 
 // record writes ev to the audit log as done by actor. An action that
