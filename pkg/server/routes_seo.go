@@ -56,7 +56,11 @@ func (s *Server) spaPage(c fiber.Ctx, path string) (body []byte, found bool) {
 			if a == nil {
 				return s.withHead("Not found — DevHub", "This page does not exist.", "", nil), false
 			}
-			return s.withHead(a.Name+" — DevHub", a.Excerpt, s.absolute(c, path), a, s.translationLinks(c, a)...), true
+			page := s.withHead(a.Name+" — DevHub", a.Excerpt, s.absolute(c, path), a, s.translationLinks(c, a)...)
+			return withServerRender(page, s.ssrArticle(a)), true
+		}
+		if path == "/blog" && s.svc.Blog != nil {
+			return withServerRender(s.withHead(p.title, p.desc, s.absolute(c, path), nil), s.ssrBlogList()), true
 		}
 		return s.withHead(p.title, p.desc, s.absolute(c, path), nil), true
 	}
