@@ -24,7 +24,7 @@ type blogClock struct {
 	t  time.Time
 }
 
-func (c *blogClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *blogClock) now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 func (c *blogClock) set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 
 // writingIndex is a built index.html as the SPA's pages are served from.
