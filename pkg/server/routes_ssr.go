@@ -51,12 +51,12 @@ func ssrDate(t time.Time) string {
 func ssrFrame(lang, main string) string {
 	var b strings.Builder
 	b.WriteString(`<div id="` + ssrPageID + `" class="ssr-page">` + ssrStyle)
-	b.WriteString(`<header class="ssr-page__bar"><a href="/">DevHub</a><a href="/blog">Blog</a></header>`)
-	b.WriteString(`<main class="ssr-page__main"`)
+	b.WriteString(`<div class="ssr-page__bar"><a href="/">DevHub</a><a href="/blog">Blog</a></div>`)
+	b.WriteString(`<div class="ssr-page__main"`)
 	if lang != "" {
 		b.WriteString(` lang="` + html.EscapeString(lang) + `"`)
 	}
-	b.WriteString(`>` + main + `</main></div>`)
+	b.WriteString(`>` + main + `</div></div>`)
 	return b.String()
 }
 

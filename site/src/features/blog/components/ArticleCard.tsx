@@ -1,3 +1,4 @@
+import { StatusBadge } from './StatusBadge';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ArticleSummary } from '../api';
@@ -51,6 +52,7 @@ export function ArticleCard({ article, listUrl, onDelete }: Props) {
             </span>
           ) : null}
           <time dateTime={article.createdAt}>{formatDate(article.createdAt, i18n.language)}</time>
+          <StatusBadge article={article} />
         </p>
         <h2 className="blog-card__title" id={`blog-card-${article.id}`} lang={lang}>
           <Link to={href} state={state}>
