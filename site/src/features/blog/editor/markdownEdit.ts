@@ -18,17 +18,17 @@ function wrap(e: Edit, before: string, after: string, placeholder: string): Edit
   return { text, start, end: start + selected.length };
 }
 
-/** Puts prefix at the start of every line the selection touches. */
+/** Puts prefix at the start of every line the selection touches; a caret moves with its text. */
 function prefixLines(e: Edit, prefix: string): Edit {
   const lineStart = e.text.lastIndexOf('\n', e.start - 1) + 1;
-  const block = e.text.slice(lineStart, e.end);
+  const nl = e.text.indexOf('\n', e.end);
+  const lineEnd = nl < 0 ? e.text.length : nl;
+  const block = e.text.slice(lineStart, lineEnd);
   const lines = block.split('\n').map((l) => (l.startsWith(prefix) ? l : prefix + l));
   const out = lines.join('\n');
-  return {
-    text: e.text.slice(0, lineStart) + out + e.text.slice(e.end),
-    start: e.start + prefix.length,
-    end: lineStart + out.length,
-  };
+  const text = e.text.slice(0, lineStart) + out + e.text.slice(lineEnd);
+  const start = e.start + prefix.length;
+  return { text, start, end: e.start === e.end ? start : e.end + (out.length - block.length) };
 }
 
 /** Applies a toolbar format to the selection. */
