@@ -6,6 +6,17 @@ import { useEffect } from 'react';
 
 export const SERVER_RENDER_ID = 'ssr-page';
 
+/**
+ * Once the app runs, the layer is only a picture of the page until the app's own is ready: it is
+ * taken out of the accessibility tree and the tab order (the app's page is the one to use).
+ */
+export function quietServerRender(): void {
+  const el = document.getElementById(SERVER_RENDER_ID);
+  if (!el) return;
+  el.setAttribute('aria-hidden', 'true');
+  el.setAttribute('inert', '');
+}
+
 export function releaseServerRender(): void {
   document.getElementById(SERVER_RENDER_ID)?.remove();
 }
