@@ -16,9 +16,6 @@ const (
 	StatusPublished = "published"
 )
 
-// Statuses lists the valid statuses.
-func Statuses() []string { return []string{StatusDraft, StatusScheduled, StatusPublished} }
-
 // effectiveStatus is the status readers are told at now: a scheduled
 // article whose time has come is published.
 func effectiveStatus(status string, publishAt *time.Time, now time.Time) string {

@@ -1,5 +1,9 @@
 import type { Browser, Page } from '@playwright/test';
-import { cliJson, expect, signInNewAccount, test, uid } from './fixtures';
+import { cliJson, expect as baseExpect, signInNewAccount, test, uid } from './fixtures';
+
+// Each step waits longer than the default: the editor's page, its preview and its autosave are
+// several round trips each, and the machine running these may be busy.
+const expect = baseExpect.configure({ timeout: 20_000 });
 
 // The blog's editor end to end: the real binary, admins signed in through the CLI's accounts,
 // readers as guests in browser contexts of their own.
