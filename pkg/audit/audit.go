@@ -44,6 +44,14 @@ const (
 	ShareUsed       = "share.used"
 )
 
+// Event types of the blog's writing.
+const (
+	ArticleCreated  = "article.created"
+	ArticleEdited   = "article.edited"
+	ArticleDeleted  = "article.deleted"
+	ArticleRestored = "article.restored"
+)
+
 // DefaultMaxEvents is how many events are kept.
 const DefaultMaxEvents = 20000
 

@@ -58,6 +58,16 @@ type Article struct {
 	TranslationKey string    `json:"translationKey"`
 	CreatedAt      time.Time `json:"createdAt"`
 	UpdatedAt      time.Time `json:"updatedAt"`
+	// Status is draft, scheduled or published; PublishAt is when a
+	// scheduled article goes public (nil otherwise). Version counts the
+	// saves that changed the article (1 for a new one); an edit based on
+	// an older version is refused.
+	Status    string     `json:"status"`
+	PublishAt *time.Time `json:"publishAt"`
+	Version   int        `json:"version"`
+	// EditedBy names who made the last save (an admin's e-mail or the
+	// owner at the terminal); the API shows it to admins only.
+	EditedBy string `json:"editedBy,omitempty"`
 }
 
 // loaded fills what an article stored before a field existed lacks: one
@@ -68,27 +78,38 @@ func (a *Article) loaded() *Article {
 	if a.Lang == "" {
 		a.Lang = DefaultLang
 	}
+	// Articles stored before drafts existed were public.
+	if a.Status == "" {
+		a.Status = StatusPublished
+	}
+	if a.Version == 0 {
+		a.Version = 1
+	}
 	return a
 }
 
 // Summary is an article without its content, as lists show it.
 type Summary struct {
-	ID             uint64    `json:"id"`
-	Slug           string    `json:"slug"`
-	Name           string    `json:"name"`
-	Excerpt        string    `json:"excerpt"`
-	Category       string    `json:"category"`
-	ImageURL       string    `json:"image_url"`
-	Lang           string    `json:"lang"`
-	TranslationKey string    `json:"translationKey"`
-	CreatedAt      time.Time `json:"createdAt"`
-	UpdatedAt      time.Time `json:"updatedAt"`
+	ID             uint64     `json:"id"`
+	Slug           string     `json:"slug"`
+	Name           string     `json:"name"`
+	Excerpt        string     `json:"excerpt"`
+	Category       string     `json:"category"`
+	ImageURL       string     `json:"image_url"`
+	Lang           string     `json:"lang"`
+	TranslationKey string     `json:"translationKey"`
+	CreatedAt      time.Time  `json:"createdAt"`
+	UpdatedAt      time.Time  `json:"updatedAt"`
+	Status         string     `json:"status"`
+	PublishAt      *time.Time `json:"publishAt"`
+	Version        int        `json:"version"`
 }
 
 // Summary drops the content.
 func (a *Article) Summary() Summary {
 	return Summary{ID: a.ID, Slug: a.Slug, Name: a.Name, Excerpt: a.Excerpt, Category: a.Category,
-		ImageURL: a.ImageURL, Lang: a.Lang, TranslationKey: a.TranslationKey, CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt}
+		ImageURL: a.ImageURL, Lang: a.Lang, TranslationKey: a.TranslationKey, CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt,
+		Status: a.Status, PublishAt: a.PublishAt, Version: a.Version}
 }
 
 // Translation names another language version of an article.
@@ -115,6 +136,8 @@ type Query struct {
 	Category string
 	Search   string
 	Lang     string
+	// Drafts includes the articles that are not public (an admin's view).
+	Drafts bool
 }
 
 // Page is one page of a listing: the spec's {articles, totalCount}.
@@ -134,7 +157,7 @@ type Service struct {
 
 // New opens the blog on st and loads the index from it.
 func New(st *store.Store) (*Service, error) {
-	if err := st.EnsureBuckets(string(bucketArticles), string(bucketSlugs), string(bucketMeta)); err != nil {
+	if err := st.EnsureBuckets(string(bucketArticles), string(bucketSlugs), string(bucketMeta), string(bucketRevisions)); err != nil {
 		return nil, err
 	}
 	s := &Service{st: st, ix: newIndex(), now: func() time.Time { return time.Now().UTC() }}
@@ -165,7 +188,7 @@ func (s *Service) Get(id uint64) (*Article, error) {
 	if err != nil {
 		return nil, err
 	}
-	return a.loaded(), nil
+	return s.atRead(a.loaded()), nil
 }
 
 // GetBySlug returns the article with slug, or store.ErrNotFound.
@@ -181,7 +204,7 @@ func (s *Service) GetBySlug(slug string) (*Article, error) {
 	if err != nil {
 		return nil, err
 	}
-	return a.loaded(), nil
+	return s.atRead(a.loaded()), nil
 }
 
 // ParseID reads an article id from a path or command argument; anything
@@ -216,24 +239,30 @@ func (s *Service) List(q Query) (Page, error) {
 	if err := v.Err(); err != nil {
 		return Page{}, err
 	}
-	arts, total := s.ix.query(categoryKey(q.Category), searchTerms(q.Search), langKey(q.Lang), paging.Offset(q.Page, q.Limit), q.Limit)
+	arts, total := s.ix.query(categoryKey(q.Category), searchTerms(q.Search), langKey(q.Lang), paging.Offset(q.Page, q.Limit), q.Limit,
+		s.seer(q.Drafts))
 	return Page{Articles: arts, TotalCount: total}, nil
 }
 
-// All lists every matching article, newest first (the CLI's list).
-func (s *Service) All(category, search string) []Summary {
-	arts, _ := s.ix.query(categoryKey(category), searchTerms(search), "", 0, -1)
+// All lists every matching article, newest first: the public ones, and
+// with drafts the others too (the CLI's list).
+func (s *Service) All(category, search string, drafts bool) []Summary {
+	arts, _ := s.ix.query(categoryKey(category), searchTerms(search), "", 0, -1, s.seer(drafts))
 	return arts
 }
 
+// seer is the index's view for a reader now.
+func (s *Service) seer(drafts bool) seer { return seer{now: s.now(), drafts: drafts} }
+
 // Translations lists the other articles that share a's translation key, in
-// language order; none when a has no key.
-func (s *Service) Translations(a *Article) []Translation {
+// language order; none when a has no key. Without drafts only the public
+// ones.
+func (s *Service) Translations(a *Article, drafts bool) []Translation {
 	out := []Translation{}
 	if a.TranslationKey == "" {
 		return out
 	}
-	for _, sum := range s.ix.withKey(a.TranslationKey) {
+	for _, sum := range s.ix.withKey(a.TranslationKey, s.seer(drafts)) {
 		if sum.ID != a.ID {
 			out = append(out, Translation{ID: sum.ID, Slug: sum.Slug, Name: sum.Name, Lang: sum.Lang})
 		}
@@ -253,15 +282,23 @@ func categoryKey(c string) string {
 	return f
 }
 
-// Categories lists categories with their article counts, most used first.
-func (s *Service) Categories() []Category { return s.ix.categories() }
+// Categories lists categories with their article counts, most used first;
+// without drafts only the public articles count.
+func (s *Service) Categories(drafts bool) []Category { return s.ix.categories(s.seer(drafts)) }
 
 // Create validates in and stores a new article. A slug is derived from the
 // name when none is given and made unique with a numeric suffix; an
 // explicit slug that is taken is a conflict.
 func (s *Service) Create(ctx context.Context, in Input) (*Article, error) {
 	in.normalize()
-	if err := in.validate(); err != nil {
+	if in.Status == "" {
+		in.Status = StatusPublished
+	}
+	now := s.now()
+	a := &Article{Slug: in.Slug, Name: in.Name, Excerpt: in.Excerpt, Content: in.Content, Category: in.Category,
+		ImageURL: in.ImageURL, Lang: in.Lang, TranslationKey: in.TranslationKey, CreatedAt: now, UpdatedAt: now,
+		Status: in.Status, PublishAt: in.PublishAt, Version: 1, EditedBy: in.EditedBy}
+	if err := in.validateSave(a, nil, now); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
@@ -269,15 +306,18 @@ func (s *Service) Create(ctx context.Context, in Input) (*Article, error) {
 	if err := ctx.Err(); err != nil { // gone while waiting for the writer
 		return nil, err
 	}
-	now := s.now()
-	a := &Article{Slug: in.Slug, Name: in.Name, Excerpt: in.Excerpt, Content: in.Content, Category: in.Category,
-		ImageURL: in.ImageURL, Lang: in.Lang, TranslationKey: in.TranslationKey, CreatedAt: now, UpdatedAt: now}
 	err := s.st.Update(func(tx *bolt.Tx) error { return s.insertTx(tx, a, in.Slug == "") })
 	if err != nil {
 		return nil, err
 	}
 	s.ix.put(a)
-	return a, nil
+	return s.atRead(copyArticle(a)), nil
+}
+
+// copyArticle is a copy the caller may change without touching the index's.
+func copyArticle(a *Article) *Article {
+	c := *a
+	return &c
 }
 
 // insertTx assigns an id (and a slug when auto) and writes a new article.
@@ -293,6 +333,7 @@ func (s *Service) insertTx(tx *bolt.Tx, a *Article, autoSlug bool) error {
 		return err
 	}
 	a.ID = seq
+	a.loaded()
 	if err := store.PutJSON(arts, store.Itob(a.ID), a); err != nil {
 		return err
 	}
@@ -318,7 +359,9 @@ func uniqueSlug(slugs *bolt.Bucket, base string, self uint64) string {
 	}
 }
 
-// Update applies p to the article with id.
+// Update applies p to the article with id. A save that changes the text
+// keeps the previous text as a revision; p.Version, when set, must be the
+// current version (else a conflict: someone saved in between).
 func (s *Service) Update(ctx context.Context, id uint64, p Patch) (*Article, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -332,29 +375,39 @@ func (s *Service) Update(ctx context.Context, id uint64, p Patch) (*Article, err
 			return err
 		}
 		a.loaded()
+		if p.Version != nil && *p.Version != a.Version {
+			return store.Refuse(store.KindConflict, fmt.Sprintf(
+				"the article was saved by someone else meanwhile (version %d, this edit is based on %d); reload it", a.Version, *p.Version))
+		}
 		in := Input{Slug: a.Slug, Name: a.Name, Excerpt: a.Excerpt, Content: a.Content, Category: a.Category, ImageURL: a.ImageURL,
-			Lang: a.Lang, TranslationKey: a.TranslationKey}
+			Lang: a.Lang, TranslationKey: a.TranslationKey, Status: a.Status, PublishAt: a.PublishAt}
 		for _, f := range []struct {
 			dst *string
 			src *string
 		}{{&in.Slug, p.Slug}, {&in.Name, p.Name}, {&in.Excerpt, p.Excerpt}, {&in.Content, p.Content},
-			{&in.Category, p.Category}, {&in.ImageURL, p.ImageURL}, {&in.Lang, p.Lang}, {&in.TranslationKey, p.TranslationKey}} {
+			{&in.Category, p.Category}, {&in.ImageURL, p.ImageURL}, {&in.Lang, p.Lang}, {&in.TranslationKey, p.TranslationKey},
+			{&in.Status, p.Status}} {
 			if f.src != nil {
 				*f.dst = *f.src
 			}
 		}
-		in.normalize()
-		if err := in.validate(); err != nil {
-			return err
+		if p.PublishAt != nil {
+			in.PublishAt = p.PublishAt
 		}
+		in.normalize()
 		next := a
 		next.Slug, next.Name, next.Excerpt, next.Content, next.Category, next.ImageURL, next.Lang, next.TranslationKey =
 			in.Slug, in.Name, in.Excerpt, in.Content, in.Category, in.ImageURL, in.Lang, in.TranslationKey
+		next.Status, next.PublishAt = in.Status, in.PublishAt
+		if err := in.validateSave(&next, &a, s.now()); err != nil {
+			return err
+		}
 		if sameArticle(&next, &a) {
 			out = &a
 			return nil
 		}
 		next.UpdatedAt = s.now()
+		next.EditedBy = p.EditedBy
 		if err := s.replaceTx(tx, &a, &next); err != nil {
 			return err
 		}
@@ -365,10 +418,12 @@ func (s *Service) Update(ctx context.Context, id uint64, p Patch) (*Article, err
 		return nil, err
 	}
 	s.ix.put(out)
-	return out, nil
+	return s.atRead(copyArticle(out)), nil
 }
 
-// replaceTx writes next over old, moving the slug entry when it changed.
+// replaceTx writes next over old, moving the slug entry when it changed,
+// counting the version on and keeping old's text as a revision when the
+// text changed.
 func (s *Service) replaceTx(tx *bolt.Tx, old, next *Article) error {
 	slugs := tx.Bucket(bucketSlugs)
 	if next.Slug == "" {
@@ -385,6 +440,12 @@ func (s *Service) replaceTx(tx *bolt.Tx, old, next *Article) error {
 			return err
 		}
 	}
+	if textChanged(old, next) {
+		if err := keepRevisionTx(tx, old); err != nil {
+			return err
+		}
+	}
+	next.Version = old.Version + 1
 	return store.PutJSON(tx.Bucket(bucketArticles), store.Itob(next.ID), next)
 }
 
@@ -404,6 +465,9 @@ func (s *Service) Delete(ctx context.Context, id uint64) error {
 		if err := tx.Bucket(bucketSlugs).Delete([]byte(a.Slug)); err != nil {
 			return err
 		}
+		if err := deleteRevisionsTx(tx, id); err != nil {
+			return err
+		}
 		return arts.Delete(store.Itob(id))
 	})
 	if err != nil {
@@ -418,7 +482,15 @@ func sameArticle(a, b *Article) bool {
 	return a.ID == b.ID && a.Slug == b.Slug && a.Name == b.Name && a.Excerpt == b.Excerpt &&
 		a.Content == b.Content && a.Category == b.Category && a.ImageURL == b.ImageURL &&
 		a.Lang == b.Lang && a.TranslationKey == b.TranslationKey &&
-		a.CreatedAt.Equal(b.CreatedAt) && a.UpdatedAt.Equal(b.UpdatedAt)
+		a.CreatedAt.Equal(b.CreatedAt) && a.UpdatedAt.Equal(b.UpdatedAt) &&
+		a.Status == b.Status && sameTime(a.PublishAt, b.PublishAt)
+}
+
+func sameTime(a, b *time.Time) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Equal(*b)
 }
 
 // Render returns the article's content as safe HTML.

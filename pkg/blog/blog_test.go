@@ -156,7 +156,7 @@ func TestCategoryFilterAndCounts(t *testing.T) {
 			}
 		})
 	}
-	cats := s.Categories()
+	cats := s.Categories(false)
 	want := []Category{{"go", 2}, {"Guides", 1}, {"Новини", 1}}
 	if fmt.Sprint(cats) != fmt.Sprint(want) {
 		t.Errorf("categories = %v, want %v", cats, want)
@@ -479,7 +479,7 @@ func TestConcurrentReadsAndWrites(t *testing.T) {
 					errs <- err
 					return
 				}
-				s.Categories()
+				s.Categories(false)
 			}
 		}()
 	}

@@ -260,7 +260,7 @@ func mustReadDir(t *testing.T, dir string) []string {
 // dump prints every stored field of every article.
 func dump(t *testing.T, s *Service) string {
 	var b strings.Builder
-	for _, sum := range s.All("", "") {
+	for _, sum := range s.All("", "", true) {
 		a, err := s.Get(sum.ID)
 		if err != nil {
 			t.Fatal(err)
@@ -273,7 +273,7 @@ func dump(t *testing.T, s *Service) string {
 // dumpContent prints the fields a content file carries: all but the id.
 func dumpContent(t *testing.T, s *Service) string {
 	var rows []string
-	for _, sum := range s.All("", "") {
+	for _, sum := range s.All("", "", true) {
 		a, err := s.Get(sum.ID)
 		if err != nil {
 			t.Fatal(err)

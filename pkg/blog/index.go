@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/devhub/devhub/pkg/internal/text"
 )
@@ -168,7 +169,7 @@ func (e *entry) rank(terms []string, ms []matcher) int {
 // the order is newest first; with terms it is by relevance rank, newest
 // first within a rank. With a lang, the articles in that language come
 // first, each group in that order.
-func (ix *index) query(category string, terms []string, lang string, offset, limit int) ([]Summary, int) {
+func (ix *index) query(category string, terms []string, lang string, offset, limit int, see seer) ([]Summary, int) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	ms := make([]matcher, len(terms))
@@ -180,6 +181,9 @@ func (ix *index) query(category string, terms []string, lang string, offset, lim
 	var ranked [2 * nRanks][]*entry
 	for _, e := range ix.order {
 		if category != "" && e.cat != category {
+			continue
+		}
+		if !see.sees(e) {
 			continue
 		}
 		if !matchAll(e, ms) {
@@ -199,7 +203,7 @@ func (ix *index) query(category string, terms []string, lang string, offset, lim
 	for _, list := range ranked {
 		for _, e := range list {
 			if total >= offset && (limit < 0 || len(out) < limit) {
-				out = append(out, e.sum)
+				out = append(out, see.summary(e))
 			}
 			total++
 		}
@@ -267,26 +271,46 @@ func (m *matcher) in(text string) bool {
 }
 
 // withKey lists the articles that share a translation key.
-func (ix *index) withKey(key string) []Summary {
+func (ix *index) withKey(key string, see seer) []Summary {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	var out []Summary
 	for _, e := range ix.order {
-		if e.sum.TranslationKey == key {
-			out = append(out, e.sum)
+		if e.sum.TranslationKey == key && see.sees(e) {
+			out = append(out, see.summary(e))
 		}
 	}
 	return out
 }
 
+// seer is who reads a listing and when: everyone sees the public articles
+// at now; drafts (an admin) sees every article too.
+type seer struct {
+	now    time.Time
+	drafts bool
+}
+
+func (v seer) sees(e *entry) bool { return v.drafts || public(e.sum.Status, e.sum.PublishAt, v.now) }
+
+// summary is the entry's summary as it reads at now (a scheduled article
+// whose time has come is published).
+func (v seer) summary(e *entry) Summary {
+	s := e.sum
+	s.Status = effectiveStatus(s.Status, s.PublishAt, v.now)
+	return s
+}
+
 // categories counts articles per category. Categories that differ only in
 // letter case are one; the spelling of the newest article names it.
-func (ix *index) categories() []Category {
+func (ix *index) categories(see seer) []Category {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	pos := map[string]int{}
 	out := []Category{}
 	for _, e := range ix.order {
+		if !see.sees(e) {
+			continue
+		}
 		if i, ok := pos[e.cat]; ok {
 			out[i].Count++
 			continue

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -36,6 +37,12 @@ type Input struct {
 	// TranslationKey links translations: articles with the same key are
 	// language versions of one text. Optional; slug-like.
 	TranslationKey string
+	// Status is draft, scheduled or published ("" means published);
+	// PublishAt is required for scheduled.
+	Status    string
+	PublishAt *time.Time
+	// EditedBy names who saves (kept with the revision this save makes).
+	EditedBy string
 }
 
 // Patch edits an article: nil fields stay as they are.
@@ -49,6 +56,15 @@ type Patch struct {
 	Lang     *string
 	// TranslationKey set to "" unlinks the article from its translations.
 	TranslationKey *string
+	Status         *string
+	// PublishAt sets the publication time of a scheduled article; it is
+	// dropped when the status is not scheduled.
+	PublishAt *time.Time
+	// Version, when set, must be the article's current version: a save
+	// based on an older one is refused as a conflict.
+	Version *int
+	// EditedBy names who saves.
+	EditedBy string
 }
 
 // normalize trims the single-line fields and the content's surrounding
@@ -102,6 +118,21 @@ func NormalizeContent(s string) string {
 // validate checks a normalised input and reports every bad field at once.
 func (in *Input) validate() error {
 	var v store.Validator
+	in.check(&v)
+	return v.Err()
+}
+
+// validateSave is validate for a save that makes next (from prev, nil for a
+// new article) at now: the fields, and the status with its dates.
+func (in *Input) validateSave(next, prev *Article, now time.Time) error {
+	var v store.Validator
+	in.check(&v)
+	applyStatus(&v, next, prev, now)
+	return v.Err()
+}
+
+// check adds every bad field of a normalised input to v.
+func (in *Input) check(v *store.Validator) {
 	required := func(field, val string, max int) {
 		switch n := utf8.RuneCountInString(val); {
 		case n == 0:
@@ -146,7 +177,6 @@ func (in *Input) validate() error {
 	if err := ValidateImageURL(in.ImageURL); err != "" {
 		v.Add("image_url", "invalid", err)
 	}
-	return v.Err()
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }

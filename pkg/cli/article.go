@@ -8,12 +8,15 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/store"
+	"github.com/devhub/devhub/pkg/usecase"
 )
 
 func newArticleCmd(env *Env) *cobra.Command {
@@ -75,16 +78,25 @@ func printArticle(env *Env, a *blog.Article, verb string, asJSON bool) error {
 
 func newArticleCreateCmd(env *Env) *cobra.Command {
 	var in blog.Input
-	var file string
+	var file, publishAt string
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "create --name N --excerpt E --category C --file FILE|- [--image URL] [--lang L] [--translation-key K]",
+		Use:   "create --name N --excerpt E --category C --file FILE|- [--image URL] [--lang L] [--translation-key K] [--status S] [--publish-at T]",
 		Short: "Create an article from a Markdown file or stdin",
 		Example: `  devhub article create --name "Running devhub" --excerpt "One binary" --category Guides --file run.md
   devhub article create --name "Запуск devhub" --excerpt "Один файл" --category Guides --lang uk --translation-key running-devhub --file run.uk.md
-  echo "# Hi" | devhub article create --name Hi --excerpt Hello --category News --file -`,
+  echo "# Hi" | devhub article create --name Hi --excerpt Hello --category News --file -
+  devhub article create --name Soon --excerpt Later --category News --publish-at 2030-01-31T10:00:00Z --file soon.md`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			t, err := parsePublishAt(cmd, publishAt)
+			if err != nil {
+				return err
+			}
+			in.PublishAt = t
+			if t != nil && in.Status == "" {
+				in.Status = blog.StatusScheduled
+			}
 			body, err := readBody(env, file)
 			if err != nil {
 				return err
@@ -94,7 +106,7 @@ func newArticleCreateCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			a, err := svc.blog.Create(cmd.Context(), in)
+			a, err := svc.hub.CreateArticle(cmd.Context(), usecase.Owner(), in)
 			if err != nil {
 				return err
 			}
@@ -110,6 +122,8 @@ func newArticleCreateCmd(env *Env) *cobra.Command {
 	f.StringVar(&in.Lang, "lang", blog.DefaultLang, "the article's language (en, uk, ru, …)")
 	f.StringVar(&in.TranslationKey, "translation-key", "", "shared by the articles that are translations of each other")
 	f.StringVar(&file, "file", "", "Markdown body: a file, or - for stdin (required)")
+	f.StringVar(&in.Status, "status", "", "draft, scheduled or published (default published; scheduled with --publish-at)")
+	f.StringVar(&publishAt, "publish-at", "", "when a scheduled article goes public (RFC 3339, e.g. 2030-01-31T10:00:00Z)")
 	f.BoolVar(&asJSON, "json", false, "print the created article as JSON")
 	for _, name := range []string{"name", "excerpt", "category", "file"} {
 		_ = cmd.MarkFlagRequired(name)
@@ -131,7 +145,7 @@ func newArticleListCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			arts := svc.blog.All(category, search)
+			arts := svc.blog.All(category, search, true)
 			if asJSON {
 				return env.PrintJSON(arts)
 			}
@@ -140,9 +154,9 @@ func newArticleListCmd(env *Env) *cobra.Command {
 				return nil
 			}
 			tw := tabwriter.NewWriter(env.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tDATE\tLANG\tCATEGORY\tSLUG\tNAME")
+			fmt.Fprintln(tw, "ID\tDATE\tLANG\tCATEGORY\tSLUG\tNAME\tSTATUS")
 			for _, a := range arts {
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", a.ID, a.CreatedAt.Format("2006-01-02"), a.Lang, a.Category, a.Slug, a.Name)
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", a.ID, a.CreatedAt.Format("2006-01-02"), a.Lang, a.Category, a.Slug, a.Name, a.Status)
 			}
 			return tw.Flush()
 		},
@@ -180,7 +194,7 @@ func newArticleShowCmd(env *Env) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				return env.PrintJSON(blog.WithHTML{Article: a, ContentHTML: html, Translations: svc.blog.Translations(a)})
+				return env.PrintJSON(blog.WithHTML{Article: a, ContentHTML: html, Translations: svc.blog.Translations(a, true)})
 			case asHTML:
 				html, err := svc.blog.Render(a)
 				if err != nil {
@@ -204,14 +218,16 @@ func newArticleShowCmd(env *Env) *cobra.Command {
 }
 
 func newArticleEditCmd(env *Env) *cobra.Command {
-	var name, excerpt, category, image, slug, lang, key, file string
+	var name, excerpt, category, image, slug, lang, key, file, status, publishAt string
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "edit ID [--name N] [--excerpt E] [--category C] [--image URL] [--slug S] [--lang L] [--translation-key K] [--file FILE|-]",
+		Use:   "edit ID [--name N] [--excerpt E] [--category C] [--image URL] [--slug S] [--lang L] [--translation-key K] [--file FILE|-] [--status S] [--publish-at T]",
 		Short: "Change an article; only the given flags change",
 		Example: `  devhub article edit 3 --category Guides
   devhub article edit 3 --file updated.md
-  devhub article edit 3 --image ""`,
+  devhub article edit 3 --image ""
+  devhub article edit 3 --status draft
+  devhub article edit 3 --publish-at 2030-01-31T10:00:00Z`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id, err := articleID(args[0])
@@ -221,7 +237,7 @@ func newArticleEditCmd(env *Env) *cobra.Command {
 			var p blog.Patch
 			f := cmd.Flags()
 			for flag, dst := range map[string]**string{"name": &p.Name, "excerpt": &p.Excerpt, "category": &p.Category, "image": &p.ImageURL, "slug": &p.Slug,
-				"lang": &p.Lang, "translation-key": &p.TranslationKey} {
+				"lang": &p.Lang, "translation-key": &p.TranslationKey, "status": &p.Status} {
 				if f.Changed(flag) {
 					v, _ := f.GetString(flag)
 					*dst = &v
@@ -234,14 +250,21 @@ func newArticleEditCmd(env *Env) *cobra.Command {
 				}
 				p.Content = &body
 			}
+			if p.PublishAt, err = parsePublishAt(cmd, publishAt); err != nil {
+				return err
+			}
+			if p.PublishAt != nil && p.Status == nil {
+				scheduled := blog.StatusScheduled
+				p.Status = &scheduled
+			}
 			if p == (blog.Patch{}) {
-				return fmt.Errorf("nothing to change: give at least one of --name, --excerpt, --category, --image, --slug, --lang, --translation-key, --file")
+				return fmt.Errorf("nothing to change: give at least one of --name, --excerpt, --category, --image, --slug, --lang, --translation-key, --file, --status, --publish-at")
 			}
 			svc, err := env.Services()
 			if err != nil {
 				return err
 			}
-			a, err := svc.blog.Update(cmd.Context(), id, p)
+			a, err := svc.hub.EditArticle(cmd.Context(), usecase.Owner(), id, p)
 			if err != nil {
 				return articleErr(err, args[0])
 			}
@@ -257,6 +280,8 @@ func newArticleEditCmd(env *Env) *cobra.Command {
 	f.StringVar(&lang, "lang", "", "new language (en, uk, ru, …)")
 	f.StringVar(&key, "translation-key", "", `link with the articles of this key ("" unlinks)`)
 	f.StringVar(&file, "file", "", "new Markdown body: a file, or - for stdin")
+	f.StringVar(&status, "status", "", "draft, scheduled or published")
+	f.StringVar(&publishAt, "publish-at", "", "when a scheduled article goes public (RFC 3339; implies --status scheduled)")
 	f.BoolVar(&asJSON, "json", false, "print the article as JSON")
 	return needsStore(cmd)
 }
@@ -276,7 +301,7 @@ func newArticleRmCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := svc.blog.Delete(cmd.Context(), id); err != nil {
+			if err := svc.hub.DeleteArticle(cmd.Context(), usecase.Owner(), id); err != nil {
 				return articleErr(err, args[0])
 			}
 			env.Printf("deleted article %d\n", id)
@@ -343,6 +368,19 @@ func newArticleExportCmd(env *Env) *cobra.Command {
 		},
 	}
 	return needsStore(cmd)
+}
+
+// parsePublishAt reads --publish-at (nil when not given); a value that is
+// not an RFC 3339 time is an error naming the flag.
+func parsePublishAt(cmd *cobra.Command, v string) (*time.Time, error) {
+	if !cmd.Flags().Changed("publish-at") {
+		return nil, nil
+	}
+	t, err := time.Parse(time.RFC3339, strings.TrimSpace(v))
+	if err != nil {
+		return nil, fmt.Errorf("--publish-at %q is not a time; use RFC 3339, e.g. 2030-01-31T10:00:00Z", v)
+	}
+	return &t, nil
 }
 
 // articleID parses an id argument; the message says what was expected.

@@ -60,7 +60,11 @@ func (s *Server) spaPage(c fiber.Ctx, path string) (body []byte, found bool) {
 			if a == nil {
 				return s.withHead("Not found — DevHub", "This page does not exist.", "", nil), false
 			}
-			return s.withHead(a.Name+" — DevHub", a.Excerpt, s.absolute(c, path), a, s.translationLinks(c, a)...), true
+			page := s.withHead(a.Name+" — DevHub", a.Excerpt, s.absolute(c, path), a, s.translationLinks(c, a)...)
+			return withServerRender(page, s.ssrArticle(a)), true
+		}
+		if path == "/blog" && s.svc.Blog != nil {
+			return withServerRender(s.withHead(p.title, p.desc, s.absolute(c, path), nil), s.ssrBlogList()), true
 		}
 		return s.withHead(p.title, p.desc, s.absolute(c, path), nil), true
 	}
@@ -85,18 +89,20 @@ func (s *Server) articleBySlugRedirect(c fiber.Ctx, path string) (string, bool) 
 	return "/blog/" + strconv.FormatUint(a.ID, 10), true
 }
 
-// article finds an article by id or slug (nil when there is none).
+// article finds a public article by id or slug (nil when there is none):
+// pages are rendered for anyone, so drafts and scheduled articles are not
+// there.
 func (s *Server) article(c fiber.Ctx, key string) *blog.Article {
 	if s.svc.Blog == nil {
 		return nil
 	}
 	if id, err := strconv.ParseUint(key, 10, 64); err == nil {
-		if a, err := s.svc.Blog.Get(id); err == nil {
+		if a, err := s.svc.Blog.GetFor(id, false); err == nil {
 			return a
 		}
 		return nil
 	}
-	if a, err := s.svc.Blog.GetBySlug(key); err == nil {
+	if a, err := s.svc.Blog.GetBySlugFor(key, false); err == nil {
 		return a
 	}
 	return nil
@@ -112,7 +118,7 @@ var (
 // comes from the blog's index by translation key, not a scan of every
 // article on each page view.
 func (s *Server) translationLinks(c fiber.Ctx, a *blog.Article) []sitemapAlternate {
-	others := s.svc.Blog.Translations(a)
+	others := s.svc.Blog.Translations(a, false)
 	if len(others) == 0 {
 		return nil
 	}
@@ -253,7 +259,7 @@ func (s *Server) sitemap(c fiber.Ctx) error {
 		}
 	}
 	if s.svc.Blog != nil {
-		arts := s.svc.Blog.All("", "")
+		arts := s.svc.Blog.All("", "", false)
 		href := func(id uint64) string { return s.absolute(c, "/blog/"+strconv.FormatUint(id, 10)) }
 		alternates := articleAlternates(arts, href)
 		for _, a := range arts {

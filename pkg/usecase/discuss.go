@@ -57,12 +57,13 @@ func (h *Hub) poster(actor Actor) (discuss.Poster, error) {
 	return discuss.Poster{ID: u.ID, Name: u.Name, Admin: u.IsAdmin(), CreatedAt: u.CreatedAt, IP: ip}, nil
 }
 
-// articleFor is the article the actor may read, or not found.
-func (h *Hub) articleFor(_ Actor, id uint64) error {
+// articleFor is the article the actor may read, or not found: a draft or
+// a scheduled article is an admin's alone, its comments too.
+func (h *Hub) articleFor(actor Actor, id uint64) error {
 	if h.Blog == nil {
 		return store.ErrNotFound
 	}
-	_, err := h.Blog.Get(id)
+	_, err := h.Blog.GetFor(id, actor.Admin)
 	return err
 }
 

@@ -70,7 +70,8 @@ type Hub struct {
 	Shares *shares.Service
 	Audit  *audit.Service
 	Log    *slog.Logger
-	// Blog is read to check that an article exists for its comments.
+	// Blog is the articles: their use-cases, and the check that an article
+	// exists (and may be read) for its comments.
 	Blog *blog.Service
 	// Discuss is comments, the forum and their moderation.
 	Discuss *discuss.Service

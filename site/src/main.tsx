@@ -2,9 +2,12 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { preloadRoute } from './app/routes';
+import { quietServerRender } from './lib/ssr';
 import './app/styles.css';
 import './components/ui/ui.css';
 import './app/shell/shell.css';
+
+quietServerRender();
 
 // The page's own chunk starts loading now, alongside language detection, not after it.
 preloadRoute(window.location.pathname);

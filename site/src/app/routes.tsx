@@ -16,6 +16,7 @@ const ChatPage = lazyPage(() => import('../features/chat/pages/ChatPage'));
 const GamesPage = lazyPage(() => import('../features/games/pages/GamesPage'));
 const BlogPage = lazyPage(() => import('../features/blog/pages/BlogPage'));
 const ArticlePage = lazyPage(() => import('../features/blog/pages/ArticlePage'));
+const EditorPage = lazyPage(() => import('../features/blog/pages/EditorPage'));
 const FileCloudPage = lazyPage(() => import('../features/files/pages/FileCloudPage'));
 const FileDetailPage = lazyPage(() => import('../features/files/pages/FileDetailPage'));
 const SharePage = lazyPage(() => import('../features/files/shares/SharePage'));
@@ -68,6 +69,8 @@ export const routes: RouteObject[] = [
       { path: 'games', element: <GamesPage /> },
       { path: 'blog', element: <BlogPage /> },
       { path: 'blog/:id', element: <ArticlePage />, handle: articleData },
+      { path: 'blog/new', element: <EditorPage /> },
+      { path: 'blog/:id/edit', element: <EditorPage /> },
       { path: 'filecloud', element: <FileCloudPage /> },
       { path: 'filecloud/:fileId', element: <FileDetailPage /> },
       { path: 's/:token', element: <SharePage /> },

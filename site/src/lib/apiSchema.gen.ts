@@ -1704,7 +1704,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A page of articles (no content), newest first or by relevance when searching */
+        /**
+         * A page of articles (no content), newest first or by relevance when searching
+         * @description Public articles; an admin (bearer token) also gets drafts and scheduled articles, marked by status.
+         */
         get: {
             parameters: {
                 query?: {
@@ -1777,7 +1780,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Categories with their article counts */
+        /** Categories with their article counts (of the public articles; an admin's count all) */
         get: {
             parameters: {
                 query?: never;
@@ -1818,7 +1821,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One article with its Markdown and its rendered HTML */
+        /**
+         * One article with its Markdown and its rendered HTML
+         * @description A draft or a scheduled article before its time is 404 to everyone but admins.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -1843,7 +1849,10 @@ export interface paths {
                 404: components["responses"]["Error"];
             };
         };
-        /** Edit an article (admins); absent fields stay */
+        /**
+         * Edit an article (admins); absent fields stay
+         * @description With version, a save based on an older version than the current one is refused with 409. A save that changes the name, excerpt or content keeps the previous text as a revision.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -1899,12 +1908,254 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edit an article (admins); absent fields stay
+         * @description With version, a save based on an older version than the current one is refused with 409. A save that changes the name, excerpt or content keeps the previous text as a revision.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: components["requestBodies"]["ArticleBody"];
+            responses: {
+                /** @description Edited */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Article"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+            };
+        };
         trace?: never;
     };
     "/api/api/blog": paths["/api/blog"];
     "/api/api/blog/categories": paths["/api/blog/categories"];
     "/api/api/blog/{id}": paths["/api/blog/{id}"];
+    "/api/blog/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Render Markdown exactly as a published article is rendered (admins) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Markdown */
+                        content: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The sanitised HTML */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            html: string;
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blog/images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload an image for an article (admins)
+         * @description The raw image bytes as the body (PNG, JPEG, GIF or WebP, judged by the bytes; at most 10 MiB). It is stored as a public file of the file cloud, thumbnailed like any other.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description The image's file name */
+                    name?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "image/*": string;
+                    "application/octet-stream": string;
+                };
+            };
+            responses: {
+                /** @description Stored */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            size: number;
+                            /** @description Where the image is served (for Markdown and the cover) */
+                            url: string;
+                            thumbnailUrl: string;
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+                507: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blog/{id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** The kept earlier versions of an article's text, newest first (admins; the last 20) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Revisions */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            revisions: components["schemas"]["ArticleRevision"][];
+                        };
+                    };
+                };
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blog/{id}/revisions/{rev}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                rev: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Put an earlier version's text back as a new save (admins) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    rev: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @description The version the editor holds; 409 when it is not the current one */
+                        version?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The article after the restore */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Article"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api/blog/preview": paths["/api/blog/preview"];
+    "/api/api/blog/images": paths["/api/blog/images"];
+    "/api/api/blog/{id}/revisions": paths["/api/blog/{id}/revisions"];
+    "/api/api/blog/{id}/revisions/{rev}/restore": paths["/api/blog/{id}/revisions/{rev}/restore"];
     "/feed.xml": {
         parameters: {
             query?: never;
@@ -7097,6 +7348,18 @@ export interface components {
             };
         };
         ArticleSummary: {
+            /**
+             * @description draft and scheduled articles are seen by admins only; a scheduled one reads as published from its publishAt
+             * @enum {string}
+             */
+            status: "draft" | "scheduled" | "published";
+            /**
+             * Format: date-time
+             * @description When a scheduled article goes public; null otherwise
+             */
+            publishAt: string | null;
+            /** @description Counts the saves that changed the article */
+            version: number;
             id: number;
             slug: string;
             name: string;
@@ -7112,6 +7375,22 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        ArticleRevision: {
+            id: number;
+            articleId: number;
+            /** @description The article's version this text was */
+            version: number;
+            name: string;
+            excerpt: string;
+            content: string;
+            /**
+             * Format: date-time
+             * @description When this version was saved
+             */
+            savedAt: string;
+            /** @description Who saved it (empty when unknown) */
+            author: string;
+        };
         ArticleTranslation: {
             id: number;
             slug: string;
@@ -7119,6 +7398,20 @@ export interface components {
             lang: string;
         };
         Article: {
+            /**
+             * @description draft and scheduled articles are seen by admins only; a scheduled one reads as published from its publishAt
+             * @enum {string}
+             */
+            status: "draft" | "scheduled" | "published";
+            /**
+             * Format: date-time
+             * @description When a scheduled article goes public; null otherwise
+             */
+            publishAt: string | null;
+            /** @description Counts the saves that changed the article */
+            version: number;
+            /** @description Who made the last save; shown to admins only */
+            editedBy?: string;
             /** @description Only in GET /api/blog/{id} */
             content_html?: string;
             /** @description Only in GET /api/blog/{id}: the other language versions */
@@ -7879,6 +8172,18 @@ export interface components {
                     lang?: string;
                     /** @description Links the translations of one text; empty unlinks */
                     translationKey?: string;
+                    /**
+                     * @description Default published
+                     * @enum {string}
+                     */
+                    status?: "draft" | "scheduled" | "published";
+                    /**
+                     * Format: date-time
+                     * @description When a scheduled article goes public (RFC 3339); required for scheduled
+                     */
+                    publishAt?: string | null;
+                    /** @description The version this edit is based on; 409 when it is not the current one */
+                    version?: number;
                 };
             };
         };

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { PageErrorBoundary } from '../PageErrorBoundary';
 import { useRouteDescription } from '../../lib/pageDescription';
+import { releaseServerRender } from '../../lib/ssr';
 import { useI18nReady } from '../shellContext';
 import { useActivityLogging } from '../useActivityLogging';
 import { Footer } from './Footer';
@@ -30,6 +31,11 @@ function ReadyContent() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   useRouteDescription(); // once i18n is ready: it reads the language
+  // the server's text of the first page is not the page navigated to
+  const first = useRef(pathname);
+  useEffect(() => {
+    if (pathname !== first.current) releaseServerRender();
+  }, [pathname]);
   return (
     <PageErrorBoundary key={pathname}>
       <Suspense fallback={<PageLoader label={t('pageLoading')} />}>

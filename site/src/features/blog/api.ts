@@ -4,6 +4,7 @@
 // blog read, so the list, its count and the categories follow.
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
+import type { components, paths, Schema } from '../../lib/apiTypes';
 
 /** Articles per page (spec §9). */
 export const PAGE_SIZE = 5;
@@ -23,6 +24,10 @@ export interface ArticleSummary {
   translationKey?: string;
   createdAt: string;
   updatedAt: string;
+  /** draft and scheduled articles reach admins only; older answers may lack it. */
+  status?: ArticleStatus;
+  publishAt?: string | null;
+  version?: number;
 }
 
 /** Another language version of an article. */
@@ -98,11 +103,52 @@ export function deleteArticle(id: number): Promise<void> {
   return api.delete<void>(`/api/blog/${id}`);
 }
 
+// --- writing (admins) ---------------------------------------------------------------------
+
+export type ArticleStatus = Schema<'Article'>['status'];
+export type SavedArticle = Schema<'Article'>;
+export type ArticleRevision = Schema<'ArticleRevision'>;
+/** The edit body: the create fields plus status, publishAt and the version the edit is based on. */
+export type ArticleEdit = components['requestBodies']['ArticleBody']['content']['application/json'];
+export type UploadedImage = paths['/api/blog/images']['post']['responses']['201']['content']['application/json'];
+
+export function saveNewArticle(input: ArticleEdit): Promise<SavedArticle> {
+  return api.post<SavedArticle>('/api/blog', input);
+}
+
+export function editArticle(id: number, input: ArticleEdit): Promise<SavedArticle> {
+  return api.patch<SavedArticle>(`/api/blog/${id}`, input);
+}
+
+export async function previewMarkdown(content: string, signal?: AbortSignal): Promise<string> {
+  const res = await api.post<{ html: string }>('/api/blog/preview', { content }, { signal });
+  return res.html;
+}
+
+export async function listRevisions(id: number, signal?: AbortSignal): Promise<ArticleRevision[]> {
+  const res = await api.get<{ revisions: ArticleRevision[] }>(`/api/blog/${id}/revisions`, { signal });
+  return res.revisions;
+}
+
+export function restoreRevision(id: number, rev: number, version: number): Promise<SavedArticle> {
+  return api.post<SavedArticle>(`/api/blog/${id}/revisions/${rev}/restore`, { version });
+}
+
+/** Uploads an image's bytes as they are (the server checks the type and size). */
+export function uploadArticleImage(file: Blob, name: string): Promise<UploadedImage> {
+  return api.post<UploadedImage>('/api/blog/images', file, {
+    query: { name },
+    headers: { 'Content-Type': file.type || 'application/octet-stream' },
+  });
+}
+
 export const blogKeys = {
   all: ['blog'] as const,
   list: (q: Required<Pick<ListQuery, 'page' | 'category' | 'search' | 'lang'>>) => ['blog', 'list', q] as const,
   article: (id: string) => ['blog', 'article', id] as const,
   categories: ['blog', 'categories'] as const,
+  revisions: (id: number) => ['blog', 'revisions', id] as const,
+  preview: (content: string) => ['blog', 'preview', content] as const,
 };
 
 /**

@@ -1,3 +1,4 @@
+import { StatusBadge } from './StatusBadge';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ArticleSummary } from '../api';
@@ -53,6 +54,7 @@ export function ArticleCard({ article, listUrl, onDelete, comments }: Props) {
             </span>
           ) : null}
           <time dateTime={article.createdAt}>{formatDate(article.createdAt, i18n.language)}</time>
+          <StatusBadge article={article} />
           {comments ? <span className="blog-card__comments">{t('commentCount', { count: comments })}</span> : null}
         </p>
         <h2 className="blog-card__title" id={`blog-card-${article.id}`} lang={lang}>

@@ -1,5 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { ApiError } from '../../../lib/api';
 import { toast } from '../../../lib/toast';
 import { useCreateArticle, type Article, type NewArticle } from '../api';
@@ -174,6 +175,11 @@ export function CreateArticleModal({ onClose, onCreated }: Props) {
           </div>
           {field('translationKey', t('form.translationKey'), undefined, t('form.translationKeyHint'))}
         </div>
+        <p className="blog-form__editor">
+          <Link to="/blog/new" onClick={onClose}>
+            {t('editor.openFull')}
+          </Link>
+        </p>
         <div className="modal__actions">
           <button type="button" className="btn" onClick={onClose}>
             {t('form.cancel')}

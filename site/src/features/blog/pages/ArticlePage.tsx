@@ -14,6 +14,9 @@ import { BLOG_NS } from '../i18n';
 import { articleImageSrc } from '../image';
 import { articleLang, autonym } from '../language';
 import { useFeedLink } from '../useFeedLink';
+import { useAuth } from '../../../lib/auth';
+import { useReleaseServerRender } from '../../../lib/ssr';
+import { StatusBadge } from '../components/StatusBadge';
 import '../blog.css';
 import '../chroma.css';
 
@@ -35,6 +38,8 @@ export default function ArticlePage() {
 
   const notFound = !/^[1-9]\d*$/.test(id) || (query.error instanceof ApiError && query.error.status === 404);
   const kind = notFound ? 'notFound' : query.data ? 'ready' : query.isError ? 'error' : 'loading';
+  useReleaseServerRender(kind !== 'loading');
+  const { isAdmin } = useAuth();
 
   const back = (
     <Link to={listUrl} className="blog-article__back">
@@ -68,6 +73,14 @@ export default function ArticlePage() {
   return (
     <Page title={a.name} className="blog-article" titleLang={lang}>
       {back}
+      {isAdmin ? (
+        <p className="blog-article__admin">
+          <StatusBadge article={a} />{' '}
+          <Link to={`/blog/${a.id}/edit`} className="btn btn--ghost">
+            {t('editor.edit')}
+          </Link>
+        </p>
+      ) : null}
       {translations.length > 0 ? (
         <nav className="blog-article__translations" aria-label={t('article.translations')}>
           <span>{t('article.translations')}:</span>

@@ -9,6 +9,7 @@ import { toast } from '../../../lib/toast';
 import { pageCount } from '../../../lib/pagination';
 import { QueryState } from '../../../lib/QueryState';
 import { useDebouncedValue } from '../../../lib/useDebouncedValue';
+import { useReleaseServerRender } from '../../../lib/ssr';
 import { PAGE_SIZE, SEARCH_DEBOUNCE_MS, useArticles, useCategories, useDeleteArticle, type ArticleSummary } from '../api';
 import { ArticleCard } from '../components/ArticleCard';
 import { useCommentCounts } from '../comments/api';
@@ -91,6 +92,7 @@ export default function BlogPage() {
   }, [failedAt]);
 
   const loaded = list.isPlaceholderData ? undefined : list.data;
+  useReleaseServerRender(Boolean(loaded) || list.isError);
   useEffect(() => {
     // After a delete the last page may be gone: go to the new last page.
     if (!loaded) return;

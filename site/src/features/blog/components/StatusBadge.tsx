@@ -1,0 +1,19 @@
+import { useTranslation } from 'react-i18next';
+import type { ArticleSummary } from '../api';
+import { BLOG_NS } from '../i18n';
+import '../editor/editor.css';
+
+/** Marks an article that readers do not see (a draft, or scheduled for later); nothing for a public one. */
+export function StatusBadge({ article }: { article: Pick<ArticleSummary, 'status' | 'publishAt'> }) {
+  const { t, i18n } = useTranslation(BLOG_NS);
+  if (article.status !== 'draft' && article.status !== 'scheduled') return null;
+  const when =
+    article.status === 'scheduled' && article.publishAt
+      ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(article.publishAt))
+      : '';
+  return (
+    <span className={`blog-status blog-status--${article.status}`} data-status={article.status}>
+      {article.status === 'draft' ? t('status.draft') : t('status.scheduledFor', { when })}
+    </span>
+  );
+}
