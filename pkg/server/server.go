@@ -259,6 +259,7 @@ func (s *Server) mountAreas(app *fiber.App, cores fs.FS) error {
 		return err
 	}
 	s.mountAuth(api)
+	s.mountAvatars(api)
 	s.mountActivity(api)
 	s.mountIP(api)
 	s.mountFiles(api)

@@ -63,6 +63,10 @@ type Hub struct {
 	Shares *shares.Service
 	Audit  *audit.Service
 	Log    *slog.Logger
+	// ConfirmNewEmail, when set, is given an account's next e-mail to
+	// confirm (a link sent to the new address); the change waits for it.
+	// Unset (no mail configured), a change of e-mail is made at once.
+	ConfirmNewEmail func(ctx context.Context, u *auth.User, next string) error
 }
 
 // record writes ev to the audit log as done by actor. An action that
