@@ -323,7 +323,9 @@ func TestDeleteOwnAccountHTTP(t *testing.T) {
 		{"with its files", false, func(fixture) any { return map[string]any{"password": "password1", "deleteFiles": true} }, 204, "", 0, 0},
 		{"keeping its files for the admins", false, func(fixture) any { return map[string]any{"password": "password1", "deleteFiles": false} }, 204, "", 1, 0},
 		{"2FA without a code", true, func(fixture) any { return map[string]any{"password": "password1", "deleteFiles": true} }, 400, "code", 1, 1},
-		{"2FA with a wrong code", true, func(fixture) any { return map[string]any{"password": "password1", "code": "000000", "deleteFiles": true} }, 400, "code", 1, 1},
+		{"2FA with a wrong code", true, func(fixture) any {
+			return map[string]any{"password": "password1", "code": "000000", "deleteFiles": true}
+		}, 400, "code", 1, 1},
 		{"2FA with a recovery code", true, func(f fixture) any {
 			return map[string]any{"password": "password1", "code": f.recovery, "deleteFiles": true}
 		}, 204, "", 0, 0},
