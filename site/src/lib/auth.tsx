@@ -8,6 +8,8 @@ export interface User {
   name: string;
   role: string;
   createdAt?: string;
+  /** The account's avatar, when it has one (a square JPEG; the URL changes with it). */
+  avatarUrl?: string;
 }
 
 export interface AuthState {

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { User } from '../../../lib/auth';
 import { QuotaUsage } from '../../files/components/QuotaUsage';
+import '../self/self.css';
 
 /**
  * The quick links. A section whose page does not exist yet is marked `soon` and left out, so no
@@ -28,6 +29,7 @@ export function ProfileOverview({ user, isAdmin, onLogout }: { user: User; isAdm
   return (
     <section className="profile-section" aria-labelledby="profile-overview-email">
       <header className="profile-overview__header">
+        {user.avatarUrl ? <img className="profile-overview__avatar" src={user.avatarUrl} alt="" width={64} height={64} /> : null}
         <div className="profile-overview__who">
           <h2 id="profile-overview-email" className="profile-overview__email">
             {user.email}

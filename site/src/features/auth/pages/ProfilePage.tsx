@@ -10,6 +10,7 @@ import { ProfileSidebar } from '../components/ProfileSidebar';
 import { ChatPlaceholder, InDevelopment } from '../components/SectionPlaceholder';
 import { AuditLog } from '../security/AuditLog';
 import { InvitesPanel } from '../security/InvitesPanel';
+import { AccountSettings } from '../self/AccountSettings';
 import { PasskeysSettings } from '../security/PasskeysSettings';
 import { SessionsList } from '../security/SessionsList';
 import { TwoFactorSettings } from '../security/TwoFactorSettings';
@@ -90,6 +91,7 @@ function sectionView(
     case 'settings':
       return (
         <>
+          <AccountSettings />
           <ChangePasswordForm />
           <TwoFactorSettings />
           <PasskeysSettings />
