@@ -6,4 +6,6 @@ const (
 	EmailChanged  = "account.email"
 	AvatarChanged = "account.avatar"
 	DataExported  = "account.exported"
+	// ProfileChanged: an admin edited the portfolio (content/profile.yaml).
+	ProfileChanged = "profile.changed"
 )

@@ -146,6 +146,10 @@ type services struct {
 	controls   *gamecontrols.Service
 	// profile is the checked content/profile.yaml (nil without one); loaded by startup.
 	profile *profile.Loaded
+	// portfolioDir and portfolioIcons let the site's admins edit it (PUT /api/profile); set by
+	// serve beside profile.
+	portfolioDir   string
+	portfolioIcons profile.IconExists
 	// hub is the use-case layer over these services, acting for the owner.
 	hub *usecase.Hub
 }
@@ -250,9 +254,12 @@ func (s *services) httpServices() *server.Services {
 		Blog:         s.blog,
 		Audit:        s.audit,
 		Profile:      s.profile,
-		GameStates:   s.gameStates,
-		Shelf:        s.shelf,
-		Controls:     s.controls,
+		// The portfolio editor writes where serve read it from.
+		PortfolioDir:   s.portfolioDir,
+		PortfolioIcons: s.portfolioIcons,
+		GameStates:     s.gameStates,
+		Shelf:          s.shelf,
+		Controls:       s.controls,
 	}
 }
 
