@@ -20,6 +20,7 @@ const FileCloudPage = lazyPage(() => import('../features/files/pages/FileCloudPa
 const FileDetailPage = lazyPage(() => import('../features/files/pages/FileDetailPage'));
 const SharePage = lazyPage(() => import('../features/files/shares/SharePage'));
 const ProfilePage = lazyPage(() => import('../features/auth/pages/ProfilePage'));
+const PortfolioEditorPage = lazyPage(() => import('../features/portfolio/editor/PortfolioEditorPage'));
 const PrivacyPage = lazyPage(() => import('../features/legal/pages/PrivacyPage'));
 const TermsPage = lazyPage(() => import('../features/legal/pages/TermsPage'));
 const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
@@ -65,6 +66,7 @@ export const routes: RouteObject[] = [
       { path: 'filecloud/:fileId', element: <FileDetailPage /> },
       { path: 's/:token', element: <SharePage /> },
       { path: 'profile', element: <ProfilePage /> },
+      { path: 'profile/portfolio', element: <PortfolioEditorPage /> },
       { path: 'privacy', element: <PrivacyPage /> },
       { path: 'terms', element: <TermsPage /> },
       { path: '*', element: <NotFoundPage /> },

@@ -201,7 +201,38 @@ export interface paths {
                 404: components["responses"]["Error"];
             };
         };
-        put?: never;
+        /**
+         * Replace the portfolio (admins)
+         * @description The body has the fields of the `Profile` answer (`avatarUrl` is ignored; `avatar` names an image file in the content directory). It is checked as `devhub content check` checks the file — a problem is a 400 naming the field by its dotted path (`services.2.icon`) — and written into content/profile.yaml keeping the file's comments and key order, the previous version kept as profile.yaml.prev. The answer is the portfolio as now served.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description The portfolio as now served */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Profile"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+            };
+        };
         post?: never;
         delete?: never;
         options?: never;

@@ -10,7 +10,7 @@ import { ProfileSidebar } from '../components/ProfileSidebar';
 import { ChatPlaceholder, InDevelopment } from '../components/SectionPlaceholder';
 import { AuditLog } from '../security/AuditLog';
 import { InvitesPanel } from '../security/InvitesPanel';
-import { AccountSettings } from '../self/AccountSettings';
+import { AccountSettings, PortfolioEditorLink } from '../self/AccountSettings';
 import { PasskeysSettings } from '../security/PasskeysSettings';
 import { SessionsList } from '../security/SessionsList';
 import { TwoFactorSettings } from '../security/TwoFactorSettings';
@@ -81,6 +81,7 @@ function sectionView(
     case 'admin':
       return isAdmin ? (
         <>
+          <PortfolioEditorLink />
           <AdminPanel />
           <InvitesPanel />
           <AuditLog />

@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { TextField } from '../../../components/ui/Field';
 import { useAuth, type User } from '../../../lib/auth';
 import { errorText } from '../errors';
@@ -163,6 +164,18 @@ function ExportData() {
       <button type="button" className="btn" onClick={() => run.mutate()} disabled={run.isPending}>
         {run.isPending ? t('export.running') : t('export.submit')}
       </button>
+    </section>
+  );
+}
+
+/** The admin section's way to the portfolio editor (its own page, /profile/portfolio). */
+export function PortfolioEditorLink() {
+  const { t } = useTranslation(SELF_NS);
+  return (
+    <section className="profile-section self-form" aria-label={t('portfolio.title')}>
+      <h2 className="profile-section__title">{t('portfolio.title')}</h2>
+      <p className="profile-section__hint">{t('portfolio.hint')}</p>
+      <Link className="btn btn--primary" to="/profile/portfolio">{t('portfolio.open')}</Link>
     </section>
   );
 }
