@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
-import { expect, signInNewAccount, test } from './fixtures';
+import { devhubEnv, expect, signInNewAccount, test } from './fixtures';
 
 // The account's own things, end to end on the real binary: name, avatar and theme; two files as
 // one zip; deleting the account. The pages run in English.
@@ -153,5 +153,48 @@ test('a user deletes their account with their password; the session and the sign
   const status = (await page.request.post('/api/auth/login', { data: { email: acct.email, password: acct.password } })).status();
   expect(status).toBe(401);
   // The refused attempt logged its 400 in the console; nothing else went wrong.
+  expect(consoleErrors.filter((e) => !e.includes('400'))).toEqual([]);
+});
+
+test('an admin edits the portfolio from the site and the home page changes', async ({ page, consoleErrors }) => {
+  test.setTimeout(90_000);
+  // The instance reads the repository's content/: the file is put back exactly as it was after.
+  const { readFileSync: read, writeFileSync, rmSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const file = join(devhubEnv.DEVHUB_STORAGE_CONTENT_DIR, 'profile.yaml');
+  const original = read(file);
+  const { token } = await signInNewAccount(page, { prefix: 'self-portfolio', name: 'Owner', admin: true });
+  const before = await (await page.request.get('/api/profile')).json();
+  try {
+    await page.goto('/profile?section=admin');
+    await page.getByRole('link', { name: 'Edit the portfolio' }).click();
+    await expect(page.getByRole('heading', { name: 'Edit the portfolio' })).toBeVisible();
+    const headline = `Builds calm software ${Date.now().toString(36)}`;
+    await page.getByLabel('Headline (en)').fill(headline);
+    // An icon that is not in the bundled set is flagged, and the server refuses it by its field.
+    const firstIcon = page.getByRole('group', { name: 'Links' }).getByLabel('Icon').first();
+    const icon = await firstIcon.inputValue();
+    await firstIcon.fill('no-such-icon');
+    await expect(page.getByText('Not in the icon set')).toBeVisible();
+    await page.getByRole('button', { name: 'Save the portfolio' }).click();
+    await expect(page.getByRole('alert')).toContainText('links.0.icon');
+    expect(read(file).equals(original)).toBe(true);
+    await firstIcon.fill(icon);
+    await page.getByRole('button', { name: 'Save the portfolio' }).click();
+    await expect(page.getByText('Saved: the pages show it now.')).toBeVisible();
+    expect(read(file, 'utf8')).toContain(headline);
+    expect(read(file, 'utf8')).toContain('# The owner');
+
+    await page.locator('header a.brand').click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByText(headline)).toBeVisible();
+    await page.reload();
+    await expect(page.getByText(headline)).toBeVisible();
+  } finally {
+    const { avatarUrl: _, ...body } = before as Record<string, unknown>;
+    await page.request.put('/api/profile', { data: body, headers: { Authorization: `Bearer ${token}` } });
+    writeFileSync(file, original);
+    rmSync(`${file}.prev`, { force: true });
+  }
   expect(consoleErrors.filter((e) => !e.includes('400'))).toEqual([]);
 });
