@@ -229,9 +229,3 @@ func (s *Service) Avatar(id uint64) ([]byte, error) {
 	}
 	return out, err
 }
-
-// TwoFactorOn reports whether account id signs in with a second factor.
-func (s *Service) TwoFactorOn(id uint64) bool {
-	rec, err := s.record(id)
-	return err == nil && rec.TOTP != nil && rec.TOTP.Confirmed
-}
