@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import darkThemeClass from 'postcss-dark-theme-class';
 import { chunkRulesPlugin } from './scripts/chunkRulesPlugin';
 import { iconsPlugin } from './scripts/iconsPlugin';
 
@@ -20,6 +21,9 @@ export default defineConfig(({ command }) => ({
   // #14102: dev warnings and their strings in production bundles); the build takes the production
   // one it ships beside it. Tests and the dev server keep the development build and its warnings.
   resolve: { alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [] },
+  // Every `@media (prefers-color-scheme: dark)` rule also applies under html.is-dark and not under
+  // html.is-light: the header's theme switch (src/lib/theme.ts) sets those classes.
+  css: { postcss: { plugins: [darkThemeClass()] } },
   build: {
     outDir: 'dist',
     assetsDir: 'assets',

@@ -89,6 +89,9 @@ type User struct {
 	Name      string    `json:"name"`
 	Role      string    `json:"role"`
 	CreatedAt time.Time `json:"createdAt"`
+	// AvatarURL is where the account's avatar is served (self.go); empty
+	// when it has none.
+	AvatarURL string `json:"avatarUrl,omitempty"`
 }
 
 // IsAdmin reports whether the user has the admin role.

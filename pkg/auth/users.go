@@ -332,6 +332,9 @@ func (s *Service) DeleteUser(ctx context.Context, email string) error {
 		if err := tx.Bucket([]byte(bucketEmails)).Delete([]byte(rec.Email)); err != nil {
 			return err
 		}
+		if err := deleteAvatar(tx, rec.ID); err != nil {
+			return err
+		}
 		return tx.Bucket([]byte(bucketUsers)).Delete(store.Itob(rec.ID))
 	})
 }

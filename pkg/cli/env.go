@@ -161,6 +161,10 @@ type services struct {
 	events *events.Hub
 	notify *notify.Service
 	chat   *chat.Service
+	// portfolioDir and portfolioIcons let the site's admins edit it (PUT /api/profile); set by
+	// serve beside profile.
+	portfolioDir   string
+	portfolioIcons profile.IconExists
 	// hub is the use-case layer over these services, acting for the owner.
 	hub *usecase.Hub
 	// downloads is the download catalogue; downloadsLocal its directory
@@ -302,15 +306,18 @@ func (s *services) httpServices() *server.Services {
 		Blog:         s.blog,
 		Audit:        s.audit,
 		Profile:      s.profile,
-		GameStates:   s.gameStates,
-		Shelf:        s.shelf,
-		Controls:     s.controls,
-		Discuss:      s.discuss,
-		Events:       s.events,
-		Notify:       s.notify,
-		Chat:         s.chat,
-		Downloads:    s.downloads,
-		Social:       s.social,
+		// The portfolio editor writes where serve read it from.
+		PortfolioDir:   s.portfolioDir,
+		PortfolioIcons: s.portfolioIcons,
+		GameStates:     s.gameStates,
+		Shelf:          s.shelf,
+		Controls:       s.controls,
+		Discuss:        s.discuss,
+		Events:         s.events,
+		Notify:         s.notify,
+		Chat:           s.chat,
+		Downloads:      s.downloads,
+		Social:         s.social,
 	}
 }
 

@@ -103,6 +103,7 @@ func serve(ctx context.Context, env *Env) error {
 	}()
 	svc := env.svc
 	svc.profile = prof
+	svc.portfolioDir, svc.portfolioIcons = env.Abs(cfg.Storage.ContentDir), siteIcons(env.siteFS())
 	if err := svc.startup(ctx); err != nil {
 		return err
 	}

@@ -400,7 +400,7 @@ func newUserRmCmd(env *Env) *cobra.Command {
 	var deleteFiles bool
 	cmd := needsStore(&cobra.Command{
 		Use:   "rm EMAIL [--delete-files]",
-		Short: "Delete an account and its sessions (its uploaded files are kept unless --delete-files)",
+		Short: "Delete an account and its sessions (its uploaded files pass to the admins unless --delete-files)",
 		Example: `  devhub user rm old@example.com
   devhub user rm spammer@example.com --delete-files`,
 		Args: cobra.ExactArgs(1),
@@ -417,7 +417,7 @@ func newUserRmCmd(env *Env) *cobra.Command {
 			if deleteFiles {
 				env.Printf("deleted %s and %d file(s) it uploaded\n", email, removed)
 			} else {
-				env.Printf("deleted %s\n", email)
+				env.Printf("deleted %s; %d file(s) it uploaded passed to the admins\n", email, removed)
 			}
 			return nil
 		},

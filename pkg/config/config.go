@@ -206,6 +206,10 @@ type Files struct {
 	// before the connection closes (nginx's lingering_time, also 30 s by
 	// default); 0 closes at once.
 	RefusedUploadDrain time.Duration `mapstructure:"refused_upload_drain"`
+	// ZipMaxFiles and ZipMaxBytes bound one "download selected" zip: how
+	// many files, and how many bytes before packing, it may hold.
+	ZipMaxFiles int   `mapstructure:"zip_max_files"`
+	ZipMaxBytes int64 `mapstructure:"zip_max_bytes"`
 }
 
 // Activity bounds the activity log.
@@ -288,7 +292,8 @@ func Default() Config {
 		Log: Log{Format: "text"},
 		Files: Files{MaxUploadBytes: 4 << 30, MaxPartsPerRequest: 100, UploadsPerMinute: 30,
 			MaxConcurrentUploads: 32, MaxConcurrentUploadsPerUser: 4, MinUploadRate: 1024,
-			QuotaBytes: 10 << 30, QuotaFiles: 10000, TusExpiry: 24 * time.Hour, RefusedUploadDrain: 30 * time.Second},
+			QuotaBytes: 10 << 30, QuotaFiles: 10000, TusExpiry: 24 * time.Hour, RefusedUploadDrain: 30 * time.Second,
+			ZipMaxFiles: 500, ZipMaxBytes: 4 << 30},
 		Emulator: Emulator{MaxStateBytes: 16 << 20, MaxROMBytes: 512 << 20},
 		Activity: Activity{MaxEvents: 10000, MaxBytes: 32 << 20, RatePerMinute: 60, GlobalRatePerMinute: 1200},
 		Events:   Events{MaxStreamsPerUser: 16, MaxStreams: 10000, Buffer: 1024, Heartbeat: 15 * time.Second},
@@ -397,6 +402,10 @@ func (c Config) Validate() error {
 	}
 	if c.Files.TusExpiry < time.Minute {
 		errs = append(errs, fmt.Errorf("files.tus_expiry must be at least 1m, got %s", c.Files.TusExpiry))
+	}
+	if c.Files.ZipMaxFiles <= 0 || c.Files.ZipMaxBytes <= 0 {
+		errs = append(errs, fmt.Errorf("files.zip_max_files and files.zip_max_bytes must be positive, got %d and %d",
+			c.Files.ZipMaxFiles, c.Files.ZipMaxBytes))
 	}
 	if c.Files.RefusedUploadDrain < 0 {
 		errs = append(errs, fmt.Errorf("files.refused_upload_drain must not be negative, got %s", c.Files.RefusedUploadDrain))

@@ -48,11 +48,18 @@ func (s *Server) requestLog(c fiber.Ctx) error {
 // photos) and https: (an article's cover may be an https URL the owner chose;
 // nothing the site ships points elsewhere), media from blob:, and frames only
 // from itself (the emulator).
-// 'wasm-unsafe-eval' lets the emulator page compile WebAssembly cores.
-const spaCSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
+// 'wasm-unsafe-eval' lets the emulator page compile WebAssembly cores. The
+// one inline script index.html has — it applies the saved colour theme
+// before the first paint — is allowed by its hash (themeScriptHash) and
+// nothing else inline runs.
+const spaCSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' '" + themeScriptHash + "'; style-src 'self' 'unsafe-inline'; " +
 	"img-src 'self' data: blob: https:; media-src 'self' blob:; connect-src 'self'; font-src 'self'; " +
 	"worker-src 'self' blob:; frame-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; " +
 	"frame-ancestors 'self'"
+
+// themeScriptHash is the CSP hash of index.html's inline theme script
+// (site/index.html); a test fails when the script and the hash part.
+const themeScriptHash = "sha256-IcrRXOmcLm/fm5tc06IaJYOY3dsCoJY31tGxVGrXSds="
 
 // securityHeaders sets the baseline headers before the handler runs, so a
 // handler with stricter needs (user files, the emulator) can override them.

@@ -38,6 +38,7 @@ func (s *Server) mountAuth(api fiber.Router) {
 	g.Post("/2fa/totp/confirm", s.requireSession, s.authTOTPConfirm)
 	g.Delete("/2fa/totp", s.requireSession, s.authTOTPDisable)
 	s.mountAccounts(g)
+	s.mountSelf(g)
 }
 
 func (s *Server) authClient(c fiber.Ctx) auth.Client {

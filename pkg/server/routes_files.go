@@ -68,6 +68,7 @@ func (s *Server) mountFiles(api fiber.Router) {
 		get("/stream/:id", s.streamFile)
 		get("/:id/download", s.downloadFile)
 		get("/:id/thumbnail", s.fileThumbnail)
+		g.Get("/zip", s.optionalUser, s.zipFiles) // before /:id, which would take "zip" for an id
 		get("/:id", s.fileDetail)
 		g.Delete("/:id", s.requireUser, s.deleteFile)
 		g.Patch("/:id", s.requireUser, s.patchFile)

@@ -59,9 +59,12 @@ func newProfileAssets(l *profile.Loaded) (*profileAssets, error) {
 }
 
 // mountProfile serves GET /api/profile (the portfolio, docs/profile.md) and its avatar. Without
-// a content/profile.yaml both answer 404 and the pages show the site without an owner.
+// a content/profile.yaml both answer 404 and the pages show the site without an owner. An admin's
+// PUT /api/profile (routes_portfolio_edit.go) swaps what they serve.
 func (s *Server) mountProfile(api fiber.Router, pa *profileAssets) {
+	s.portfolio.set(pa)
 	api.Get("/profile", func(c fiber.Ctx) error {
+		pa := s.portfolio.get()
 		if pa == nil {
 			return NewError(fiber.StatusNotFound, "no profile: add content/profile.yaml")
 		}
@@ -69,6 +72,7 @@ func (s *Server) mountProfile(api fiber.Router, pa *profileAssets) {
 			etag: pa.jsonETag, identity: memory(pa.json)})
 	})
 	api.Get("/profile/avatar", func(c fiber.Ctx) error {
+		pa := s.portfolio.get()
 		if pa == nil || len(pa.avatar) == 0 {
 			return NewError(fiber.StatusNotFound, "no avatar")
 		}
@@ -78,4 +82,5 @@ func (s *Server) mountProfile(api fiber.Router, pa *profileAssets) {
 		return sendContent(c, &content{contentType: pa.avatarType, cacheControl: cacheImmutable,
 			etag: pa.avatarETag, identity: memory(pa.avatar)})
 	})
+	s.mountPortfolioEdit(api)
 }

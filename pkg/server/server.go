@@ -91,6 +91,11 @@ type Services struct {
 	Audit *audit.Service
 	// Profile is the owner's checked content/profile.yaml (GET /api/profile); nil answers 404.
 	Profile *profile.Loaded
+	// PortfolioDir is the content directory PUT /api/profile writes profile.yaml into, and
+	// PortfolioIcons the icon set its icons are checked against; empty leaves the portfolio
+	// read-only.
+	PortfolioDir   string
+	PortfolioIcons profile.IconExists
 	// GameStates keeps players' save states (/api/games/:gameId/states);
 	// nil leaves them unmounted.
 	GameStates *gamestates.Service
@@ -171,6 +176,9 @@ type Server struct {
 	// fileList and specFileList cache the encoded plain file list of the
 	// canonical path and of the spec's (listFiles).
 	fileList, specFileList encodedList
+	// portfolio is the portfolio as served (routes_profile.go); an admin's
+	// edit swaps it.
+	portfolio portfolioState
 }
 
 // New builds the Fiber app with every route mounted: the app-wide
@@ -300,6 +308,7 @@ func (s *Server) mountAreas(app *fiber.App, cores fs.FS) error {
 		return err
 	}
 	s.mountAuth(api)
+	s.mountAvatars(api)
 	s.mountActivity(api)
 	s.mountIP(api)
 	s.mountFiles(api)

@@ -18,11 +18,9 @@ func requireAdmin(actor Actor) error {
 }
 
 // DeleteAccount deletes the account email and ends its sessions; with
-// deleteFiles the files it uploaded go too (else they stay in the file
-// cloud). Admins and the owner only. Once begun it runs to its end whatever
-// happens to the request that asked: an account half deleted, or deleted
-// with its files half gone, could not be named again to finish. It returns
-// how many files were deleted.
+// deleteFiles the files it uploaded go too, else they pass to the
+// administrators (files.Service.GiveToAdmins). Admins and the owner only.
+// It returns how many files were deleted or passed on.
 func (h *Hub) DeleteAccount(ctx context.Context, actor Actor, email string, deleteFiles bool) (int, error) {
 	if err := requireAdmin(actor); err != nil {
 		return 0, err
@@ -31,6 +29,14 @@ func (h *Hub) DeleteAccount(ctx context.Context, actor Actor, email string, dele
 	if err != nil {
 		return 0, err
 	}
+	return h.deleteAccount(ctx, actor, u, deleteFiles)
+}
+
+// deleteAccount deletes u for actor (an admin, the owner, or u itself).
+// Once begun it runs to its end whatever happens to the request that
+// asked: an account half deleted, or deleted with its files half gone,
+// could not be named again to finish.
+func (h *Hub) deleteAccount(ctx context.Context, actor Actor, u *auth.User, deleteFiles bool) (int, error) {
 	ctx = context.WithoutCancel(ctx)
 	if err := h.Auth.DeleteUser(ctx, u.Email); err != nil {
 		return 0, err
@@ -51,19 +57,35 @@ func (h *Hub) DeleteAccount(ctx context.Context, actor Actor, email string, dele
 			return 0, err
 		}
 	}
-	mode, removed := "keep", 0
-	if deleteFiles && h.Files != nil {
-		mode = "delete"
-		if removed, err = h.Files.DeleteUploadedBy(ctx, u.ID); err != nil {
-			h.log().Error("account deleted, but not all its files", slog.String("user", u.Email), slog.Any("err", err))
-			return removed, err
+	mode, n := "keep", 0
+	if h.Files != nil {
+		var err error
+		if deleteFiles {
+			mode = "delete"
+			n, err = h.Files.DeleteUploadedBy(ctx, u.ID)
+		} else {
+			n, err = h.Files.GiveToAdmins(ctx, u.ID)
+		}
+		if err != nil {
+			h.log().Error("account deleted, but not all its files handled", slog.String("user", u.Email),
+				slog.String("files", mode), slog.Any("err", err))
+			return n, err
 		}
 	}
+	by := "admin"
+	if actor.UserID == u.ID {
+		by = "self"
+	}
 	h.log().Info("user deleted", slog.String("user", u.Email), slog.String("files", mode),
-		slog.Int("files_deleted", removed), slog.String("by", actor.Name()))
-	h.record(ctx, actor, audit.Event{Type: audit.UserDeleted, Target: u.Email,
-		Details: map[string]string{"files": mode, "filesDeleted": strconv.Itoa(removed)}})
-	return removed, nil
+		slog.Int("files_handled", n), slog.String("by", actor.Name()))
+	details := map[string]string{"files": mode, "by": by}
+	if deleteFiles {
+		details["filesDeleted"] = strconv.Itoa(n)
+	} else {
+		details["filesKept"] = strconv.Itoa(n)
+	}
+	h.record(ctx, actor, audit.Event{Type: audit.UserDeleted, Target: u.Email, Details: details})
+	return n, nil
 }
 
 // SetRole makes the account email an admin or a user, ending its sessions

@@ -89,6 +89,10 @@ type Hub struct {
 	// configured).
 	Social      *social.Service
 	ContactMail func(ctx context.Context, m social.Message) error
+	// ConfirmNewEmail, when set, is given an account's next e-mail to
+	// confirm (a link sent to the new address); the change waits for it.
+	// Unset (no mail configured), a change of e-mail is made at once.
+	ConfirmNewEmail func(ctx context.Context, u *auth.User, next string) error
 }
 
 // record writes ev to the audit log as done by actor. An action that

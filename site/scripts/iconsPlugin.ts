@@ -19,9 +19,14 @@ export function iconsPlugin(): Plugin {
     generateBundle() {
       const pkg = createRequire(import.meta.url).resolve('simple-icons');
       const dir = join(dirname(pkg), 'icons');
+      const slugs: string[] = [];
       for (const file of readdirSync(dir)) {
-        if (file.endsWith('.svg')) this.emitFile({ type: 'asset', fileName: `icons/${file}`, source: readFileSync(join(dir, file)) });
+        if (!file.endsWith('.svg')) continue;
+        this.emitFile({ type: 'asset', fileName: `icons/${file}`, source: readFileSync(join(dir, file)) });
+        slugs.push(file.slice(0, -'.svg'.length));
       }
+      // The names alone, for the portfolio editor's icon search.
+      this.emitFile({ type: 'asset', fileName: 'icons/index.json', source: JSON.stringify(slugs.sort()) });
       this.emitFile({ type: 'asset', fileName: 'icons/generic.svg', source: GENERIC });
     },
   };

@@ -23,6 +23,7 @@ const SharePage = lazyPage(() => import('../features/files/shares/SharePage'));
 const ProfilePage = lazyPage(() => import('./ProfileRoute'));
 const DownloadsPage = lazyPage(() => import('../features/downloads/pages/DownloadsPage'));
 const DownloadPage = lazyPage(() => import('../features/downloads/pages/DownloadPage'));
+const PortfolioEditorPage = lazyPage(() => import('../features/portfolio/editor/PortfolioEditorPage'));
 const PrivacyPage = lazyPage(() => import('../features/legal/pages/PrivacyPage'));
 const TermsPage = lazyPage(() => import('../features/legal/pages/TermsPage'));
 const ForumPage = lazyPage(() => import('../features/forum/pages/ForumPage'));
@@ -79,6 +80,7 @@ export const routes: RouteObject[] = [
       { path: 'alavar', element: <DownloadsPage /> },
       { path: 'alavar/:slug', element: <DownloadPage /> },
       { path: 'profile', element: <ProfilePage /> },
+      { path: 'profile/portfolio', element: <PortfolioEditorPage /> },
       { path: 'privacy', element: <PrivacyPage /> },
       { path: 'terms', element: <TermsPage /> },
       { path: 'forum', element: <ForumPage /> },

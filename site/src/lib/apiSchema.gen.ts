@@ -201,7 +201,38 @@ export interface paths {
                 404: components["responses"]["Error"];
             };
         };
-        put?: never;
+        /**
+         * Replace the portfolio (admins)
+         * @description The body has the fields of the `Profile` answer (`avatarUrl` is ignored; `avatar` names an image file in the content directory). It is checked as `devhub content check` checks the file — a problem is a 400 naming the field by its dotted path (`services.2.icon`) — and written into content/profile.yaml keeping the file's comments and key order, the previous version kept as profile.yaml.prev. The answer is the portfolio as now served.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description The portfolio as now served */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Profile"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+            };
+        };
         post?: never;
         delete?: never;
         options?: never;
@@ -771,10 +802,75 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete the signed-in user's account
+         * @description Proven by the password, and a one-time or recovery code when two-factor sign-in is on (missing: 400 with `data.code.code = required`). `deleteFiles` true deletes the account's files; false passes them to the administrators. Every session ends; the event is audited.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        password: string;
+                        code?: string;
+                        deleteFiles: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+                429: components["responses"]["Throttled"];
+            };
+        };
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change the signed-in user's display name
+         * @description The name follows the registration rules (1–100 characters, no control or invisible characters).
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The user as it is now */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["User"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+            };
+        };
         trace?: never;
     };
     "/api/auth/quota": {
@@ -3169,6 +3265,266 @@ export interface paths {
     "/api/api/files/{id}/download": paths["/api/files/{id}/download"];
     "/api/api/files/stream/{id}": paths["/api/files/stream/{id}"];
     "/api/api/files/{id}/thumbnail": paths["/api/files/{id}/thumbnail"];
+    "/api/auth/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the signed-in user's e-mail
+         * @description Proven by the current password (and a code when two-factor sign-in is on). Where mail is configured the change waits for a confirmation from the new address (`pending: true`, the account keeps its e-mail meanwhile); otherwise it is made at once. An address in use by another account, the current one, or a malformed one is a 400 naming `email`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                        password: string;
+                        code?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The account, and whether the change waits for a confirmation */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: components["schemas"]["User"];
+                            pending: boolean;
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+                429: components["responses"]["Throttled"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/profile/avatar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the signed-in user's avatar
+         * @description The body is the picture (JPEG, PNG, GIF or WebP, at most 5 MiB, each side at least 32 px, at most 25 megapixels — read from its header before decoding); its type is read from its bytes. The centred square is cut and scaled to 256×256 JPEG.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "image/*": string;
+                };
+            };
+            responses: {
+                /** @description The user with its new avatarUrl */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["User"];
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+            };
+        };
+        /** Remove the signed-in user's avatar */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The user without avatarUrl */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["User"];
+                    };
+                };
+                401: components["responses"]["Error"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A copy of the signed-in user's data as a zip, streamed
+         * @description `account.json` (the account, its sessions, its second-factor state, its files' details) and each file under `files/`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The zip */
+                200: {
+                    headers: {
+                        "Content-Disposition"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/zip": string;
+                    };
+                };
+                401: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}/avatar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An account's avatar (256×256 JPEG), cached for good (its URL names its version) */
+        get: {
+            parameters: {
+                query?: {
+                    v?: string;
+                };
+                header?: {
+                    "If-None-Match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The picture */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/jpeg": string;
+                    };
+                };
+                /** @description Not modified */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/files/zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Several files as one zip, streamed
+         * @description Entries are named by the files' names (made safe, a repeated name numbered). Every id must be a file the caller may read, else 404 for the whole request before a byte is sent; more than files.zip_max_files files or files.zip_max_bytes bytes → 413.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description File ids separated by commas */
+                    ids: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The zip */
+                200: {
+                    headers: {
+                        "Content-Disposition"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/zip": string;
+                    };
+                };
+                400: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api/files/zip": paths["/api/files/zip"];
     "/api/downloads": {
         parameters: {
             query?: never;
@@ -7286,6 +7642,8 @@ export interface components {
             role: "admin" | "user";
             /** Format: date-time */
             createdAt: string;
+            /** @description The account's avatar (a square JPEG), when it has one; the URL changes with it */
+            avatarUrl?: string;
         };
         Tokens: {
             accessToken: string;

@@ -4,6 +4,7 @@ import { Link, NavLink, useLocation } from 'react-router';
 import { useAuth } from '../../lib/auth';
 import { MenuIcon } from './icons';
 import { LanguageSelector } from './LanguageSelector';
+import { ThemeSwitch } from './ThemeSwitch';
 import { ADMIN_PATH, MAIN_ITEMS, SHELL_BREAKPOINT_PX } from './navItems';
 import { preloadSidebar, Sidebar } from './Sidebar';
 import { ToolsDropdown } from './ToolsDropdown';
@@ -106,6 +107,12 @@ function ReadyHeader() {
             </Suspense>
           ) : null}
           <LanguageSelector />
+          <ThemeSwitch />
+          {user?.avatarUrl ? (
+            <Link className="header-avatar" to="/profile" aria-label={t('profile')}>
+              <img src={user.avatarUrl} alt="" width={36} height={36} />
+            </Link>
+          ) : null}
           <button
             ref={menuButtonRef}
             type="button"

@@ -372,16 +372,9 @@ export function previewFile(id: number, signal?: AbortSignal) {
   return fetchFileBlob(filePaths.stream(id), undefined, signal);
 }
 
-/** Hands a Blob to the browser as a download under the file's original name. */
-export function saveBlob(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.rel = 'noopener';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  // Give the browser a moment to start the download before the URL goes away.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+export { saveBlob } from '../../lib/saveBlob';
+
+/** GET /api/files/zip?ids=…: the chosen files as one zip (refused whole, before any byte, when one may not be read). */
+export function downloadZip(ids: number[], onProgress?: (p: DownloadProgress) => void, signal?: AbortSignal) {
+  return fetchFileBlob(`/api/files/zip?ids=${ids.join(',')}`, onProgress, signal);
 }

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { User } from '../../../lib/auth';
+import '../self/self.css';
 
 /**
  * The quick links. A section whose page does not exist yet is marked `soon` and left out, so no
@@ -38,6 +39,7 @@ export function ProfileOverview({
   return (
     <section className="profile-section" aria-labelledby="profile-overview-email">
       <header className="profile-overview__header">
+        {user.avatarUrl ? <img className="profile-overview__avatar" src={user.avatarUrl} alt="" width={64} height={64} /> : null}
         <div className="profile-overview__who">
           <h2 id="profile-overview-email" className="profile-overview__email">
             {user.email}

@@ -12,6 +12,7 @@ import { NotificationList } from '../../../components/notifications/Notification
 import { AuditLog } from '../security/AuditLog';
 import { InvitesPanel } from '../security/InvitesPanel';
 import { ModerationQueue } from '../../../components/moderation/ModerationQueue';
+import { AccountSettings, PortfolioEditorLink } from '../self/AccountSettings';
 import { PasskeysSettings } from '../security/PasskeysSettings';
 import { SessionsList } from '../security/SessionsList';
 import { TwoFactorSettings } from '../security/TwoFactorSettings';
@@ -96,6 +97,7 @@ function sectionView(
     case 'admin':
       return isAdmin ? (
         <>
+          <PortfolioEditorLink />
           <AdminPanel />
           <InvitesPanel />
           <ModerationQueue />
@@ -107,6 +109,7 @@ function sectionView(
     case 'settings':
       return (
         <>
+          <AccountSettings />
           <ChangePasswordForm />
           <TwoFactorSettings />
           <PasskeysSettings />

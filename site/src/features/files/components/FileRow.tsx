@@ -15,6 +15,9 @@ interface Props {
   onPreview: (f: FileItem) => void;
   onDownload: (f: FileItem) => void;
   onDelete: (f: FileItem) => void;
+  /** Whether the file is chosen for "download selected"; undefined: no checkbox. */
+  selected?: boolean;
+  onSelect?: (f: FileItem, on: boolean) => void;
 }
 
 /** Whether the preview overlay can show this file (spec §2: image, video, audio, PDF). */
@@ -30,11 +33,20 @@ export function fileLink(id: number): string {
  * One file: its thumbnail or type icon, its name (a link to its page), size in MB and actions;
  * delete for admins and for the file's own uploader.
  */
-export function FileRow({ file, isAdmin, download, onPreview, onDownload, onDelete }: Props) {
+export function FileRow({ file, isAdmin, download, onPreview, onDownload, onDelete, selected, onSelect }: Props) {
   const { t, i18n } = useTranslation(FILES_NS);
   const busy = download?.status === 'starting' || download?.status === 'downloading';
   return (
     <li className="files-row" data-testid={`file-${file.id}`}>
+      {onSelect ? (
+        <input
+          type="checkbox"
+          className="files-row__select"
+          checked={!!selected}
+          onChange={(e) => onSelect(file, e.target.checked)}
+          aria-label={t('select.label', { name: file.originalName })}
+        />
+      ) : null}
       <FileThumb file={file} />
       <div className="files-row__info">
         <Link className="files-row__name" to={`/filecloud/${file.id}`} title={t('list.details', { name: file.originalName })}>

@@ -14,10 +14,13 @@ interface Props {
   onPreview: (f: FileItem) => void;
   onDownload: (f: FileItem) => void;
   onDelete: (f: FileItem) => void;
+  /** The ids chosen for "download selected", and how a row's checkbox changes them. */
+  selected?: ReadonlySet<number>;
+  onSelect?: (f: FileItem, on: boolean) => void;
 }
 
 /** Tabs images/videos/audio/documents/other (spec §2); an empty tab says 'No files found'. */
-export function FileTabs({ groups, active, onActivate, isAdmin, downloads, onPreview, onDownload, onDelete }: Props) {
+export function FileTabs({ groups, active, onActivate, isAdmin, downloads, onPreview, onDownload, onDelete, selected, onSelect }: Props) {
   const { t } = useTranslation(FILES_NS);
   const base = useId();
   const tabs = useRef<Record<string, HTMLButtonElement | null>>({});
@@ -72,6 +75,8 @@ export function FileTabs({ groups, active, onActivate, isAdmin, downloads, onPre
                 onPreview={onPreview}
                 onDownload={onDownload}
                 onDelete={onDelete}
+                selected={selected?.has(f.id)}
+                onSelect={onSelect}
               />
             ))}
           </ul>

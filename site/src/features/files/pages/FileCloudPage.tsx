@@ -8,6 +8,7 @@ import { useAuth } from '../../../lib/auth';
 import { toast } from '../../../lib/toast';
 import {
   downloadFile,
+  downloadZip,
   saveBlob,
   useDeleteFile,
   useFileList,
@@ -17,6 +18,7 @@ import {
   type Group,
 } from '../api';
 import { FileTabs } from '../components/FileTabs';
+import { SelectionBar } from '../components/SelectionBar';
 import { PreviewOverlay } from '../components/PreviewOverlay';
 import { Uploader } from '../components/Uploader';
 import { FILES_NS } from '../i18n';
@@ -50,6 +52,29 @@ export default function FileCloudPage() {
   const downloads = useDownloads();
   const refreshList = useRefreshFileList();
   const remove = useDeleteFile();
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const [zipping, setZipping] = useState(false);
+
+  const onSelect = useCallback((f: FileItem, on: boolean) => {
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(f.id);
+      else next.delete(f.id);
+      return next;
+    });
+  }, []);
+
+  const onDownloadSelected = async () => {
+    setZipping(true);
+    try {
+      saveBlob(await downloadZip([...selected]), 'files.zip');
+      toast.success(t('select.zipped'));
+    } catch (err) {
+      toast.error(t('select.zipError', { message: errorMessage(err) }));
+    } finally {
+      setZipping(false);
+    }
+  };
 
   // A failed load says so once per failure (the list keeps what it had).
   const loadError = list.error;
@@ -109,6 +134,7 @@ export default function FileCloudPage() {
           <input type="checkbox" checked={mine} onChange={(e) => setMine(e.target.checked)} /> {t('list.mine')}
         </label>
       ) : null}
+      <SelectionBar count={selected.size} busy={zipping} onDownload={() => void onDownloadSelected()} onClear={() => setSelected(new Set())} />
       {list.isPending ? (
         <p role="status" className="files-loading">
           {t('list.loading')}
@@ -123,6 +149,8 @@ export default function FileCloudPage() {
           onPreview={setPreview}
           onDownload={onDownload}
           onDelete={setToDelete}
+          selected={selected}
+          onSelect={onSelect}
         />
       )}
       {preview ? <PreviewOverlay file={preview} onClose={() => setPreview(null)} /> : null}

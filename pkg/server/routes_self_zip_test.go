@@ -1,0 +1,101 @@
+package server
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/devhub/devhub/pkg/config"
+)
+
+// zipEntries reads a zip answer into name → content.
+func zipEntries(t *testing.T, body string) map[string]string {
+	t.Helper()
+	zr, err := zip.NewReader(strings.NewReader(body), int64(len(body)))
+	if err != nil {
+		t.Fatalf("not a zip: %v", err)
+	}
+	out := map[string]string{}
+	for _, f := range zr.File {
+		r, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(r)
+		r.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+		out[f.Name] = string(b)
+	}
+	return out
+}
+
+func names(m map[string]string) string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return strings.Join(out, "|")
+}
+
+// Several files download as one zip: only files the caller may read, the
+// entries named by the files' names (made unique), within the caps on
+// count and bytes; any refusal comes before a byte of zip.
+func TestFilesZip(t *testing.T) {
+	fa := newFilesTestAppWithOptions(t, func(c *config.Config) {
+		c.Files.ZipMaxFiles = 3
+		c.Files.ZipMaxBytes = 60
+	}, nil)
+	sa := &sharesTestApp{filesTestApp: fa}
+	a := sa.uploadFile(t, "notes.txt", []byte("first notes"), false)
+	b := sa.uploadFile(t, "notes.txt", []byte("second"), false)
+	img := sa.uploadFile(t, "pic.png", testPNG, false)
+	priv := sa.uploadFile(t, "secret.txt", []byte("mine"), true)
+	big := sa.uploadFile(t, "big.txt", bytes.Repeat([]byte("x"), 50), false)
+	ids := func(fs ...uint64) string {
+		parts := make([]string, len(fs))
+		for i, id := range fs {
+			parts[i] = fmt.Sprint(id)
+		}
+		return "/api/files/zip?ids=" + strings.Join(parts, ",")
+	}
+	isZip := func(want string) func(t *testing.T, resp *http.Response, body string) {
+		return func(t *testing.T, resp *http.Response, body string) {
+			if got := names(zipEntries(t, body)); got != want {
+				t.Fatalf("entries %q, want %q", got, want)
+			}
+		}
+	}
+	runScenarios(t, sameApp(fa.testApp), []apiScenario{
+		{Name: "a guest, public files, a repeated name numbered", URL: ids(a.ID, b.ID, img.ID), NoHead: true,
+			ExpectedStatus: 200, ExpectedHeaders: map[string]string{"Content-Type": "application/zip",
+				"Content-Disposition": `attachment; filename="files.zip"`},
+			AfterTest: func(t *testing.T, resp *http.Response, body string) {
+				e := zipEntries(t, body)
+				if e["notes.txt"] != "first notes" || e["notes (2).txt"] != "second" || e["pic.png"] != string(testPNG) {
+					t.Fatalf("entries %v", names(e))
+				}
+			}},
+		{Name: "a repeated id counts once", URL: ids(a.ID, a.ID), NoHead: true, ExpectedStatus: 200, AfterTest: isZip("notes.txt")},
+		{Name: "the uploader gets a private file", URL: ids(a.ID, priv.ID), Token: userToken, NoHead: true,
+			ExpectedStatus: 200, AfterTest: isZip("notes.txt|secret.txt")},
+		{Name: "an admin gets a private file", URL: ids(priv.ID), Token: adminToken, NoHead: true, ExpectedStatus: 200, AfterTest: isZip("secret.txt")},
+		{Name: "another user: the whole request is not found", URL: ids(a.ID, priv.ID), Token: otherToken, NoHead: true,
+			ExpectedStatus: 404, NotExpectedContent: []string{"notes"}},
+		{Name: "a guest: not found", URL: ids(priv.ID), NoHead: true, ExpectedStatus: 404},
+		{Name: "an unknown id", URL: ids(a.ID, 999), NoHead: true, ExpectedStatus: 404},
+		{Name: "over the count", URL: ids(a.ID, b.ID, img.ID, priv.ID), Token: userToken, NoHead: true, ExpectedStatus: 413},
+		{Name: "over the bytes", URL: ids(a.ID, big.ID), NoHead: true, ExpectedStatus: 413},
+		{Name: "no ids", URL: "/api/files/zip", NoHead: true, ExpectedStatus: 400},
+		{Name: "a bad id", URL: "/api/files/zip?ids=1,x", NoHead: true, ExpectedStatus: 400},
+		{Name: "a zero id", URL: "/api/files/zip?ids=0", NoHead: true, ExpectedStatus: 400},
+		{Name: "the spec's path too", URL: "/api/api/files/zip?ids=" + fmt.Sprint(a.ID), NoHead: true, ExpectedStatus: 200, AfterTest: isZip("notes.txt")},
+	})
+}

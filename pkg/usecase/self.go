@@ -1,0 +1,273 @@
+package usecase
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/devhub/devhub/pkg/audit"
+	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/store"
+	"github.com/devhub/devhub/pkg/thumbs"
+)
+
+// An account's own settings, changed by its holder: the display name, the
+// e-mail, the avatar, a copy of its data, and deleting it.
+
+// AvatarSide is an avatar's side in pixels: twice the largest size a page
+// shows it at, sharp on high-density screens.
+const AvatarSide = 256
+
+// MaxAvatarBytes is the largest picture accepted as an avatar.
+const MaxAvatarBytes = 5 << 20
+
+// avatarLimits bound the decoding of an avatar's picture: far below a
+// thumbnail's, since a face needs no 50-megapixel source.
+var avatarLimits = thumbs.Limits{MaxSide: AvatarSide, MaxPixels: 25_000_000, MaxMemory: 128 << 20}
+
+// self is the signed-in account the actor is; the owner at the terminal
+// has none.
+func self(actor Actor) error {
+	if actor.UserID == 0 {
+		return store.Refuse(store.KindForbidden, "only a signed-in account has its own settings")
+	}
+	return nil
+}
+
+// SetOwnName changes the actor's display name.
+func (h *Hub) SetOwnName(ctx context.Context, actor Actor, name string) (*auth.User, error) {
+	if err := self(actor); err != nil {
+		return nil, err
+	}
+	before, err := h.Auth.UserByID(actor.UserID)
+	if err != nil {
+		return nil, err
+	}
+	u, err := h.Auth.SetName(ctx, actor.UserID, name)
+	if err != nil {
+		return nil, err
+	}
+	if u.Name != before.Name {
+		h.record(ctx, actor, audit.Event{Type: audit.NameChanged, Target: u.Email,
+			Details: map[string]string{"from": before.Name, "to": u.Name}})
+	}
+	return u, nil
+}
+
+// EmailChange is the answer to a change of e-mail: the account as it is
+// now, and whether the change waits for a confirmation from the new
+// address (the account keeps its old e-mail meanwhile).
+type EmailChange struct {
+	User    *auth.User `json:"user"`
+	Pending bool       `json:"pending"`
+}
+
+// ChangeOwnEmail moves the actor's account to the address email, proven by
+// the current password (and the second factor when it is on). Without
+// Hub.ConfirmNewEmail the change is made at once; with it, the hook is
+// given the new address to confirm and nothing changes yet.
+func (h *Hub) ChangeOwnEmail(ctx context.Context, actor Actor, email string, proof auth.Proof, c auth.Client) (*EmailChange, error) {
+	if err := self(actor); err != nil {
+		return nil, err
+	}
+	proof.Field = "password"
+	next, err := h.Auth.CheckNewEmail(actor.UserID, email)
+	if err != nil {
+		return nil, err
+	}
+	if err := h.Auth.CheckProof(ctx, actor.UserID, proof, c); err != nil {
+		return nil, err
+	}
+	before, err := h.Auth.UserByID(actor.UserID)
+	if err != nil {
+		return nil, err
+	}
+	if h.ConfirmNewEmail != nil {
+		if err := h.ConfirmNewEmail(ctx, before, next); err != nil {
+			return nil, err
+		}
+		return &EmailChange{User: before, Pending: true}, nil
+	}
+	u, err := h.Auth.SetEmail(ctx, actor.UserID, next)
+	if err != nil {
+		return nil, err
+	}
+	h.log().Info("e-mail changed", slog.Uint64("user", u.ID), slog.String("from", before.Email), slog.String("to", u.Email))
+	h.record(ctx, actor, audit.Event{Type: audit.EmailChanged, Target: u.Email,
+		Details: map[string]string{"from": before.Email, "to": u.Email}})
+	return &EmailChange{User: u}, nil
+}
+
+// SetOwnAvatar makes the picture data the actor's avatar: JPEG, PNG, GIF or
+// WebP of at most MaxAvatarBytes, each side at least thumbs.MinSquareSide,
+// its header read first so a picture too large to decode (a decompression
+// bomb) is refused before a pixel is; the centred square is cut and scaled
+// to AvatarSide.
+func (h *Hub) SetOwnAvatar(ctx context.Context, actor Actor, data []byte) (*auth.User, error) {
+	if err := self(actor); err != nil {
+		return nil, err
+	}
+	if len(data) > MaxAvatarBytes {
+		return nil, store.Refuse(store.KindTooLarge, fmt.Sprintf("an avatar may be at most %d MiB", MaxAvatarBytes>>20))
+	}
+	if len(data) == 0 {
+		return nil, store.Invalid("avatar", "required", "send the picture as the request body")
+	}
+	jpeg, err := thumbs.Square(bytes.NewReader(data), AvatarSide, avatarLimits)
+	switch {
+	case errors.Is(err, thumbs.ErrUnsupported):
+		return nil, store.Invalid("avatar", "unsupported", "the avatar must be a JPEG, PNG, GIF or WebP picture")
+	case errors.Is(err, thumbs.ErrTooLarge):
+		return nil, store.Refuse(store.KindTooLarge, "the picture has too many pixels to be an avatar")
+	case errors.Is(err, thumbs.ErrTooSmall):
+		return nil, store.Invalid("avatar", "too_small", fmt.Sprintf("the picture must be at least %d pixels on each side", thumbs.MinSquareSide))
+	case errors.Is(err, thumbs.ErrCorrupt):
+		return nil, store.Invalid("avatar", "corrupt", "the picture could not be read")
+	case err != nil:
+		return nil, err
+	}
+	u, err := h.Auth.SetAvatar(ctx, actor.UserID, jpeg)
+	if err != nil {
+		return nil, err
+	}
+	h.record(ctx, actor, audit.Event{Type: audit.AvatarChanged, Target: u.Email, Details: map[string]string{"avatar": "set"}})
+	return u, nil
+}
+
+// RemoveOwnAvatar forgets the actor's avatar.
+func (h *Hub) RemoveOwnAvatar(ctx context.Context, actor Actor) (*auth.User, error) {
+	if err := self(actor); err != nil {
+		return nil, err
+	}
+	u, err := h.Auth.RemoveAvatar(ctx, actor.UserID)
+	if err != nil {
+		return nil, err
+	}
+	h.record(ctx, actor, audit.Event{Type: audit.AvatarChanged, Target: u.Email, Details: map[string]string{"avatar": "removed"}})
+	return u, nil
+}
+
+// DeleteOwnAccount deletes the actor's account, proven by the password (and
+// the second factor when on): with deleteFiles its files go too, else they
+// pass to the administrators. Every session ends. It returns how many
+// files were deleted or passed on.
+func (h *Hub) DeleteOwnAccount(ctx context.Context, actor Actor, proof auth.Proof, deleteFiles bool, c auth.Client) (int, error) {
+	if err := self(actor); err != nil {
+		return 0, err
+	}
+	proof.Field = "password"
+	if err := h.Auth.CheckProof(ctx, actor.UserID, proof, c); err != nil {
+		return 0, err
+	}
+	u, err := h.Auth.UserByID(actor.UserID)
+	if err != nil {
+		return 0, err
+	}
+	return h.deleteAccount(ctx, actor, u, deleteFiles)
+}
+
+// accountExport is account.json in a copy of an account's data.
+type accountExport struct {
+	ExportedAt time.Time             `json:"exportedAt"`
+	Account    auth.User             `json:"account"`
+	TwoFactor  *auth.TwoFactorStatus `json:"twoFactor,omitempty"`
+	Sessions   []exportedSession     `json:"sessions"`
+	// Files are the account's uploads; Path is each one's entry in the zip.
+	Files []exportedFile `json:"files"`
+}
+
+type exportedSession struct {
+	CreatedAt  time.Time `json:"createdAt"`
+	LastUsedAt time.Time `json:"lastUsedAt"`
+	IP         string    `json:"ip,omitempty"`
+	UserAgent  string    `json:"userAgent,omitempty"`
+}
+
+type exportedFile struct {
+	files.Info
+	Path string `json:"path"`
+}
+
+// Export is a copy of an account's data, ready to be written as a zip.
+type Export struct {
+	h     *Hub
+	json  []byte
+	files []files.File
+	names []string
+	at    time.Time
+}
+
+// ExportOwnData gathers the actor's account (its settings, sessions,
+// second-factor state) and the list of its files; Export.WriteZip then
+// streams them as a zip. Nothing is written before this has succeeded, so a
+// refusal is a clean error answer.
+func (h *Hub) ExportOwnData(ctx context.Context, actor Actor) (*Export, error) {
+	if err := self(actor); err != nil {
+		return nil, err
+	}
+	u, err := h.Auth.UserByID(actor.UserID)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now().UTC()
+	out := accountExport{ExportedAt: now, Account: *u, Sessions: []exportedSession{}, Files: []exportedFile{}}
+	if tf, err := h.Auth.TwoFactor(u.Email); err == nil {
+		out.TwoFactor = tf
+	}
+	sessions, err := h.Auth.Sessions(u.Email)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range sessions {
+		out.Sessions = append(out.Sessions, exportedSession{CreatedAt: s.CreatedAt, LastUsedAt: s.LastUsedAt, IP: s.IP, UserAgent: s.UserAgent})
+	}
+	ex := &Export{h: h, at: now}
+	if h.Files != nil {
+		ex.files = h.Files.UploadedBy(u.ID)
+		ex.names = files.EntryNames(ex.files, "files/")
+		for i, f := range ex.files {
+			out.Files = append(out.Files, exportedFile{Info: f.Info(true), Path: ex.names[i]})
+		}
+	}
+	if ex.json, err = json.MarshalIndent(out, "", "  "); err != nil {
+		return nil, err
+	}
+	h.record(ctx, actor, audit.Event{Type: audit.DataExported, Target: u.Email,
+		Details: map[string]string{"files": fmt.Sprint(len(ex.files))}})
+	return ex, nil
+}
+
+// WriteZip streams the export to w: account.json, then each file under
+// files/.
+func (e *Export) WriteZip(ctx context.Context, w io.Writer) error {
+	zw := zip.NewWriter(w)
+	if err := files.WriteJSONEntry(zw, "account.json", e.json, e.at); err != nil {
+		return err
+	}
+	if len(e.files) > 0 {
+		if err := e.h.Files.WriteZip(ctx, zw, e.files, e.names); err != nil {
+			return err
+		}
+	}
+	return zw.Close()
+}
+
+// BundleLimits bound one "download selected" zip.
+type BundleLimits struct {
+	MaxFiles int
+	MaxBytes int64
+}
+
+// BundleFiles checks the files ids for one zip download by the actor:
+// every one must be a file the actor may read (else the whole request is
+// not found), within the limits.
+func (h *Hub) BundleFiles(actor Actor, ids []uint64, l BundleLimits) (*files.Bundle, error) {
+	return h.Files.NewBundle(actor.viewer(), ids, l.MaxFiles, l.MaxBytes)
+}
