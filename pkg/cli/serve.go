@@ -12,7 +12,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/gofiber/fiber/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/devhub/devhub/pkg/server"
@@ -29,10 +28,16 @@ func newServeCmd(env *Env) *cobra.Command {
 		Short: "Run the web server (and the owner socket the CLI uses meanwhile)",
 		Long: `serve opens the store, starts the HTTP server on server.addr and listens on
 <data_dir>/devhub.sock so that other devhub commands keep working while it
-runs. SIGINT or SIGTERM shut it down gracefully.`,
+runs. SIGINT or SIGTERM shut it down gracefully.
+
+With server.tls acme (or --domain) it serves https with HTTP/2 on
+server.addr (default :443) with certificates from an ACME CA, and on
+server.http_addr (default :80) answers the HTTP-01 challenge and redirects
+to https; server.tls files serves the owner's certificate and key.`,
 		Example: `  devhub serve
   devhub serve --addr 127.0.0.1:9000
-  DEVHUB_SERVER_ADDR=:80 devhub serve --config /etc/devhub.yaml`,
+  DEVHUB_SERVER_ADDR=:80 devhub serve --config /etc/devhub.yaml
+  devhub serve --domain example.org`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if env.remote {
@@ -44,6 +49,7 @@ runs. SIGINT or SIGTERM shut it down gracefully.`,
 		},
 	}
 	cmd.Flags().String("addr", "", "listen address (overrides server.addr)")
+	cmd.Flags().StringSlice("domain", nil, "serve https for this domain with a certificate from Let's Encrypt (sets server.domains and server.tls acme)")
 	return cmd
 }
 
@@ -111,13 +117,13 @@ func serve(ctx context.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", cfg.Server.Addr)
+	lns, err := openSite(ctx, cfg, net.Listen, log)
 	if err != nil {
-		return fmt.Errorf("listen on %s: %w", cfg.Server.Addr, err)
+		return err
 	}
 	sock, err := listenOwnerSocket(cfg, svc, log)
 	if err != nil {
-		ln.Close()
+		lns.site.Close()
 		return err
 	}
 	defer sock.Close()
@@ -125,21 +131,7 @@ func serve(ctx context.Context, env *Env) error {
 	if !site.Embedded {
 		log.Warn("this binary was built without the web interface; run `make build` for the full site")
 	}
-	log.Info("devhub listening", slog.String("addr", ln.Addr().String()), slog.String("data_dir", cfg.Storage.DataDir),
-		slog.String("owner_socket", cfg.SocketPath()))
-
-	errc := make(chan error, 1)
-	go func() {
-		errc <- app.Listener(server.LingerListener(ln), fiber.ListenConfig{DisableStartupMessage: true})
-	}()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	log.Info("shutting down")
-	if err := app.ShutdownWithTimeout(shutdownGrace); err != nil {
-		log.Warn("shutdown", slog.Any("err", err))
-	}
-	return nil
+	log.Info("devhub listening", slog.String("addr", lns.site.Addr().String()), slog.String("tls", cfg.Server.TLS),
+		slog.String("data_dir", cfg.Storage.DataDir), slog.String("owner_socket", cfg.SocketPath()))
+	return lns.serve(ctx, app, shutdownGrace, log)
 }
