@@ -44,6 +44,10 @@ type Options struct {
 	// RenewalWindowRatio is the share of a certificate's lifetime left
 	// when it is renewed (certmagic's default, a third, when 0).
 	RenewalWindowRatio float64
+	// DisableHTTPChallenge and DisableTLSALPNChallenge leave a challenge
+	// type out (both are offered by default).
+	DisableHTTPChallenge    bool
+	DisableTLSALPNChallenge bool
 }
 
 // Manager serves the certificate of server.tls acme or files.
@@ -148,7 +152,10 @@ func (m *Manager) setupACME(o Options) error {
 		ListenHost:     httpHost,
 		AltHTTPPort:    httpPort,
 		AltTLSALPNPort: tlsPort,
-		Logger:         zap.NewNop(),
+
+		DisableHTTPChallenge:    o.DisableHTTPChallenge,
+		DisableTLSALPNChallenge: o.DisableTLSALPNChallenge,
+		Logger:                  zap.NewNop(),
 	})
 	magic.Issuers = []certmagic.Issuer{m.issuer}
 	m.magic = magic
