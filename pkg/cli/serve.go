@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/devhub/devhub/pkg/readiness"
 	"github.com/devhub/devhub/pkg/server"
 	"github.com/devhub/devhub/site"
 	"github.com/devhub/devhub/site/cores"
@@ -69,6 +70,19 @@ const defaultMemoryLimit = 48 << 20
 // a 64 MiB budget for the whole server.
 const defaultGCPercent = 50
 
+// readinessChecks are the checks of GET /readyz every server has: the
+// store answers a write and a read, the storage of new uploads answers.
+// Parts with a state of their own (the certificate, backups, mail) add
+// theirs to the registry.
+func readinessChecks(svc *services) *readiness.Registry {
+	r := &readiness.Registry{}
+	r.Add("store", func(context.Context) error { return svc.store.Ping() })
+	if svc.files != nil {
+		r.Add("storage", svc.files.PingStorage)
+	}
+	return r
+}
+
 func serve(ctx context.Context, env *Env) error {
 	cfg, log := env.cfg, env.log
 	if cfg.Log.Format == "json" {
@@ -113,13 +127,18 @@ func serve(ctx context.Context, env *Env) error {
 		return err
 	}
 
-	app, err := server.New(server.Options{Config: cfg, Services: svc.httpServices(), Site: site.FS(), Cores: cores.FS(), Logger: log})
+	services := svc.httpServices()
+	services.Ready = readinessChecks(svc)
+	app, err := server.New(server.Options{Config: cfg, Services: services, Site: site.FS(), Cores: cores.FS(), Logger: log})
 	if err != nil {
 		return err
 	}
 	lns, err := openSite(ctx, cfg, net.Listen, log)
 	if err != nil {
 		return err
+	}
+	if lns.certs != nil {
+		services.Ready.Add("certificate", func(context.Context) error { return lns.certs.Check(time.Now()) })
 	}
 	sock, err := listenOwnerSocket(cfg, svc, log)
 	if err != nil {

@@ -32,6 +32,7 @@ import (
 	"github.com/devhub/devhub/pkg/internal/freespace"
 	"github.com/devhub/devhub/pkg/profile"
 	"github.com/devhub/devhub/pkg/quota"
+	"github.com/devhub/devhub/pkg/readiness"
 	"github.com/devhub/devhub/pkg/roms"
 	"github.com/devhub/devhub/pkg/shares"
 	"github.com/devhub/devhub/pkg/store"
@@ -94,6 +95,8 @@ type Services struct {
 	// Controls keeps players' controls per console
 	// (/api/games/controls/:console); nil leaves them unmounted.
 	Controls *gamecontrols.Service
+	// Ready are the readiness checks of GET /readyz; nil: always ready.
+	Ready *readiness.Registry
 }
 
 // MaxHeaderBytes bounds a request's line and headers together: fasthttp reads
@@ -236,6 +239,7 @@ func (s *Server) newApp() *fiber.App {
 	app.Use(s.securityHeaders)
 
 	app.Get("/healthz", func(c fiber.Ctx) error { return c.SendString("ok") })
+	s.registerReady(app)
 	// Every route under /api is read within the body limit and answers
 	// compressed JSON when it is large enough.
 	app.Use("/api", s.limitBody(s.cfg.Server.BodyLimit), compressJSON)

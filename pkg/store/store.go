@@ -121,6 +121,23 @@ func (s *Store) Check() error {
 	return nil
 }
 
+// readyProbeKey is the meta key Ping writes.
+const readyProbeKey = "ready_probe"
+
+// Ping is the store's readiness: a write (committed to disk) and a read of
+// what was written.
+func (s *Store) Ping() error {
+	stamp := Itob(uint64(time.Now().UnixNano()))
+	if err := s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(metaBucket).Put([]byte(readyProbeKey), stamp) }); err != nil {
+		return errors.New("the store refuses writes")
+	}
+	got, err := s.Meta(readyProbeKey)
+	if err != nil || !bytes.Equal(got, stamp) {
+		return errors.New("the store does not read back what it wrote")
+	}
+	return nil
+}
+
 // Close releases the file lock.
 func (s *Store) Close() error { return s.db.Close() }
 
