@@ -6,14 +6,18 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/url"
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/readiness"
 	"github.com/devhub/devhub/pkg/server"
 	"github.com/devhub/devhub/site"
@@ -69,6 +73,24 @@ const defaultMemoryLimit = 48 << 20
 // smaller: a 1 GiB upload to S3 peaked 2–3 MiB lower (make bench), inside
 // a 64 MiB budget for the whole server.
 const defaultGCPercent = 50
+
+// setupURL is the first-run link: public_url's, else this server's own
+// address (localhost for an unspecified host).
+func setupURL(cfg config.Config, addr net.Addr, token string) string {
+	base := strings.TrimRight(cfg.Server.PublicURL, "/")
+	if base == "" {
+		host, port, _ := net.SplitHostPort(addr.String())
+		if ip := net.ParseIP(host); host == "" || ip == nil || ip.IsUnspecified() {
+			host = "localhost"
+		}
+		scheme := "http"
+		if cfg.Server.TLSOn() {
+			scheme = "https"
+		}
+		base = scheme + "://" + net.JoinHostPort(host, port)
+	}
+	return base + "/setup?token=" + url.QueryEscape(token)
+}
 
 // readinessChecks are the checks of GET /readyz every server has: the
 // store answers a write and a read, the storage of new uploads answers.
@@ -129,6 +151,7 @@ func serve(ctx context.Context, env *Env) error {
 
 	services := svc.httpServices()
 	services.Ready = readinessChecks(svc)
+	services.Setup = auth.NewOwnerSetup(svc.auth)
 	app, err := server.New(server.Options{Config: cfg, Services: services, Site: site.FS(), Cores: cores.FS(), Logger: log})
 	if err != nil {
 		return err
@@ -152,5 +175,11 @@ func serve(ctx context.Context, env *Env) error {
 	}
 	log.Info("devhub listening", slog.String("addr", lns.site.Addr().String()), slog.String("tls", cfg.Server.TLS),
 		slog.String("data_dir", cfg.Storage.DataDir), slog.String("owner_socket", cfg.SocketPath()))
+	if token, ok, err := services.Setup.Begin(); err != nil {
+		log.Warn("first-run link", slog.Any("err", err))
+	} else if ok {
+		log.Warn("first run: open this link within an hour to create the owner's account (it works once)",
+			slog.String("url", setupURL(cfg, lns.site.Addr(), token)))
+	}
 	return lns.serve(ctx, app, shutdownGrace, log)
 }

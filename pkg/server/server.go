@@ -95,6 +95,9 @@ type Services struct {
 	// Controls keeps players' controls per console
 	// (/api/games/controls/:console); nil leaves them unmounted.
 	Controls *gamecontrols.Service
+	// Setup is the first run's one-time link to create the owner's account
+	// (/api/setup); nil: no link was made.
+	Setup *auth.OwnerSetup
 	// Ready are the readiness checks of GET /readyz; nil: always ready.
 	Ready *readiness.Registry
 }
@@ -177,7 +180,7 @@ func newServer(o Options) (*Server, error) {
 	s := &Server{cfg: o.Config, svc: o.Services, log: o.Logger, streaming: map[string]bool{},
 		uploads: newUploadLimits(o.Config.Files)}
 	s.hub = &usecase.Hub{Auth: o.Services.Auth, Files: o.Services.Files, Shares: o.Services.Shares,
-		Audit: o.Services.Audit, Log: o.Logger}
+		Audit: o.Services.Audit, Log: o.Logger, Setup: o.Services.Setup}
 	for _, p := range o.Config.Server.TrustedProxies {
 		pfx, err := config.ParseProxy(p)
 		if err != nil {
@@ -263,6 +266,7 @@ func (s *Server) mountAreas(app *fiber.App, cores fs.FS) error {
 		return err
 	}
 	s.mountAuth(api)
+	s.mountSetup(api)
 	s.mountActivity(api)
 	s.mountIP(api)
 	s.mountFiles(api)

@@ -63,6 +63,8 @@ type Hub struct {
 	Shares *shares.Service
 	Audit  *audit.Service
 	Log    *slog.Logger
+	// Setup is the first-run link (nil: none was made).
+	Setup *auth.OwnerSetup
 }
 
 // record writes ev to the audit log as done by actor. An action that
