@@ -22,6 +22,7 @@ const SharePage = lazyPage(() => import('../features/files/shares/SharePage'));
 const ProfilePage = lazyPage(() => import('../features/auth/pages/ProfilePage'));
 const PrivacyPage = lazyPage(() => import('../features/legal/pages/PrivacyPage'));
 const TermsPage = lazyPage(() => import('../features/legal/pages/TermsPage'));
+const SetupPage = lazyPage(() => import('../features/setup/pages/SetupPage'));
 const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
 
 /**
@@ -67,6 +68,7 @@ export const routes: RouteObject[] = [
       { path: 'profile', element: <ProfilePage /> },
       { path: 'privacy', element: <PrivacyPage /> },
       { path: 'terms', element: <TermsPage /> },
+      { path: 'setup', element: <SetupPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },
