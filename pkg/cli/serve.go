@@ -33,7 +33,9 @@ func newServeCmd(env *Env) *cobra.Command {
 		Short: "Run the web server (and the owner socket the CLI uses meanwhile)",
 		Long: `serve opens the store, starts the HTTP server on server.addr and listens on
 <data_dir>/devhub.sock so that other devhub commands keep working while it
-runs. SIGINT or SIGTERM shut it down gracefully.
+runs. SIGINT or SIGTERM shut it down gracefully. SIGHUP upgrades without
+downtime: the binary at the same path is started on the same sockets, the
+requests in flight finish, and the old process exits.
 
 With server.tls acme (or --domain) it serves https with HTTP/2 on
 server.addr (default :443) with certificates from an ACME CA, and on
@@ -54,6 +56,7 @@ to https; server.tls files serves the owner's certificate and key.`,
 		},
 	}
 	cmd.Flags().String("addr", "", "listen address (overrides server.addr)")
+	cmd.Flags().StringVar(&env.pidFile, "pid-file", "", "write the serving process's PID here (it changes on an upgrade: SIGHUP)")
 	cmd.Flags().StringSlice("domain", nil, "serve https for this domain with a certificate from Let's Encrypt (sets server.domains and server.tls acme)")
 	return cmd
 }
@@ -127,12 +130,43 @@ func serve(ctx context.Context, env *Env) error {
 			return fmt.Errorf("create %s: %w", dir, err)
 		}
 	}
-	// A server already answering on the socket owns this data directory.
-	if c, err := net.DialTimeout("unix", cfg.SocketPath(), 500*time.Millisecond); err == nil {
+	upg, err := takeUpgrader(env.pidFile)
+	if err != nil {
+		return fmt.Errorf("upgrades: %w", err)
+	}
+	listen := net.Listen
+	if upg != nil {
+		defer upg.Stop()
+		listen = upg.Listen
+	}
+	upgraded := upg != nil && upg.HasParent()
+	// A server already answering on the socket owns this data directory
+	// (unless this process is its upgrade, started by it).
+	if c, err := net.DialTimeout("unix", cfg.SocketPath(), 500*time.Millisecond); err == nil && !upgraded {
 		c.Close()
 		return fmt.Errorf("another devhub server is already running on %s", cfg.Storage.DataDir)
+	} else if err == nil {
+		c.Close()
+	}
+	// The sockets first: an upgrade takes them over from the old process
+	// and tells it to finish; connections wait in their queue meanwhile.
+	lns, err := openSite(ctx, cfg, listen, log)
+	if err != nil {
+		return err
+	}
+	if upg != nil {
+		if err := upg.Ready(); err != nil {
+			lns.close()
+			return fmt.Errorf("upgrades: %w", err)
+		}
+		upgradeOnHangup(ctx, upg, log)
+	}
+	if upgraded {
+		env.storeWait = upgradeStoreWait
+		log.Info("upgraded: waiting for the previous process to finish its requests and release the store")
 	}
 	if err := env.openLocal(ctx); err != nil {
+		lns.close()
 		return err
 	}
 	// Release the store after the HTTP server and the socket have stopped
@@ -146,6 +180,7 @@ func serve(ctx context.Context, env *Env) error {
 	svc := env.svc
 	svc.profile = prof
 	if err := svc.startup(ctx); err != nil {
+		lns.close()
 		return err
 	}
 
@@ -154,10 +189,7 @@ func serve(ctx context.Context, env *Env) error {
 	services.Setup = auth.NewOwnerSetup(svc.auth)
 	app, err := server.New(server.Options{Config: cfg, Services: services, Site: site.FS(), Cores: cores.FS(), Logger: log})
 	if err != nil {
-		return err
-	}
-	lns, err := openSite(ctx, cfg, net.Listen, log)
-	if err != nil {
+		lns.close()
 		return err
 	}
 	if lns.certs != nil {
@@ -165,7 +197,7 @@ func serve(ctx context.Context, env *Env) error {
 	}
 	sock, err := listenOwnerSocket(cfg, svc, log)
 	if err != nil {
-		lns.site.Close()
+		lns.close()
 		return err
 	}
 	defer sock.Close()
@@ -181,5 +213,9 @@ func serve(ctx context.Context, env *Env) error {
 		log.Warn("first run: open this link within an hour to create the owner's account (it works once)",
 			slog.String("url", setupURL(cfg, lns.site.Addr(), token)))
 	}
-	return lns.serve(ctx, app, shutdownGrace, log)
+	var exit <-chan struct{}
+	if upg != nil {
+		exit = upg.Exit()
+	}
+	return lns.serve(ctx, exit, app, shutdownGrace, log)
 }

@@ -66,9 +66,18 @@ func openSite(ctx context.Context, cfg config.Config, listen listenFunc, log *sl
 	return s, nil
 }
 
-// serve runs app on the listeners until ctx ends or one fails, then shuts
-// down gracefully within grace.
-func (s *siteListeners) serve(ctx context.Context, app *fiber.App, grace time.Duration, log *slog.Logger) error {
+// close releases the listeners of a server that did not start.
+func (s *siteListeners) close() {
+	s.site.Close()
+	if s.tls != nil {
+		s.httpLn.Close()
+		s.certs.Stop()
+	}
+}
+
+// serve runs app on the listeners until ctx ends, exit closes (an upgrade
+// took over) or a listener fails, then shuts down gracefully within grace.
+func (s *siteListeners) serve(ctx context.Context, exit <-chan struct{}, app *fiber.App, grace time.Duration, log *slog.Logger) error {
 	errc := make(chan error, 3)
 	lc := fiber.ListenConfig{DisableStartupMessage: true}
 	if s.tls != nil {
@@ -96,6 +105,7 @@ func (s *siteListeners) serve(ctx context.Context, app *fiber.App, grace time.Du
 	select {
 	case err = <-errc:
 	case <-ctx.Done():
+	case <-exit:
 	}
 	log.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), grace)
