@@ -101,9 +101,9 @@ func TestServeUpgradeUnderLoad(t *testing.T) {
 			return err
 		}
 		defer resp.Body.Close()
-		io.Copy(io.Discard, resp.Body)
+		body, _ := io.ReadAll(resp.Body)
 		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("GET %s: %d", path, resp.StatusCode)
+			return fmt.Errorf("GET %s: %d %s", path, resp.StatusCode, body)
 		}
 		return nil
 	}
