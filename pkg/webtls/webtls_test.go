@@ -247,7 +247,7 @@ func TestACMEStartWithCADown(t *testing.T) {
 }
 
 // selfSigned writes a certificate for localhost and its key to dir.
-func selfSigned(t *testing.T, certPath, keyPath string, serial int64) *x509.Certificate {
+func selfSigned(t testing.TB, certPath, keyPath string, serial int64) *x509.Certificate {
 	t.Helper()
 	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	tmpl := &x509.Certificate{SerialNumber: big.NewInt(serial), Subject: pkix.Name{CommonName: "localhost"},
