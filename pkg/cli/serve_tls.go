@@ -23,12 +23,11 @@ type listenFunc func(network, addr string) (net.Listener, error)
 // siteListeners are what serve answers on: the site itself, and with TLS
 // on the HTTP/2 side of the https listener and the plain-HTTP port.
 type siteListeners struct {
-	site     net.Listener // server.addr: plain HTTP, or HTTP/1.1 over TLS
-	tls      *webtls.Listener
-	certs    *webtls.Manager
-	httpSrv  *http.Server
-	httpLn   net.Listener
-	shutdown []func(context.Context)
+	site    net.Listener // server.addr: plain HTTP, or HTTP/1.1 over TLS
+	tls     *webtls.Listener
+	certs   *webtls.Manager
+	httpSrv *http.Server
+	httpLn  net.Listener
 }
 
 // openSite opens server.addr (and with TLS on server.http_addr) and, in

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/valyala/fasthttp/fasthttputil"
-	"golang.org/x/net/http2"
 )
 
 // handshakeTimeout bounds a client's TLS handshake.
@@ -24,10 +23,10 @@ const handshakeTimeout = 10 * time.Second
 // protocol the client chose by ALPN decides who serves it:
 //
 //   - http/1.1 (or none): returned by Accept, to fasthttp directly;
-//   - h2: served by golang.org/x/net/http2, whose requests are passed,
-//     streaming both ways, to the same fasthttp server over an in-memory
-//     connection that carries the client's address (so rate limits, logs
-//     and client IPs are the same as on HTTP/1.1);
+//   - h2: served by net/http's own HTTP/2 server, whose requests are
+//     passed, streaming both ways, to the same fasthttp server over
+//     in-memory connections that carry the client's address (so rate
+//     limits, logs and client IPs are the same as on HTTP/1.1);
 //   - acme-tls/1: the TLS-ALPN-01 challenge, answered by the handshake
 //     itself, then closed.
 //
@@ -42,10 +41,14 @@ type Listener struct {
 	err   error
 
 	inmem *fasthttputil.InmemoryListener
-	h2    *http2.Server
+	h2ln  *chanListener
 	h2srv *http.Server
-	h2wg  sync.WaitGroup
+	// transports holds each HTTP/2 client connection's transport to the
+	// backend, whose in-memory connections carry that client's address.
+	transports sync.Map // net.Conn → *http.Transport
 }
+
+type transportKey struct{}
 
 // NewListener serves TLS with cfg on raw. Backend returns the listener
 // through which HTTP/2 requests reach the HTTP/1.1 server: the caller
@@ -53,11 +56,59 @@ type Listener struct {
 func NewListener(raw net.Listener, cfg *tls.Config) *Listener {
 	l := &Listener{raw: raw, cfg: cfg, conns: make(chan net.Conn), done: make(chan struct{}),
 		inmem: fasthttputil.NewInmemoryListener()}
-	l.h2srv = &http.Server{ReadHeaderTimeout: handshakeTimeout}
-	l.h2 = &http2.Server{}
-	_ = http2.ConfigureServer(l.h2srv, l.h2)
+	l.h2ln = &chanListener{conns: make(chan net.Conn), done: make(chan struct{}), addr: raw.Addr()}
+	target := &url.URL{Scheme: "http", Host: "devhub.internal"}
+	proxy := &httputil.ReverseProxy{
+		Rewrite: func(r *httputil.ProxyRequest) {
+			r.SetURL(target)
+			r.Out.Host = r.In.Host
+		},
+		Transport:     connTransport{},
+		FlushInterval: -1,
+		ErrorHandler: func(w http.ResponseWriter, _ *http.Request, _ error) {
+			w.WriteHeader(http.StatusBadGateway)
+		},
+	}
+	// TLSConfig stays nil: the connections arrive with their handshake
+	// done and "h2" negotiated, which net/http serves as HTTP/2.
+	l.h2srv = &http.Server{
+		Handler:           proxy,
+		ReadHeaderTimeout: handshakeTimeout,
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			client := c.RemoteAddr()
+			tr := &http.Transport{
+				DialContext: func(context.Context, string, string) (net.Conn, error) {
+					return l.inmem.DialWithLocalAddr(client)
+				},
+				DisableCompression:  true,
+				MaxIdleConnsPerHost: 64,
+				IdleConnTimeout:     time.Minute,
+			}
+			l.transports.Store(c, tr)
+			return context.WithValue(ctx, transportKey{}, tr)
+		},
+		ConnState: func(c net.Conn, st http.ConnState) {
+			if st == http.StateClosed || st == http.StateHijacked {
+				if tr, ok := l.transports.LoadAndDelete(c); ok {
+					tr.(*http.Transport).CloseIdleConnections()
+				}
+			}
+		},
+	}
+	go l.h2srv.Serve(l.h2ln)
 	go l.acceptLoop()
 	return l
+}
+
+// connTransport sends a request through its client connection's transport.
+type connTransport struct{}
+
+func (connTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	tr, ok := r.Context().Value(transportKey{}).(*http.Transport)
+	if !ok {
+		return nil, errors.New("no backend transport for this connection")
+	}
+	return tr.RoundTrip(r)
 }
 
 // Backend is the in-memory listener HTTP/2 requests arrive on as HTTP/1.1.
@@ -70,9 +121,8 @@ func (l *Listener) acceptLoop() {
 		if err != nil {
 			var ne net.Error
 			if errors.As(err, &ne) && ne.Timeout() {
-				if delay = min(max(2*delay, 5*time.Millisecond), time.Second); true {
-					time.Sleep(delay)
-				}
+				delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+				time.Sleep(delay)
 				continue
 			}
 			l.closeWith(err)
@@ -92,54 +142,19 @@ func (l *Listener) handshake(c net.Conn) {
 		tc.Close()
 		return
 	}
+	to := l.conns
 	switch tc.ConnectionState().NegotiatedProtocol {
 	case "acme-tls/1":
 		tc.Close()
+		return
 	case "h2":
-		l.serveH2(tc)
-	default:
-		select {
-		case l.conns <- tc:
-		case <-l.done:
-			tc.Close()
-		}
+		to = l.h2ln.conns
 	}
-}
-
-func (l *Listener) serveH2(tc *tls.Conn) {
 	select {
+	case to <- tc:
 	case <-l.done:
 		tc.Close()
-		return
-	default:
 	}
-	l.h2wg.Add(1)
-	defer l.h2wg.Done()
-	client := tc.RemoteAddr()
-	// One transport per client connection: its in-memory connections
-	// carry this client's address.
-	tr := &http.Transport{
-		DialContext: func(context.Context, string, string) (net.Conn, error) {
-			return l.inmem.DialWithLocalAddr(client)
-		},
-		DisableCompression:  true,
-		MaxIdleConnsPerHost: 64,
-		IdleConnTimeout:     time.Minute,
-	}
-	defer tr.CloseIdleConnections()
-	target := &url.URL{Scheme: "http", Host: "devhub.internal"}
-	proxy := &httputil.ReverseProxy{
-		Rewrite: func(r *httputil.ProxyRequest) {
-			r.SetURL(target)
-			r.Out.Host = r.In.Host
-		},
-		Transport:     tr,
-		FlushInterval: -1,
-		ErrorHandler: func(w http.ResponseWriter, _ *http.Request, _ error) {
-			w.WriteHeader(http.StatusBadGateway)
-		},
-	}
-	l.h2.ServeConn(tc, &http2.ServeConnOpts{BaseConfig: l.h2srv, Handler: proxy})
 }
 
 // Accept returns the next HTTP/1.1 connection, its handshake done.
@@ -172,13 +187,29 @@ func (l *Listener) Addr() net.Addr { return l.raw.Addr() }
 // have finished, and waits for that until ctx ends.
 func (l *Listener) Shutdown(ctx context.Context) error {
 	l.Close()
-	_ = l.h2srv.Shutdown(ctx)
-	done := make(chan struct{})
-	go func() { l.h2wg.Wait(); close(done) }()
+	return l.h2srv.Shutdown(ctx)
+}
+
+// chanListener hands net/http the HTTP/2 connections.
+type chanListener struct {
+	conns chan net.Conn
+	done  chan struct{}
+	once  sync.Once
+	addr  net.Addr
+}
+
+func (c *chanListener) Accept() (net.Conn, error) {
 	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
+	case conn := <-c.conns:
+		return conn, nil
+	case <-c.done:
+		return nil, net.ErrClosed
 	}
 }
+
+func (c *chanListener) Close() error {
+	c.once.Do(func() { close(c.done) })
+	return nil
+}
+
+func (c *chanListener) Addr() net.Addr { return c.addr }
