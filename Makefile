@@ -25,7 +25,7 @@ MINIO_VERSION := v0.0.0-20260212201848-7aac2a2c5b7c
 MINIO       := $(TOOLS_BIN)/minio-$(MINIO_VERSION)/minio
 export DEVHUB_MINIO := $(MINIO)
 
-.PHONY: all run build examples site geoip geoip-extra cores reader api-types test test-go test-web lint e2e bench fuzz deps chromium vet minio clean
+.PHONY: all run build examples site geoip geoip-extra cores reader api-types test test-go test-web lint e2e bench fuzz deps chromium pebble vet minio clean
 
 all: build
 
@@ -68,10 +68,16 @@ chromium:
 		$(MAKE) $(APT_UPDATED) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	fi
 
+## pebble: Debian's Pebble, the ACME test CA the https tests obtain certificates from
+pebble:
+	@if ! command -v pebble >/dev/null; then \
+		$(MAKE) $(APT_UPDATED) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pebble; \
+	fi
+
 deps: $(SITE_STAMP)
 
 ## test: go vet, the SPA's ESLint, Go tests, front-end unit tests, browser end-to-end tests
-test: deps chromium vet lint test-go test-web e2e
+test: deps chromium pebble vet lint test-go test-web e2e
 
 ## vet: gofmt, go vet, staticcheck and deadcode -test (every function reachable from a main or a test)
 vet: $(STATICCHECK) $(DEADCODE)
@@ -91,7 +97,7 @@ minio: $(MINIO)
 $(MINIO):
 	GOBIN=$(@D) $(GO) install github.com/minio/minio@$(MINIO_VERSION)
 
-test-go: geoip $(MINIO)
+test-go: geoip pebble $(MINIO)
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -tags embedgeoip ./pkg/geoip/
 
@@ -130,8 +136,9 @@ api-types: $(SITE_STAMP)
 	@cmp -s site/src/lib/apiSchema.gen.ts build/apiSchema.check.ts || \
 		{ echo "site/src/lib/apiSchema.gen.ts is stale: run 'cd site && npm run gen:api'" >&2; exit 1; }
 
-e2e: build chromium
+e2e: build chromium pebble
 	cd site && DEVHUB_BIN=$(CURDIR)/$(BIN) npx playwright test
+	cd site && DEVHUB_BIN=$(CURDIR)/$(BIN) npx playwright test -c playwright.https.config.ts
 
 ## bench: Go benchmarks, scripted load runs and Lighthouse on 127.0.0.1; prints figures and ratios
 bench: build chromium $(MINIO)

@@ -6,6 +6,8 @@ import { baseURL, devhubBin, devhubEnv } from './e2e/env';
 // Never run `playwright install`: the browser is /usr/bin/chromium.
 export default defineConfig({
   testDir: './e2e',
+  // The https test has its own config and server (playwright.https.config.ts).
+  testIgnore: 'tls.spec.ts',
   fullyParallel: false,
   workers: process.env.CI ? 1 : 2,
   retries: 0,

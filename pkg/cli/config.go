@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"reflect"
 	"strings"
@@ -65,10 +66,41 @@ func loadConfig(configFile string, flags map[string]*pflag.Flag) (config.Config,
 	if err != nil {
 		return config.Config{}, fmt.Errorf("invalid config: %s", flattenDecodeError(err))
 	}
+	applyTLSDefaults(&cfg, func(key string) bool {
+		if f := flags[key]; f != nil && f.Changed {
+			return true
+		}
+		_, inEnv := os.LookupEnv("DEVHUB_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_")))
+		return inEnv || v.InConfig(key)
+	})
 	if err := cfg.Validate(); err != nil {
 		return config.Config{}, fmt.Errorf("invalid config: %s", strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
 	return cfg, nil
+}
+
+// applyTLSDefaults fills what follows from serving https: serve
+// --domain alone turns ACME on, server.addr defaults to :443 and
+// server.public_url to https://<first domain> (with the port when it is not
+// 443), so HSTS and Secure cookies follow. set reports whether the owner
+// gave a key (flag, environment or file) rather than its default.
+func applyTLSDefaults(cfg *config.Config, set func(key string) bool) {
+	if set("server.domains") && !set("server.tls") && cfg.Server.TLS == "off" && len(cfg.Server.Domains) > 0 {
+		cfg.Server.TLS = "acme"
+	}
+	if !cfg.Server.TLSOn() {
+		return
+	}
+	if !set("server.addr") {
+		cfg.Server.Addr = ":443"
+	}
+	if cfg.Server.PublicURL == "" && len(cfg.Server.Domains) > 0 {
+		host := cfg.Server.Domains[0]
+		if _, port, err := net.SplitHostPort(cfg.Server.Addr); err == nil && port != "443" {
+			host = net.JoinHostPort(host, port)
+		}
+		cfg.Server.PublicURL = "https://" + host
+	}
 }
 
 // setDefaults registers every leaf of the default config with viper, so

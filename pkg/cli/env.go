@@ -75,6 +75,11 @@ type Env struct {
 	// closeLocal releases a store this process opened itself.
 	closeLocal func()
 	log        *slog.Logger
+	// storeWait, when set, is how long openLocal waits for the store's
+	// lock (an upgraded server waits for its predecessor).
+	storeWait time.Duration
+	// pidFile is serve --pid-file.
+	pidFile string
 }
 
 // Abs resolves a path argument against the caller's working directory.
@@ -106,7 +111,11 @@ func (e *Env) Printf(format string, a ...any) { fmt.Fprintf(e.Out, format, a...)
 
 // openLocal opens the store in this process and builds the services on it.
 func (e *Env) openLocal(ctx context.Context) error {
-	st, err := store.Open(e.cfg.DBPath(), storeOpenTimeout)
+	wait := storeOpenTimeout
+	if e.storeWait > 0 {
+		wait = e.storeWait
+	}
+	st, err := store.Open(e.cfg.DBPath(), wait)
 	if err != nil {
 		return err
 	}

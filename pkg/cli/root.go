@@ -150,5 +150,8 @@ func configFlags(cmd *cobra.Command) map[string]*pflag.Flag {
 	if f := cmd.Flags().Lookup("addr"); f != nil {
 		m["server.addr"] = f
 	}
+	if f := cmd.Flags().Lookup("domain"); f != nil {
+		m["server.domains"] = f
+	}
 	return m
 }

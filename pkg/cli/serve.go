@@ -6,15 +6,19 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/url"
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
-	"github.com/gofiber/fiber/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/readiness"
 	"github.com/devhub/devhub/pkg/server"
 	"github.com/devhub/devhub/site"
 	"github.com/devhub/devhub/site/cores"
@@ -29,10 +33,18 @@ func newServeCmd(env *Env) *cobra.Command {
 		Short: "Run the web server (and the owner socket the CLI uses meanwhile)",
 		Long: `serve opens the store, starts the HTTP server on server.addr and listens on
 <data_dir>/devhub.sock so that other devhub commands keep working while it
-runs. SIGINT or SIGTERM shut it down gracefully.`,
+runs. SIGINT or SIGTERM shut it down gracefully. SIGHUP upgrades without
+downtime: the binary at the same path is started on the same sockets, the
+requests in flight finish, and the old process exits.
+
+With server.tls acme (or --domain) it serves https with HTTP/2 on
+server.addr (default :443) with certificates from an ACME CA, and on
+server.http_addr (default :80) answers the HTTP-01 challenge and redirects
+to https; server.tls files serves the owner's certificate and key.`,
 		Example: `  devhub serve
   devhub serve --addr 127.0.0.1:9000
-  DEVHUB_SERVER_ADDR=:80 devhub serve --config /etc/devhub.yaml`,
+  DEVHUB_SERVER_ADDR=:80 devhub serve --config /etc/devhub.yaml
+  devhub serve --domain example.org`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if env.remote {
@@ -44,6 +56,8 @@ runs. SIGINT or SIGTERM shut it down gracefully.`,
 		},
 	}
 	cmd.Flags().String("addr", "", "listen address (overrides server.addr)")
+	cmd.Flags().StringVar(&env.pidFile, "pid-file", "", "write the serving process's PID here (it changes on an upgrade: SIGHUP)")
+	cmd.Flags().StringSlice("domain", nil, "serve https for this domain with a certificate from Let's Encrypt (sets server.domains and server.tls acme)")
 	return cmd
 }
 
@@ -62,6 +76,37 @@ const defaultMemoryLimit = 48 << 20
 // smaller: a 1 GiB upload to S3 peaked 2–3 MiB lower (make bench), inside
 // a 64 MiB budget for the whole server.
 const defaultGCPercent = 50
+
+// setupURL is the first-run link: public_url's, else this server's own
+// address (localhost for an unspecified host).
+func setupURL(cfg config.Config, addr net.Addr, token string) string {
+	base := strings.TrimRight(cfg.Server.PublicURL, "/")
+	if base == "" {
+		host, port, _ := net.SplitHostPort(addr.String())
+		if ip := net.ParseIP(host); host == "" || ip == nil || ip.IsUnspecified() {
+			host = "localhost"
+		}
+		scheme := "http"
+		if cfg.Server.TLSOn() {
+			scheme = "https"
+		}
+		base = scheme + "://" + net.JoinHostPort(host, port)
+	}
+	return base + "/setup?token=" + url.QueryEscape(token)
+}
+
+// readinessChecks are the checks of GET /readyz every server has: the
+// store answers a write and a read, the storage of new uploads answers.
+// Parts with a state of their own (the certificate, backups, mail) add
+// theirs to the registry.
+func readinessChecks(svc *services) *readiness.Registry {
+	r := &readiness.Registry{}
+	r.Add("store", func(context.Context) error { return svc.store.Ping() })
+	if svc.files != nil {
+		r.Add("storage", svc.files.PingStorage)
+	}
+	return r
+}
 
 func serve(ctx context.Context, env *Env) error {
 	cfg, log := env.cfg, env.log
@@ -85,12 +130,43 @@ func serve(ctx context.Context, env *Env) error {
 			return fmt.Errorf("create %s: %w", dir, err)
 		}
 	}
-	// A server already answering on the socket owns this data directory.
-	if c, err := net.DialTimeout("unix", cfg.SocketPath(), 500*time.Millisecond); err == nil {
+	upg, err := takeUpgrader(env.pidFile)
+	if err != nil {
+		return fmt.Errorf("upgrades: %w", err)
+	}
+	listen := net.Listen
+	if upg != nil {
+		defer upg.Stop()
+		listen = upg.Listen
+	}
+	upgraded := upg != nil && upg.HasParent()
+	// A server already answering on the socket owns this data directory
+	// (unless this process is its upgrade, started by it).
+	if c, err := net.DialTimeout("unix", cfg.SocketPath(), 500*time.Millisecond); err == nil && !upgraded {
 		c.Close()
 		return fmt.Errorf("another devhub server is already running on %s", cfg.Storage.DataDir)
+	} else if err == nil {
+		c.Close()
+	}
+	// The sockets first: an upgrade takes them over from the old process
+	// and tells it to finish; connections wait in their queue meanwhile.
+	lns, err := openSite(ctx, cfg, listen, log)
+	if err != nil {
+		return err
+	}
+	if upg != nil {
+		if err := upg.Ready(); err != nil {
+			lns.close()
+			return fmt.Errorf("upgrades: %w", err)
+		}
+		upgradeOnHangup(ctx, upg, log)
+	}
+	if upgraded {
+		env.storeWait = upgradeStoreWait
+		log.Info("upgraded: waiting for the previous process to finish its requests and release the store")
 	}
 	if err := env.openLocal(ctx); err != nil {
+		lns.close()
 		return err
 	}
 	// Release the store after the HTTP server and the socket have stopped
@@ -105,20 +181,24 @@ func serve(ctx context.Context, env *Env) error {
 	svc.profile = prof
 	svc.portfolioDir, svc.portfolioIcons = env.Abs(cfg.Storage.ContentDir), siteIcons(env.siteFS())
 	if err := svc.startup(ctx); err != nil {
+		lns.close()
 		return err
 	}
 
-	app, err := server.New(server.Options{Config: cfg, Services: svc.httpServices(), Site: site.FS(), Cores: cores.FS(), Logger: log})
+	services := svc.httpServices()
+	services.Ready = readinessChecks(svc)
+	services.Setup = auth.NewOwnerSetup(svc.auth)
+	app, err := server.New(server.Options{Config: cfg, Services: services, Site: site.FS(), Cores: cores.FS(), Logger: log})
 	if err != nil {
+		lns.close()
 		return err
 	}
-	ln, err := net.Listen("tcp", cfg.Server.Addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", cfg.Server.Addr, err)
+	if lns.certs != nil {
+		services.Ready.Add("certificate", func(context.Context) error { return lns.certs.Check(time.Now()) })
 	}
 	sock, err := listenOwnerSocket(cfg, svc, log)
 	if err != nil {
-		ln.Close()
+		lns.close()
 		return err
 	}
 	defer sock.Close()
@@ -126,24 +206,19 @@ func serve(ctx context.Context, env *Env) error {
 	if !site.Embedded {
 		log.Warn("this binary was built without the web interface; run `make build` for the full site")
 	}
-	log.Info("devhub listening", slog.String("addr", ln.Addr().String()), slog.String("data_dir", cfg.Storage.DataDir),
-		slog.String("owner_socket", cfg.SocketPath()))
-
-	errc := make(chan error, 1)
-	go func() {
-		errc <- app.Listener(server.LingerListener(ln), fiber.ListenConfig{DisableStartupMessage: true})
-	}()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
+	log.Info("devhub listening", slog.String("addr", lns.site.Addr().String()), slog.String("tls", cfg.Server.TLS),
+		slog.String("data_dir", cfg.Storage.DataDir), slog.String("owner_socket", cfg.SocketPath()))
+	if token, ok, err := services.Setup.Begin(); err != nil {
+		log.Warn("first-run link", slog.Any("err", err))
+	} else if ok {
+		log.Warn("first run: open this link within an hour to create the owner's account (it works once)",
+			slog.String("url", setupURL(cfg, lns.site.Addr(), token)))
 	}
-	log.Info("shutting down")
+	var exit <-chan struct{}
+	if upg != nil {
+		exit = upg.Exit()
+	}
 	// Open event streams say goodbye and end first: they would hold the
 	// shutdown for its whole grace otherwise.
-	svc.events.Close()
-	if err := app.ShutdownWithTimeout(shutdownGrace); err != nil {
-		log.Warn("shutdown", slog.Any("err", err))
-	}
-	return nil
+	return lns.serve(ctx, exit, app, svc.events.Close, shutdownGrace, log)
 }

@@ -133,6 +133,37 @@ type Server struct {
 	WriteTimeout   time.Duration `mapstructure:"write_timeout"`
 	IdleTimeout    time.Duration `mapstructure:"idle_timeout"`
 	BodyLimit      int           `mapstructure:"body_limit"`
+	// TLS is how the server gets its certificate: "off" (plain HTTP on
+	// Addr, e.g. behind a reverse proxy), "acme" (from an ACME CA for
+	// Domains) or "files" (TLSFiles, reloaded when they change on disk).
+	// With TLS on, Addr is the https address and HTTPAddr answers ACME's
+	// HTTP-01 challenge and redirects everything else to https.
+	TLS      string   `mapstructure:"tls"`
+	Domains  []string `mapstructure:"domains"`
+	HTTPAddr string   `mapstructure:"http_addr"`
+	ACME     ACME     `mapstructure:"acme"`
+	TLSFiles TLSFiles `mapstructure:"tls_files"`
+}
+
+// TLSOn reports whether the server serves https itself.
+func (s Server) TLSOn() bool { return s.TLS == "acme" || s.TLS == "files" }
+
+// ACME configures the CA certificates come from with server.tls: acme.
+type ACME struct {
+	// Email is the account's contact address at the CA (optional).
+	Email string `mapstructure:"email"`
+	// Directory is the CA's ACME directory URL; empty is Let's Encrypt.
+	Directory string `mapstructure:"directory"`
+	// CARoots is a PEM file of CA certificates trusted for the ACME
+	// server itself (a private CA); empty trusts the system's.
+	CARoots string `mapstructure:"ca_roots"`
+}
+
+// TLSFiles are the owner's certificate chain and key (PEM) for
+// server.tls: files.
+type TLSFiles struct {
+	Cert string `mapstructure:"cert"`
+	Key  string `mapstructure:"key"`
 }
 
 // Storage names the directories devhub reads and writes.
@@ -274,6 +305,9 @@ func Default() Config {
 			WriteTimeout: 0, // downloads of large files must not be cut off; idle timeout still applies
 			IdleTimeout:  120 * time.Second,
 			BodyLimit:    1 << 20,
+			TLS:          "off",
+			Domains:      []string{},
+			HTTPAddr:     ":80",
 		},
 		Storage: Storage{
 			DataDir:      "./data",
@@ -331,6 +365,7 @@ func (c Config) Validate() error {
 			errs = append(errs, fmt.Errorf("server.public_url %q must be an absolute http(s) URL", c.Server.PublicURL))
 		}
 	}
+	errs = append(errs, c.Server.validateTLS()...)
 	for _, p := range c.Server.TrustedProxies {
 		if _, err := ParseProxy(p); err != nil {
 			errs = append(errs, fmt.Errorf("server.trusted_proxies: %v", err))
@@ -493,6 +528,62 @@ func (c Config) Validate() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+func (s Server) validateTLS() []error {
+	var errs []error
+	switch s.TLS {
+	case "off":
+		return nil
+	case "acme":
+		if len(s.Domains) == 0 {
+			errs = append(errs, errors.New("server.tls acme needs server.domains (or serve --domain example.org)"))
+		}
+		for _, d := range s.Domains {
+			if !validDomain(d) {
+				errs = append(errs, fmt.Errorf("server.domains: %q is not a domain name", d))
+			}
+		}
+		if d := s.ACME.Directory; d != "" {
+			if u, err := url.Parse(d); err != nil || u.Scheme != "https" || u.Host == "" {
+				errs = append(errs, fmt.Errorf("server.acme.directory %q must be an https URL", d))
+			}
+		}
+		if f := s.ACME.CARoots; f != "" {
+			if _, err := os.Stat(f); err != nil {
+				errs = append(errs, errors.New("server.acme.ca_roots: the file cannot be read"))
+			}
+		}
+	case "files":
+		if s.TLSFiles.Cert == "" || s.TLSFiles.Key == "" {
+			errs = append(errs, errors.New("server.tls files needs server.tls_files.cert and server.tls_files.key"))
+		}
+	default:
+		return []error{fmt.Errorf("server.tls must be off, acme or files, got %q", s.TLS)}
+	}
+	if _, _, err := net.SplitHostPort(s.HTTPAddr); err != nil {
+		errs = append(errs, fmt.Errorf("server.http_addr %q: %v", s.HTTPAddr, err))
+	}
+	return errs
+}
+
+// validDomain accepts a host name of dot-separated labels (letters,
+// digits, hyphens; "localhost" included) and no port, scheme or path.
+func validDomain(d string) bool {
+	if d == "" || len(d) > 253 || strings.HasPrefix(d, ".") || strings.HasSuffix(d, ".") {
+		return false
+	}
+	for _, label := range strings.Split(d, ".") {
+		if label == "" || len(label) > 63 || strings.HasPrefix(label, "-") || strings.HasSuffix(label, "-") {
+			return false
+		}
+		for _, r := range label {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // ParseProxy accepts an IP address or a CIDR prefix.

@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"math"
 	"sort"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -147,6 +148,17 @@ func (s *Service) storeOf(f *File) (storage.Store, error) {
 // IsStoredName tells a key this package generated from anything else that
 // may sit in a backend (the backends only ever list and sweep those).
 func IsStoredName(key string) bool { return validStoredName(key) }
+
+// PingStorage is the readiness of the backend new uploads go to: it
+// answers a lookup of an object that is not there (local directory or
+// object store alike).
+func (s *Service) PingStorage(ctx context.Context) error {
+	probe := strings.Repeat("0", storedNameLen)
+	if _, err := s.primary.Stat(ctx, probe); err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("the %s storage does not answer", s.primary.Name())
+	}
+	return nil
+}
 
 // ErrBackendMissing means a file's bytes live in a backend this instance
 // is not configured for.

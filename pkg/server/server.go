@@ -37,6 +37,7 @@ import (
 	"github.com/devhub/devhub/pkg/notify"
 	"github.com/devhub/devhub/pkg/profile"
 	"github.com/devhub/devhub/pkg/quota"
+	"github.com/devhub/devhub/pkg/readiness"
 	"github.com/devhub/devhub/pkg/roms"
 	"github.com/devhub/devhub/pkg/shares"
 	"github.com/devhub/devhub/pkg/social"
@@ -124,6 +125,11 @@ type Services struct {
 	// contact form (/api/users, /api/friends, /api/blocks,
 	// /api/conversations, /api/contact); nil leaves them unmounted.
 	Social *social.Service
+	// Setup is the first run's one-time link to create the owner's account
+	// (/api/setup); nil: no link was made.
+	Setup *auth.OwnerSetup
+	// Ready are the readiness checks of GET /readyz; nil: always ready.
+	Ready *readiness.Registry
 }
 
 // MaxHeaderBytes bounds a request's line and headers together: fasthttp reads
@@ -219,6 +225,7 @@ func newServer(o Options) (*Server, error) {
 		Blog:      o.Services.Blog,
 		Discuss:   o.Services.Discuss,
 		Social:    o.Services.Social,
+		Setup:     o.Services.Setup,
 	}
 	if s.hub.Events == nil {
 		s.hub.Events = events.NewHub(eventsOptions(o.Config.Events, o.Logger))
@@ -285,6 +292,7 @@ func (s *Server) newApp() *fiber.App {
 	app.Use(s.securityHeaders)
 
 	app.Get("/healthz", func(c fiber.Ctx) error { return c.SendString("ok") })
+	s.registerReady(app)
 	// Every route under /api is read within the body limit and answers
 	// compressed JSON when it is large enough.
 	app.Use("/api", s.limitBody(s.cfg.Server.BodyLimit), compressJSON)
@@ -309,6 +317,7 @@ func (s *Server) mountAreas(app *fiber.App, cores fs.FS) error {
 	}
 	s.mountAuth(api)
 	s.mountAvatars(api)
+	s.mountSetup(api)
 	s.mountActivity(api)
 	s.mountIP(api)
 	s.mountFiles(api)

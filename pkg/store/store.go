@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -48,6 +49,8 @@ var migrations = []func(tx *bolt.Tx) error{
 type Store struct {
 	db   *bolt.DB
 	path string
+	// probeMu serialises Ping.
+	probeMu sync.Mutex
 }
 
 // Open opens (creating if needed) the database at path with mode 0600. If
@@ -117,6 +120,26 @@ func (s *Store) Check() error {
 	}
 	if len(problems) > 0 {
 		return fmt.Errorf("store %s is damaged: %w", s.path, errors.Join(problems...))
+	}
+	return nil
+}
+
+// readyProbeKey is the meta key Ping writes.
+const readyProbeKey = "ready_probe"
+
+// Ping is the store's readiness: a write (committed to disk) and a read of
+// what was written.
+func (s *Store) Ping() error {
+	// One probe at a time: two at once would each read the other's stamp.
+	s.probeMu.Lock()
+	defer s.probeMu.Unlock()
+	stamp := Itob(uint64(time.Now().UnixNano()))
+	if err := s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(metaBucket).Put([]byte(readyProbeKey), stamp) }); err != nil {
+		return errors.New("the store refuses writes")
+	}
+	got, err := s.Meta(readyProbeKey)
+	if err != nil || !bytes.Equal(got, stamp) {
+		return errors.New("the store does not read back what it wrote")
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -184,5 +186,36 @@ func TestCheckFindsDamage(t *testing.T) {
 	defer s2.Close()
 	if err := s2.Check(); err == nil {
 		t.Fatal("Check found nothing in a store with overwritten pages")
+	}
+}
+
+// Ping writes and reads back; probes at once (a load balancer and a
+// monitor) never read each other's stamp, and a closed store fails it.
+func TestPingConcurrentAndClosed(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "devhub.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 80)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 10 {
+				if err := st.Ping(); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	st.Close()
+	if err := st.Ping(); err == nil || strings.Contains(err.Error(), "devhub.db") {
+		t.Fatalf("a closed store: %v", err)
 	}
 }

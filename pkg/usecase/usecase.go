@@ -93,6 +93,8 @@ type Hub struct {
 	// confirm (a link sent to the new address); the change waits for it.
 	// Unset (no mail configured), a change of e-mail is made at once.
 	ConfirmNewEmail func(ctx context.Context, u *auth.User, next string) error
+	// Setup is the first-run link (nil: none was made).
+	Setup *auth.OwnerSetup
 }
 
 // record writes ev to the audit log as done by actor. An action that

@@ -31,6 +31,7 @@ const ForumCategoryPage = lazyPage(() => import('../features/forum/pages/Categor
 const ForumThreadPage = lazyPage(() => import('../features/forum/pages/ThreadPage'));
 const ModerationPage = lazyPage(() => import('../features/forum/pages/ModerationPage'));
 const ContactPage = lazyPage(() => import('../features/social/pages/ContactRoute'));
+const SetupPage = lazyPage(() => import('../features/setup/pages/SetupPage'));
 const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
 
 /**
@@ -88,6 +89,7 @@ export const routes: RouteObject[] = [
       { path: 'forum/t/:id', element: <ForumThreadPage /> },
       { path: 'forum/moderation', element: <ModerationPage /> },
       { path: 'contact', element: <ContactPage /> },
+      { path: 'setup', element: <SetupPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

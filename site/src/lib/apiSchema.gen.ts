@@ -40,6 +40,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description 200 only when every check passes: the store answers a write and a read, the storage of new
+         *     uploads (local or S3) answers, and with server.tls on the certificate is valid for more than a
+         *     week and its last renewal did not fail. Otherwise 503 naming the check that failed (no secrets,
+         *     no paths). Never cached. /healthz stays liveness.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Ready */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "ready" | "not ready";
+                            checks: {
+                                /** @description store, storage, certificate, … */
+                                name: string;
+                                ok: boolean;
+                                /** @description What failed, when it did */
+                                error?: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description A check failed */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "ready" | "not ready";
+                            checks: {
+                                /** @description store, storage, certificate, … */
+                                name: string;
+                                ok: boolean;
+                                /** @description What failed, when it did */
+                                error?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/openapi.json": {
         parameters: {
             query?: never;
@@ -507,6 +578,103 @@ export interface paths {
                 413: components["responses"]["Error"];
                 415: components["responses"]["Error"];
                 429: components["responses"]["Throttled"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether a first-run link is live
+         * @description While the store has no admin, serve prints a one-time link (valid one hour) to
+         *     <public_url>/setup?token=…; its page asks here before showing the owner's form.
+         *     404 once the link is used, expired, or an admin exists.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The link is live */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup/owner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the owner's admin account with the first-run link, and sign it in
+         * @description The link is dead from then on (404), as it is once any admin exists.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                        name: string;
+                        email: string;
+                        password: string;
+                        confirmPassword: string;
+                        refreshTokenInBody?: boolean;
+                    };
+                };
+            };
+            responses: {
+                201: components["responses"]["SignedIn"];
+                400: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                409: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+                415: components["responses"]["Error"];
             };
         };
         delete?: never;
