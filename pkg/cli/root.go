@@ -113,6 +113,7 @@ files and ROMs from the terminal — also while the server runs.
 	root.AddCommand(
 		newServeCmd(env),
 		newBackupCmd(env),
+		newRestoreCmd(env),
 		newUserCmd(env),
 		newArticleCmd(env),
 		newFileCmd(env),
