@@ -16,6 +16,7 @@ import (
 	"github.com/devhub/devhub/pkg/activity"
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/backup"
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
@@ -24,6 +25,7 @@ import (
 	"github.com/devhub/devhub/pkg/gamestates"
 	"github.com/devhub/devhub/pkg/geoip"
 	"github.com/devhub/devhub/pkg/internal/freespace"
+	"github.com/devhub/devhub/pkg/mail"
 	"github.com/devhub/devhub/pkg/profile"
 	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/roms"
@@ -148,6 +150,10 @@ type services struct {
 	profile *profile.Loaded
 	// hub is the use-case layer over these services, acting for the owner.
 	hub *usecase.Hub
+	// mail is the outgoing mail queue (nil when mail is off); backups runs
+	// the backup schedule in serve (nil without one).
+	mail    *mail.Queue
+	backups *backup.Scheduler
 }
 
 func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logger) (*services, error) {
@@ -213,6 +219,9 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 		return nil, err
 	}
 	s.hub = &usecase.Hub{Auth: s.auth, Files: s.files, Shares: s.shares, Audit: s.audit, Log: log}
+	if err := s.openMail(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -253,6 +262,8 @@ func (s *services) httpServices() *server.Services {
 		GameStates:   s.gameStates,
 		Shelf:        s.shelf,
 		Controls:     s.controls,
+		Mail:         s.mail,
+		Backups:      s.backups,
 	}
 }
 

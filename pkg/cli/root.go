@@ -114,6 +114,7 @@ files and ROMs from the terminal — also while the server runs.
 		newServeCmd(env),
 		newBackupCmd(env),
 		newRestoreCmd(env),
+		newMailCmd(env),
 		newUserCmd(env),
 		newArticleCmd(env),
 		newFileCmd(env),

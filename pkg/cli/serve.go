@@ -106,6 +106,9 @@ func serve(ctx context.Context, env *Env) error {
 	if err := svc.startup(ctx); err != nil {
 		return err
 	}
+	if err := svc.startBackupMail(ctx); err != nil {
+		return err
+	}
 
 	app, err := server.New(server.Options{Config: cfg, Services: svc.httpServices(), Site: site.FS(), Cores: cores.FS(), Logger: log})
 	if err != nil {

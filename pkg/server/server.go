@@ -22,6 +22,7 @@ import (
 	"github.com/devhub/devhub/pkg/activity"
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/backup"
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
@@ -30,6 +31,7 @@ import (
 	"github.com/devhub/devhub/pkg/gamestates"
 	"github.com/devhub/devhub/pkg/geoip"
 	"github.com/devhub/devhub/pkg/internal/freespace"
+	"github.com/devhub/devhub/pkg/mail"
 	"github.com/devhub/devhub/pkg/profile"
 	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/roms"
@@ -94,6 +96,13 @@ type Services struct {
 	// Controls keeps players' controls per console
 	// (/api/games/controls/:console); nil leaves them unmounted.
 	Controls *gamecontrols.Service
+	// Mail queues outgoing e-mail (password reset links); nil when mail is
+	// off. Its Health belongs in the readiness check.
+	Mail *mail.Queue
+	// Backups runs the scheduled backups; nil without backup.schedule. Its
+	// Health (the last scheduled backup's failure) belongs in the readiness
+	// check, its counts in /metrics.
+	Backups *backup.Scheduler
 }
 
 // MaxHeaderBytes bounds a request's line and headers together: fasthttp reads
@@ -174,7 +183,7 @@ func newServer(o Options) (*Server, error) {
 	s := &Server{cfg: o.Config, svc: o.Services, log: o.Logger, streaming: map[string]bool{},
 		uploads: newUploadLimits(o.Config.Files)}
 	s.hub = &usecase.Hub{Auth: o.Services.Auth, Files: o.Services.Files, Shares: o.Services.Shares,
-		Audit: o.Services.Audit, Log: o.Logger}
+		Audit: o.Services.Audit, Log: o.Logger, Mail: o.Services.Mail, PublicURL: o.Config.Server.PublicURL}
 	for _, p := range o.Config.Server.TrustedProxies {
 		pfx, err := config.ParseProxy(p)
 		if err != nil {
@@ -259,6 +268,7 @@ func (s *Server) mountAreas(app *fiber.App, cores fs.FS) error {
 		return err
 	}
 	s.mountAuth(api)
+	s.mountPasswordReset(app, api)
 	s.mountActivity(api)
 	s.mountIP(api)
 	s.mountFiles(api)

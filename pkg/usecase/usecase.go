@@ -11,10 +11,12 @@ package usecase
 import (
 	"context"
 	"log/slog"
+	"sync"
 
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/mail"
 	"github.com/devhub/devhub/pkg/shares"
 )
 
@@ -63,6 +65,13 @@ type Hub struct {
 	Shares *shares.Service
 	Audit  *audit.Service
 	Log    *slog.Logger
+	// Mail queues outgoing e-mail; nil when mail is off.
+	Mail *mail.Queue
+	// PublicURL is server.public_url, the base of links in letters.
+	PublicURL string
+
+	// background tracks work left running after an answer (Wait).
+	background sync.WaitGroup
 }
 
 // record writes ev to the audit log as done by actor. An action that
