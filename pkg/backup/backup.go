@@ -226,6 +226,9 @@ func readArchive(r io.Reader, create func(area, rel string) (io.WriteCloser, err
 		if err == io.EOF {
 			break
 		}
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, errors.New("restore: the backup is cut short")
+		}
 		if err != nil {
 			return nil, fmt.Errorf("restore: not a readable backup: %w", err)
 		}
@@ -260,6 +263,9 @@ func readArchive(r io.Reader, create func(area, rel string) (io.WriteCloser, err
 		n, err := io.Copy(io.MultiWriter(w, hs), tr)
 		if cerr := w.Close(); err == nil {
 			err = cerr
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, fmt.Errorf("restore: the backup is cut short (in %s)", h.Name)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("restore: %s: %w", h.Name, err)
