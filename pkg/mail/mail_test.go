@@ -2,12 +2,9 @@ package mail_test
 
 import (
 	"context"
-	"encoding/base64"
 	"io"
 	"log/slog"
 	"mime"
-	"mime/multipart"
-	"net/mail"
 	"strings"
 	"testing"
 	"time"
@@ -25,45 +22,11 @@ func smtpConfig(srv *smtptest.Server) config.Mail {
 // parts returns the text and HTML parts of a received message.
 func parts(t *testing.T, r smtptest.Received) (text, html string) {
 	t.Helper()
-	m, err := mail.ReadMessage(strings.NewReader(string(r.Raw)))
+	text, html, err := r.Parts()
 	if err != nil {
 		t.Fatal(err)
 	}
-	mt, params, err := mime.ParseMediaType(m.Header.Get("Content-Type"))
-	if err != nil || !strings.HasPrefix(mt, "multipart/") {
-		t.Fatalf("content type %q: %v", m.Header.Get("Content-Type"), err)
-	}
-	mr := multipart.NewReader(m.Body, params["boundary"])
-	for {
-		p, err := mr.NextPart()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(p)
-		ct := p.Header.Get("Content-Type")
-		switch {
-		case strings.HasPrefix(ct, "text/plain"):
-			text = decode(t, p.Header.Get("Content-Transfer-Encoding"), body)
-		case strings.HasPrefix(ct, "text/html"):
-			html = decode(t, p.Header.Get("Content-Transfer-Encoding"), body)
-		}
-	}
 	return text, html
-}
-
-func decode(t *testing.T, enc string, body []byte) string {
-	t.Helper()
-	if strings.EqualFold(enc, "base64") {
-		b, err := base64.StdEncoding.DecodeString(strings.NewReplacer("\r", "", "\n", "").Replace(string(body)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
-	return string(body) // multipart.Reader decodes quoted-printable itself
 }
 
 func TestSMTPSendsTextAndHTMLInTheRecipientsLanguage(t *testing.T) {

@@ -5,10 +5,15 @@ package smtptest
 
 import (
 	"bytes"
+	"encoding/base64"
 	"io"
+	"mime"
+	"mime/multipart"
+	"mime/quotedprintable"
 	"net"
 	"net/mail"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -176,3 +181,51 @@ func (x *session) Data(r io.Reader) error {
 
 func (x *session) Reset()        { x.from, x.to = "", nil }
 func (x *session) Logout() error { return nil }
+
+// Parts returns the message's text/plain and text/html parts, decoded.
+func (r Received) Parts() (text, html string, err error) {
+	m, err := mail.ReadMessage(bytes.NewReader(r.Raw))
+	if err != nil {
+		return "", "", err
+	}
+	mt, params, err := mime.ParseMediaType(m.Header.Get("Content-Type"))
+	if err != nil {
+		return "", "", err
+	}
+	if !strings.HasPrefix(mt, "multipart/") {
+		body, err := decodePart(m.Header.Get("Content-Transfer-Encoding"), m.Body)
+		return body, "", err
+	}
+	mr := multipart.NewReader(m.Body, params["boundary"])
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			return text, html, nil
+		}
+		if err != nil {
+			return "", "", err
+		}
+		// multipart.Reader decodes quoted-printable parts itself.
+		body, err := decodePart(p.Header.Get("Content-Transfer-Encoding"), p)
+		if err != nil {
+			return "", "", err
+		}
+		switch ct := p.Header.Get("Content-Type"); {
+		case strings.HasPrefix(ct, "text/plain"):
+			text = body
+		case strings.HasPrefix(ct, "text/html"):
+			html = body
+		}
+	}
+}
+
+func decodePart(enc string, r io.Reader) (string, error) {
+	switch strings.ToLower(enc) {
+	case "base64":
+		r = base64.NewDecoder(base64.StdEncoding, r)
+	case "quoted-printable":
+		r = quotedprintable.NewReader(r)
+	}
+	b, err := io.ReadAll(r)
+	return string(b), err
+}
