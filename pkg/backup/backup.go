@@ -205,16 +205,6 @@ func writeFile(tw *tar.Writer, root *os.Root, p, name string, m *Manifest) error
 	return nil
 }
 
-// ReadManifest reads an archive through to its manifest, checking every
-// file against it on the way, and writes nothing (`devhub backup verify`).
-func ReadManifest(r io.Reader) (*Manifest, error) {
-	return readArchive(r, func(string, string) (io.WriteCloser, error) { return nopWriteCloser{io.Discard}, nil })
-}
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
-
 // readArchive reads the tar stream, hands each file to create (area, the
 // path inside it) and checks the whole against the manifest at the end.
 func readArchive(r io.Reader, create func(area, rel string) (io.WriteCloser, error)) (*Manifest, error) {

@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/robfig/cron/v3"
 )
 
 // Config is the whole configuration of one devhub instance.
@@ -492,8 +494,19 @@ func (b Backup) validate() []error {
 	if b.Keep < 0 {
 		errs = append(errs, fmt.Errorf("backup.keep must not be negative (0 keeps all), got %d", b.Keep))
 	}
-	if s := strings.TrimSpace(b.Schedule); s != "" && s != "off" && b.To == "" {
+	s := strings.TrimSpace(b.Schedule)
+	if s == "" || s == "off" {
+		return errs
+	}
+	if b.To == "" {
 		errs = append(errs, errors.New("backup.schedule needs backup.to (a directory or s3://BUCKET)"))
+	}
+	if d, err := time.ParseDuration(s); err == nil {
+		if d < time.Minute {
+			errs = append(errs, fmt.Errorf("backup.schedule %q: the interval must be at least 1m", s))
+		}
+	} else if _, err := cron.ParseStandard(s); err != nil {
+		errs = append(errs, fmt.Errorf("backup.schedule %q: neither an interval (6h) nor a cron expression (0 3 * * *)", s))
 	}
 	return errs
 }
