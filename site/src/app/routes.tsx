@@ -22,6 +22,8 @@ const SharePage = lazyPage(() => import('../features/files/shares/SharePage'));
 const ProfilePage = lazyPage(() => import('../features/auth/pages/ProfilePage'));
 const PrivacyPage = lazyPage(() => import('../features/legal/pages/PrivacyPage'));
 const TermsPage = lazyPage(() => import('../features/legal/pages/TermsPage'));
+const ForgotPasswordPage = lazyPage(() => import('../features/auth/reset/ForgotPasswordPage'));
+const ResetPasswordPage = lazyPage(() => import('../features/auth/reset/ResetPasswordPage'));
 const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
 
 /**
@@ -67,6 +69,8 @@ export const routes: RouteObject[] = [
       { path: 'profile', element: <ProfilePage /> },
       { path: 'privacy', element: <PrivacyPage /> },
       { path: 'terms', element: <TermsPage /> },
+      { path: 'forgot-password', element: <ForgotPasswordPage /> },
+      { path: 'reset-password', element: <ResetPasswordPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

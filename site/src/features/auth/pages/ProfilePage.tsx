@@ -14,11 +14,10 @@ import { PasskeysSettings } from '../security/PasskeysSettings';
 import { SessionsList } from '../security/SessionsList';
 import { TwoFactorSettings } from '../security/TwoFactorSettings';
 import { MyShares } from '../../files/shares/MyShares';
+import { ACCOUNT_PATH } from '../paths';
 import { parseSection, type Section } from '../sections';
 import '../auth.css';
 
-/** The account path the logout returns to. */
-export const ACCOUNT_PATH = '/profile';
 
 /**
  * The personal cabinet (spec §2 "Profile page"): a section menu and the chosen view. Guests see
