@@ -222,4 +222,3 @@ func TestMailTest(t *testing.T) {
 		})
 	}
 }
-
