@@ -113,6 +113,8 @@ test.afterAll(async () => {
 });
 
 test('a password is reset from the link in the mail; the old session ends and the link is spent', async ({ browser }) => {
+  // Two browsers, a server of its own and a mail on a shared two-core machine.
+  test.setTimeout(120_000);
   const email = `reset-${Date.now()}@example.com`;
   execFileSync(devhubBin, ['user', 'create', '--email', email, '--name', 'Reset', '--password-stdin'], {
     env,
@@ -130,15 +132,17 @@ test('a password is reset from the link in the mail; the old session ends and th
   await signIn.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(otherPage.getByRole('heading', { level: 2, name: email })).toBeVisible();
 
-  // The visitor who forgot it.
-  const ctx = await browser.newContext({ baseURL: base, locale: 'en-US' });
+  // The visitor who forgot it, on a phone.
+  const ctx = await browser.newContext({ baseURL: base, locale: 'en-US', viewport: { width: 375, height: 740 } });
   const page = await ctx.newPage();
+  const noSidewaysScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
   await page.addInitScript(() => localStorage.setItem('preferredLanguage', 'en'));
   await page.goto('/profile');
   await page.getByRole('link', { name: 'Forgot your password?' }).click();
   await expect(page).toHaveURL(/\/forgot-password$/);
   const form = page.getByRole('form', { name: 'Forgot your password' });
   await form.getByLabel('E-mail').fill(email);
+  expect(await noSidewaysScroll()).toBe(true);
   await form.getByRole('button', { name: 'Send the link' }).click();
   await expect(page.getByText(/a link to set a new password is on its way/)).toBeVisible();
 
@@ -150,6 +154,8 @@ test('a password is reset from the link in the mail; the old session ends and th
 
   await page.goto(link!);
   const reset = page.getByRole('form', { name: 'Set a new password' });
+  await expect(reset).toBeVisible();
+  expect(await noSidewaysScroll()).toBe(true);
   await reset.getByLabel('New password', { exact: true }).fill('new-password-long');
   await reset.getByLabel('Repeat the new password').fill('new-password-long');
   await reset.getByRole('button', { name: 'Save the password' }).click();
