@@ -370,12 +370,14 @@ func Restore(ctx context.Context, r io.Reader, dbPath string, trees []Tree) (*Ma
 				return nil, err
 			}
 		}
-		f, err := a.root.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if err != nil {
-			return nil, err
-		}
-		return syncCloser{f}, nil
+		// Made durable all at once below (syncTree).
+		return a.root.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	})
+	for _, a := range areas {
+		if err == nil {
+			err = syncTree(a.staging)
+		}
+	}
 	if err == nil {
 		err = checkStagedStore(stagedDB)
 	}
