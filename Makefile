@@ -149,6 +149,7 @@ bench: build chromium $(MINIO)
 	./.ci/bench-load.sh $(BIN)
 	./.ci/bench-events.sh $(BIN)
 	./.ci/bench-s3.sh $(BIN) $(MINIO)
+	./.ci/bench-backup.sh $(BIN)
 	./.ci/bench-lighthouse.sh $(BIN)
 
 ## fuzz: every Go fuzz target for FUZZTIME each (make test runs only their seed corpora);

@@ -175,6 +175,9 @@ type Service struct {
 	// codeFailures counts wrong one-time and recovery codes per account
 	// from everywhere: the hard limit of the code step.
 	codeFailures *limiter
+	// resetRequests counts password reset requests per client network,
+	// resetPerAccount the reset links mailed per account.
+	resetRequests, resetPerAccount *limiter
 	// hashSlots bounds concurrent argon2 runs: each one holds Memory KiB,
 	// so a burst of logins must queue instead of exhausting RAM.
 	hashSlots chan struct{}
@@ -190,7 +193,7 @@ type Service struct {
 // set (config validation demands ≥ 32 bytes), otherwise 32 random bytes
 // generated once and kept in the store, so tokens survive restarts.
 func New(st *store.Store, cfg config.Auth, opts ...Option) (*Service, error) {
-	if err := st.EnsureBuckets(bucketUsers, bucketEmails, bucketSessions, bucketInvites, bucketMFASpent); err != nil {
+	if err := st.EnsureBuckets(bucketUsers, bucketEmails, bucketSessions, bucketInvites, bucketMFASpent, bucketResets); err != nil {
 		return nil, err
 	}
 	s := &Service{
@@ -206,6 +209,8 @@ func New(st *store.Store, cfg config.Auth, opts ...Option) (*Service, error) {
 		registrations:   newLimiter(RegisterMaxPerWindow, RegisterWindow),
 		signIns:         newLimiter(SignInMaxPerWindow, SignInWindow),
 		codeFailures:    newLimiter(CodeMaxFailures, CodeWindow),
+		resetRequests:   newLimiter(ResetMaxPerNetwork, ResetNetworkWindow),
+		resetPerAccount: newLimiter(ResetMaxPerAccount, ResetAccountWindow),
 	}
 	if s.accessTTL <= 0 {
 		s.accessTTL = 15 * time.Minute

@@ -16,6 +16,7 @@ import (
 	"github.com/devhub/devhub/pkg/activity"
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/backup"
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/chat"
 	"github.com/devhub/devhub/pkg/config"
@@ -28,6 +29,7 @@ import (
 	"github.com/devhub/devhub/pkg/gamestates"
 	"github.com/devhub/devhub/pkg/geoip"
 	"github.com/devhub/devhub/pkg/internal/freespace"
+	"github.com/devhub/devhub/pkg/mail"
 	"github.com/devhub/devhub/pkg/notify"
 	"github.com/devhub/devhub/pkg/profile"
 	"github.com/devhub/devhub/pkg/quota"
@@ -180,6 +182,10 @@ type services struct {
 	// when its bytes are kept on disk (closed with the services).
 	downloads      *downloads.Service
 	downloadsLocal *storage.LocalStore
+	// mail is the outgoing mail queue (nil when mail is off); backups runs
+	// the backup schedule in serve (nil without one).
+	mail    *mail.Queue
+	backups *backup.Scheduler
 }
 
 func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logger) (*services, error) {
@@ -278,6 +284,9 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 		Discuss:   s.discuss,
 		Social:    s.social,
 	}
+	if err := s.openMail(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -327,6 +336,8 @@ func (s *services) httpServices() *server.Services {
 		Chat:           s.chat,
 		Downloads:      s.downloads,
 		Social:         s.social,
+		Mail:           s.mail,
+		Backups:        s.backups,
 	}
 }
 

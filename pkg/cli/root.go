@@ -113,6 +113,8 @@ files and ROMs from the terminal — also while the server runs.
 	root.AddCommand(
 		newServeCmd(env),
 		newBackupCmd(env),
+		newRestoreCmd(env),
+		newMailCmd(env),
 		newUserCmd(env),
 		newArticleCmd(env),
 		newFileCmd(env),

@@ -96,15 +96,18 @@ func setupURL(cfg config.Config, addr net.Addr, token string) string {
 }
 
 // readinessChecks are the checks of GET /readyz every server has: the
-// store answers a write and a read, the storage of new uploads answers.
-// Parts with a state of their own (the certificate, backups, mail) add
-// theirs to the registry.
+// store answers a write and a read, the storage of new uploads answers,
+// the last scheduled backup did not fail and no mail waits too long (both
+// fine when off). The certificate, when TLS is on, adds its own.
 func readinessChecks(svc *services) *readiness.Registry {
 	r := &readiness.Registry{}
 	r.Add("store", func(context.Context) error { return svc.store.Ping() })
 	if svc.files != nil {
 		r.Add("storage", svc.files.PingStorage)
 	}
+	// Read when asked: the schedule and the queue start after this.
+	r.Add("backup", func(context.Context) error { return svc.backups.Health() })
+	r.Add("mail", func(context.Context) error { return svc.mail.Health() })
 	return r
 }
 
@@ -182,6 +185,9 @@ func serve(ctx context.Context, env *Env) error {
 	svc.portfolioDir, svc.portfolioIcons = env.Abs(cfg.Storage.ContentDir), siteIcons(env.siteFS())
 	if err := svc.startup(ctx); err != nil {
 		lns.close()
+		return err
+	}
+	if err := svc.startBackupMail(ctx); err != nil {
 		return err
 	}
 

@@ -8,12 +8,15 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/mail"
 	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/robfig/cron/v3"
 )
 
 // Config is the whole configuration of one devhub instance.
@@ -28,6 +31,8 @@ type Config struct {
 	Site     Site     `mapstructure:"site"`
 	Log      Log      `mapstructure:"log"`
 	Metrics  Metrics  `mapstructure:"metrics"`
+	Backup   Backup   `mapstructure:"backup"`
+	Mail     Mail     `mapstructure:"mail"`
 	Events   Events   `mapstructure:"events"`
 	Chat     Chat     `mapstructure:"chat"`
 	Messages Messages `mapstructure:"messages"`
@@ -107,6 +112,39 @@ type Contact struct {
 	// many SHA-256 hashes on average.
 	PowMaxNumber int `mapstructure:"pow_max_number"`
 }
+
+// Backup configures scheduled backups (`devhub backup` without a file
+// writes to the same destination).
+type Backup struct {
+	// Schedule is an interval ("6h") or a cron expression ("0 3 * * *",
+	// "@daily"); empty (the default) takes no scheduled backups.
+	Schedule string `mapstructure:"schedule"`
+	// Keep is how many backups the destination keeps; older ones are
+	// deleted after each new one. 0 keeps all.
+	Keep int `mapstructure:"keep"`
+	// To is a directory or s3://BUCKET on the object store of storage.s3
+	// (its endpoint, region and keys).
+	To string `mapstructure:"to"`
+}
+
+// Mail configures outgoing e-mail over SMTP; it is off while Host is empty.
+type Mail struct {
+	Host string `mapstructure:"host"`
+	Port int    `mapstructure:"port"`
+	// Security is "none", "starttls" (upgrade a plain connection, refusing
+	// a server that cannot) or "tls" (TLS from the first byte, port 465).
+	Security string `mapstructure:"security"`
+	// User signs in to the server when set; the password comes from
+	// DEVHUB_MAIL_PASSWORD so it stays out of config.yaml.
+	User     string `mapstructure:"user"`
+	Password string `mapstructure:"password"`
+	// From is the sender's address, optionally with a name:
+	// "devhub <noreply@example.org>".
+	From string `mapstructure:"from"`
+}
+
+// Enabled is whether mail is configured.
+func (m Mail) Enabled() bool { return m.Host != "" }
 
 // Metrics configures GET /metrics (Prometheus text format).
 type Metrics struct {
@@ -323,7 +361,9 @@ func Default() Config {
 			RefreshTTL:   30 * 24 * time.Hour,
 			Registration: "open",
 		},
-		Log: Log{Format: "text"},
+		Log:    Log{Format: "text"},
+		Backup: Backup{Keep: 7},
+		Mail:   Mail{Port: 587, Security: "starttls"},
 		Files: Files{MaxUploadBytes: 4 << 30, MaxPartsPerRequest: 100, UploadsPerMinute: 30,
 			MaxConcurrentUploads: 32, MaxConcurrentUploadsPerUser: 4, MinUploadRate: 1024,
 			QuotaBytes: 10 << 30, QuotaFiles: 10000, TusExpiry: 24 * time.Hour, RefusedUploadDrain: 30 * time.Second,
@@ -451,6 +491,8 @@ func (c Config) Validate() error {
 	if t := c.Metrics.Token; t != "" && len(t) < 16 {
 		errs = append(errs, fmt.Errorf("metrics.token must be at least 16 characters, got %d", len(t)))
 	}
+	errs = append(errs, c.Backup.validate()...)
+	errs = append(errs, c.Mail.validate()...)
 	if c.Log.Format != "text" && c.Log.Format != "json" {
 		errs = append(errs, fmt.Errorf("log.format must be text or json, got %q", c.Log.Format))
 	}
@@ -660,4 +702,45 @@ func checkReadableDir(dir string) error {
 	}
 	f.Close()
 	return nil
+}
+
+func (b Backup) validate() []error {
+	var errs []error
+	if b.Keep < 0 {
+		errs = append(errs, fmt.Errorf("backup.keep must not be negative (0 keeps all), got %d", b.Keep))
+	}
+	s := strings.TrimSpace(b.Schedule)
+	if s == "" || s == "off" {
+		return errs
+	}
+	if b.To == "" {
+		errs = append(errs, errors.New("backup.schedule needs backup.to (a directory or s3://BUCKET)"))
+	}
+	if d, err := time.ParseDuration(s); err == nil {
+		if d < time.Minute {
+			errs = append(errs, fmt.Errorf("backup.schedule %q: the interval must be at least 1m", s))
+		}
+	} else if _, err := cron.ParseStandard(s); err != nil {
+		errs = append(errs, fmt.Errorf("backup.schedule %q: neither an interval (6h) nor a cron expression (0 3 * * *)", s))
+	}
+	return errs
+}
+
+func (m Mail) validate() []error {
+	if !m.Enabled() {
+		return nil
+	}
+	var errs []error
+	if m.Port <= 0 || m.Port > 65535 {
+		errs = append(errs, fmt.Errorf("mail.port must be between 1 and 65535, got %d", m.Port))
+	}
+	switch m.Security {
+	case "none", "starttls", "tls":
+	default:
+		errs = append(errs, fmt.Errorf("mail.security must be none, starttls or tls, got %q", m.Security))
+	}
+	if _, err := mail.ParseAddress(m.From); err != nil {
+		errs = append(errs, fmt.Errorf("mail.from %q must be an e-mail address (\"Name <user@host>\" or user@host)", m.From))
+	}
+	return errs
 }

@@ -73,6 +73,7 @@ func newMetrics(s *Server) *metrics {
 			return float64(n)
 		}))
 	}
+	m.reg.MustRegister(backupMailCollectors(s)...)
 	if f := s.svc.Files; f != nil {
 		m.reg.MustRegister(gauge("devhub_files", "Files in the file cloud.", func() float64 { return float64(f.Count()) }))
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/devhub/devhub/pkg/activity"
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/backup"
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/chat"
 	"github.com/devhub/devhub/pkg/config"
@@ -34,6 +35,7 @@ import (
 	"github.com/devhub/devhub/pkg/gamestates"
 	"github.com/devhub/devhub/pkg/geoip"
 	"github.com/devhub/devhub/pkg/internal/freespace"
+	"github.com/devhub/devhub/pkg/mail"
 	"github.com/devhub/devhub/pkg/notify"
 	"github.com/devhub/devhub/pkg/profile"
 	"github.com/devhub/devhub/pkg/quota"
@@ -130,6 +132,13 @@ type Services struct {
 	Setup *auth.OwnerSetup
 	// Ready are the readiness checks of GET /readyz; nil: always ready.
 	Ready *readiness.Registry
+	// Mail queues outgoing e-mail (password reset links); nil when mail is
+	// off. Its Health belongs in the readiness check.
+	Mail *mail.Queue
+	// Backups runs the scheduled backups; nil without backup.schedule. Its
+	// Health (the last scheduled backup's failure) belongs in the readiness
+	// check, its counts in /metrics.
+	Backups *backup.Scheduler
 }
 
 // MaxHeaderBytes bounds a request's line and headers together: fasthttp reads
@@ -226,6 +235,8 @@ func newServer(o Options) (*Server, error) {
 		Discuss:   o.Services.Discuss,
 		Social:    o.Services.Social,
 		Setup:     o.Services.Setup,
+		Mail:      o.Services.Mail,
+		PublicURL: o.Config.Server.PublicURL,
 	}
 	if s.hub.Events == nil {
 		s.hub.Events = events.NewHub(eventsOptions(o.Config.Events, o.Logger))
@@ -318,6 +329,7 @@ func (s *Server) mountAreas(app *fiber.App, cores fs.FS) error {
 	s.mountAuth(api)
 	s.mountAvatars(api)
 	s.mountSetup(api)
+	s.mountPasswordReset(app, api)
 	s.mountActivity(api)
 	s.mountIP(api)
 	s.mountFiles(api)

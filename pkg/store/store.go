@@ -309,3 +309,21 @@ func ForEachJSON[T any](b *bolt.Bucket, fn func(key []byte, v *T) error) error {
 		return fn(k, &v)
 	})
 }
+
+// SchemaVersionOfFile reads the schema version of the store file at path
+// without changing it (a restore checks a staged copy with it).
+func SchemaVersionOfFile(path string) (int, error) {
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: time.Second})
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	v := 0
+	err = db.View(func(tx *bolt.Tx) error {
+		if b := tx.Bucket(metaBucket); b != nil {
+			v = int(Btoi(b.Get(schemaVersionKey)))
+		}
+		return nil
+	})
+	return v, err
+}

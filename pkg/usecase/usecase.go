@@ -11,6 +11,7 @@ package usecase
 import (
 	"context"
 	"log/slog"
+	"sync"
 
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
@@ -20,6 +21,7 @@ import (
 	"github.com/devhub/devhub/pkg/downloads"
 	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/mail"
 	"github.com/devhub/devhub/pkg/notify"
 	"github.com/devhub/devhub/pkg/shares"
 	"github.com/devhub/devhub/pkg/social"
@@ -95,6 +97,13 @@ type Hub struct {
 	ConfirmNewEmail func(ctx context.Context, u *auth.User, next string) error
 	// Setup is the first-run link (nil: none was made).
 	Setup *auth.OwnerSetup
+	// Mail queues outgoing e-mail; nil when mail is off.
+	Mail *mail.Queue
+	// PublicURL is server.public_url, the base of links in letters.
+	PublicURL string
+
+	// background tracks work left running after an answer (Wait).
+	background sync.WaitGroup
 }
 
 // record writes ev to the audit log as done by actor. An action that

@@ -32,6 +32,8 @@ const ForumThreadPage = lazyPage(() => import('../features/forum/pages/ThreadPag
 const ModerationPage = lazyPage(() => import('../features/forum/pages/ModerationPage'));
 const ContactPage = lazyPage(() => import('../features/social/pages/ContactRoute'));
 const SetupPage = lazyPage(() => import('../features/setup/pages/SetupPage'));
+const ForgotPasswordPage = lazyPage(() => import('../features/auth/reset/ForgotPasswordPage'));
+const ResetPasswordPage = lazyPage(() => import('../features/auth/reset/ResetPasswordPage'));
 const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
 
 /**
@@ -90,6 +92,8 @@ export const routes: RouteObject[] = [
       { path: 'forum/moderation', element: <ModerationPage /> },
       { path: 'contact', element: <ContactPage /> },
       { path: 'setup', element: <SetupPage /> },
+      { path: 'forgot-password', element: <ForgotPasswordPage /> },
+      { path: 'reset-password', element: <ResetPasswordPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

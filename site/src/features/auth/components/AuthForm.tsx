@@ -1,11 +1,15 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { ApiError } from '../../../lib/api';
 import { isMfaChallenge, useLogin, usePasskeySignIn, useRegister, useRegistrationPolicy } from '../api';
 import { errorText, fieldErrors } from '../errors';
 import { MfaStep } from '../security/MfaStep';
 import { ACCOUNT_NS } from '../security/i18n';
 import { onIPAddress, passkeysSupported } from '../security/webauthn';
+import { FORGOT_PASSWORD_PATH } from '../paths';
+import { useForgotAvailable } from '../reset/api';
+import { RESET_NS } from '../reset/i18n';
 
 export type AuthMode = 'login' | 'register';
 
@@ -28,7 +32,9 @@ const EMPTY: Values = { name: '', email: '', password: '', confirmPassword: '', 
 export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) {
   const { t } = useTranslation();
   const { t: ta } = useTranslation(ACCOUNT_NS);
+  const { t: tr } = useTranslation(RESET_NS);
   const policy = useRegistrationPolicy().data?.policy;
+  const canReset = useForgotAvailable().data?.available === true;
   const id = useId();
   const [mode, setMode] = useState<AuthMode>(initialMode);
   const [values, setValues] = useState<Values>(EMPTY);
@@ -137,6 +143,11 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
       {isRegister ? field('name', t('auth.form.name'), 'text', 'name') : null}
       {field('email', t('auth.form.email'), 'email', isRegister ? 'email' : 'username')}
       {field('password', t('auth.form.password'), 'password', isRegister ? 'new-password' : 'current-password')}
+      {!isRegister && canReset ? (
+        <Link className="auth-form__forgot" to={FORGOT_PASSWORD_PATH}>
+          {tr('forgotLink')}
+        </Link>
+      ) : null}
       {isRegister ? field('confirmPassword', t('auth.form.confirmPassword'), 'password', 'new-password') : null}
       {needsInvite ? field('invite', ta('register.invite'), 'text', 'off') : null}
       {mode === 'register' && policy === 'closed' ? <p className="profile-section__hint">{ta('register.closed')}</p> : null}

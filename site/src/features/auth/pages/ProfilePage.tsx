@@ -16,11 +16,10 @@ import { AccountSettings, PortfolioEditorLink } from '../self/AccountSettings';
 import { PasskeysSettings } from '../security/PasskeysSettings';
 import { SessionsList } from '../security/SessionsList';
 import { TwoFactorSettings } from '../security/TwoFactorSettings';
+import { ACCOUNT_PATH } from '../paths';
 import { parseSection, type Section } from '../sections';
 import '../auth.css';
 
-/** The account path the logout returns to. */
-export const ACCOUNT_PATH = '/profile';
 
 /**
  * What other features put into the cabinet. The app shell (src/app/ProfileRoute) fills it, so this

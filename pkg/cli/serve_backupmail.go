@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/devhub/devhub/pkg/backup"
+	"github.com/devhub/devhub/pkg/mail"
+)
+
+// openMail builds the mail queue when mail.host is set; the CLI's and the
+// server's use-cases queue into it, and only serve delivers
+// (startBackupMail).
+func (s *services) openMail() error {
+	if !s.cfg.Mail.Enabled() {
+		return nil
+	}
+	sender, err := mail.NewSMTP(s.cfg.Mail)
+	if err != nil {
+		return err
+	}
+	if s.mail, err = mail.NewQueue(s.store, sender, s.log); err != nil {
+		return err
+	}
+	s.hub.Mail, s.hub.PublicURL = s.mail, s.cfg.Server.PublicURL
+	return nil
+}
+
+// startBackupMail starts serve's background work of this area until ctx
+// ends: the mail queue's deliveries and the backup schedule. A failed
+// scheduled backup is logged, counted (/metrics), reported by the
+// scheduler's Health (readiness) and mailed to the admins.
+func (s *services) startBackupMail(ctx context.Context) error {
+	if s.mail != nil {
+		s.mail.Start(ctx)
+		if s.cfg.Server.PublicURL == "" {
+			s.log.Warn("mail is on but server.public_url is empty: \"forgot password\" stays off, since its links need the site's address")
+		}
+	}
+	sched, err := backup.ParseSchedule(s.cfg.Backup.Schedule)
+	if err != nil || sched == nil {
+		return err
+	}
+	s.backups = backup.NewScheduler(sched, func(ctx context.Context) error {
+		_, _, err := s.backupToDest(ctx, s.cfg.Backup.To)
+		return err
+	}, s.log)
+	s.backups.OnFailure = func(ctx context.Context, at time.Time, err error) {
+		s.hub.MailAdmins(ctx, mail.KindBackupFailed, mail.Data{When: at.UTC().Format("2006-01-02 15:04 UTC"), Detail: err.Error()})
+	}
+	s.backups.Start(ctx)
+	s.log.Info("scheduled backups on", slog.String("schedule", s.cfg.Backup.Schedule), slog.Int("keep", s.cfg.Backup.Keep))
+	return nil
+}
