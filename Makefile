@@ -24,6 +24,9 @@ DEADCODE    := $(TOOLS_BIN)/deadcode-$(DEADCODE_VERSION)/deadcode
 MINIO_VERSION := v0.0.0-20260212201848-7aac2a2c5b7c
 MINIO       := $(TOOLS_BIN)/minio-$(MINIO_VERSION)/minio
 export DEVHUB_MINIO := $(MINIO)
+# The Go packages of this repository: ./... would also take in Go sources that npm packages carry
+# under site/node_modules.
+GO_PKGS     := ./api/... ./cmd/... ./pkg/... ./site ./site/cores
 
 .PHONY: all run build examples site geoip geoip-extra cores reader api-types test test-go test-web lint e2e bench fuzz deps chromium pebble vet minio clean
 
@@ -82,9 +85,9 @@ test: deps chromium pebble vet lint test-go test-web e2e
 ## vet: gofmt, go vet, staticcheck and deadcode -test (every function reachable from a main or a test)
 vet: $(STATICCHECK) $(DEADCODE)
 	@out=$$("$$($(GO) env GOROOT)/bin/gofmt" -l cmd pkg .ci); if [ -n "$$out" ]; then echo "$$out"; echo "gofmt: not formatted (gofmt -w them)"; exit 1; fi
-	$(GO) vet ./...
-	$(STATICCHECK) ./...
-	@out=$$($(DEADCODE) -test ./...); if [ -n "$$out" ]; then echo "$$out"; echo "deadcode: unreachable functions (remove them)"; exit 1; fi
+	$(GO) vet $(GO_PKGS)
+	$(STATICCHECK) $(GO_PKGS)
+	@out=$$($(DEADCODE) -test $(GO_PKGS)); if [ -n "$$out" ]; then echo "$$out"; echo "deadcode: unreachable functions (remove them)"; exit 1; fi
 
 $(STATICCHECK):
 	GOBIN=$(@D) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
@@ -98,7 +101,7 @@ $(MINIO):
 	GOBIN=$(@D) $(GO) install github.com/minio/minio@$(MINIO_VERSION)
 
 test-go: geoip pebble $(MINIO)
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 $(GO_PKGS)
 	$(GO) test -count=1 -tags embedgeoip ./pkg/geoip/
 
 ## cores: the pinned emulator cores (npm pack @emulatorjs/core-*, unpacked with 7z) → site/cores/dist,
@@ -156,7 +159,7 @@ bench: build chromium $(MINIO)
 ## a crasher is written to the package's testdata/fuzz/ and then replays in every `make test`
 FUZZTIME ?= 30s
 fuzz:
-	@set -e; for pkg in $$($(GO) list ./...); do \
+	@set -e; for pkg in $$($(GO) list $(GO_PKGS)); do \
 		dir=$$($(GO) list -f '{{.Dir}}' $$pkg); \
 		for target in $$(grep -ho '^func Fuzz[A-Za-z0-9_]*' $$dir/*_test.go 2>/dev/null | sed 's/^func //'); do \
 			echo "== $$pkg $$target ($(FUZZTIME))"; \

@@ -634,8 +634,3 @@ func trimSessions(tx *bolt.Tx, userID uint64, max int) error {
 	}
 	return nil
 }
-
-// IsAuthError reports whether err means "not authenticated" (HTTP 401).
-func IsAuthError(err error) bool {
-	return errors.Is(err, ErrInvalidCredentials) || errors.Is(err, ErrInvalidToken) || errors.Is(err, ErrTokenReused)
-}
