@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lighthouse figures for `make bench` (issue 16): for each public route, mobile performance,
+# Lighthouse figures for `make bench`: for each public route, mobile performance,
 # accessibility, best practices and SEO, with cumulative layout shift, total blocking time and
 # largest contentful paint, then desktop performance. Prints figures only: nothing is asserted.
 # Lighthouse (pinned in site/package.json) drives Debian's Chromium through chrome-launcher

@@ -4,7 +4,7 @@
 # same transfers straight to MinIO with minio-go (.ci/s3copy), and devhub's
 # peak RSS during them. Bounded: each transfer has a time limit.
 #
-# Targets (issue 13): through devhub ≥ 0.8× direct; peak RSS ≤ 64 MiB during the 1 GiB upload.
+# Targets: through devhub ≥ 0.8× direct; peak RSS ≤ 64 MiB during the 1 GiB upload.
 set -euo pipefail
 BIN=$(realpath "${1:-bin/devhub}")
 MINIO=${2:-$DEVHUB_MINIO}

@@ -79,9 +79,8 @@ type Connection struct {
 	RTT           *float64 `json:"rtt"`
 }
 
-// ClientInfo is the browser description the SPA attaches to every event
-// (spec §3 "Activity log payload"). Fields the browser does not know are
-// null (pointers) or empty.
+// ClientInfo is the browser description the SPA attaches to every event.
+// Fields the browser does not know are null (pointers) or empty.
 type ClientInfo struct {
 	UserAgent           string      `json:"userAgent"`
 	Language            string      `json:"language"`

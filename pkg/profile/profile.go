@@ -25,7 +25,7 @@ import (
 const FileName = "profile.yaml"
 
 // Languages are the languages a text may have; en is required everywhere, the development-tools
-// page's own texts (intro, group titles, philosophy) are required in all six (portfolio spec §2).
+// page's own texts (intro, group titles, philosophy) are required in all six.
 var Languages = []string{"en", "uk", "ru", "es", "fr", "pt"}
 
 // Text is one text in several languages (language code → text).

@@ -7,7 +7,7 @@ import (
 	"github.com/devhub/devhub/pkg/store"
 )
 
-// mountActivity serves the activity log the SPA writes to (spec §7). The
+// mountActivity serves the activity log the SPA writes to. The
 // route is open to anonymous visitors, so it is the most abusable write in
 // the product: its body limit is far below the app default, each client IP
 // is rate-limited, and the service keeps a bounded number of events.

@@ -15,7 +15,7 @@ import (
 	"github.com/devhub/devhub/pkg/blog"
 )
 
-// The SPA's routes (the hub spec §2 and this document's pages). The server
+// The SPA's routes. The server
 // knows them so that an unknown path answers 404 — with the SPA, which shows
 // its not-found page — and so that each page's HTML already carries its
 // title, description and, for an article, its Open Graph tags and canonical

@@ -6,7 +6,7 @@ import type { Browser, Page, TestInfo } from '@playwright/test';
 import { baseURL, cli, cliJson, expect, test } from './fixtures';
 import { pixels } from './gameScreen';
 
-// Accessibility and layout sweep over every route (issue 16), against the real binary:
+// Accessibility and layout sweep over every route, against the real binary:
 // axe-core (serious and critical impact) in uk, ru and en at 375 and 1280 px, once more in the
 // dark theme; at every size no sideways scrolling (down to 320 px) and no select or placeholder
 // cut short, from the tablet size up no word broken inside a table, and no interactive element

@@ -1,6 +1,6 @@
 import { baseURL, expect, test } from './fixtures';
 
-// The contract's reader (issue 11): Redoc, bundled into the binary, renders api/openapi.yaml under
+// The contract's reader: Redoc, bundled into the binary, renders api/openapi.yaml under
 // the site's CSP without asking another host for anything — not even a request the CSP refuses.
 test('GET /api/docs renders the OpenAPI document with the bundled reader', async ({ page, consoleErrors }) => {
   // Every request the page tried towards another host, whatever became of it (refused ones too).

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { cli, cliJson, expect, test } from './fixtures';
 
-// Accounts end to end (issue 3): the real binary, the real browser, the CLI over the owner socket.
+// Accounts end to end: the real binary, the real browser, the CLI over the owner socket.
 // The interface is switched to Ukrainian, the spec's language, so the spec's texts are checked.
 
 const unique = (name: string) => `${name}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { baseURL, cli, cliJson, expect, signInNewAccount, test, uid } from './fixtures';
 
-// Blog end to end (issue 4): the real binary with content/ imported on its first start, an admin
+// Blog end to end: the real binary with content/ imported on its first start, an admin
 // seeded through the CLI (owner socket), the real browser. The interface is switched to Russian,
 // the language in which the spec states the blog's toasts.
 

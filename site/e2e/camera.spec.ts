@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 
-// The camera tester (issue 9) against Chromium's fake camera (--use-fake-device-for-media-stream):
+// The camera tester against Chromium's fake camera (--use-fake-device-for-media-stream):
 // the picture plays, the report measures it, filters and rotation reach the photos, photos download
 // as JPEG, and every track ends when the camera is turned off or the page is left.
 

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import type { Page, Route } from '@playwright/test';
 import { cli, expect, test, signInNewAccount, uid } from './fixtures';
 
-// Resumable uploads and the quota (issue 13) against the real binary: large files go through tus
+// Resumable uploads and the quota against the real binary: large files go through tus
 // in 8 MiB PATCHes. To stop an upload at a known place, the browser's PATCH requests pass through
 // a gate: the first ones go to the server, the next one is held back; the server's offset is then
 // read with a HEAD, so nothing depends on timing.

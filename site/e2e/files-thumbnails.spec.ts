@@ -2,7 +2,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import { expect, test, signInNewAccount, uid } from './fixtures';
 
-// Thumbnails (issue 13): an image uploaded through the browser gets a thumbnail made in the
+// Thumbnails: an image uploaded through the browser gets a thumbnail made in the
 // background; the list shows it once it is there, from an immutable, versioned URL.
 
 

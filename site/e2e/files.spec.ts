@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { cliJson, expect, test, signInNewAccount, uid } from './fixtures';
 
-// File cloud end to end (issue 5): the real binary, users seeded through the CLI (owner socket),
+// File cloud end to end: the real binary, users seeded through the CLI (owner socket),
 // uploads through the browser. The cloud page runs in English, the language in which the spec
 // states its texts; the detail page is also checked in Ukrainian (its units and errors).
 

@@ -1,13 +1,13 @@
 import { expect, test } from './fixtures';
 
-// Home page (portfolio spec §2 "Home page") and the fake chat (hub spec §2, §4, §5, §9) against
+// Home page and the fake chat against
 // the real binary.
 
 test.beforeEach(async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('preferredLanguage', 'en'));
 });
 
-// [title, link] — sections not built yet and the catch-all card have no link (issue 10).
+// [title, link] — sections not built yet and the catch-all card have no link.
 const SECTION_CARDS: Array<[string, string | null]> = [
   ['Skills', '/skills'],
   ['File cloud', '/filecloud'],

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { baseURL, expect, test } from './fixtures';
 
-// The IP and browser report (issue 10) against the real binary. The browser reaches the
+// The IP and browser report against the real binary. The browser reaches the
 // server over loopback, so the address is 127.0.0.1 and every place field is Unknown.
 
 const today = () => {

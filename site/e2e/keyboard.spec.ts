@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, signInNewAccount, test, uid } from './fixtures';
 
-// The main flows by keyboard only (issue 16, "Keyboard and screen readers"): no mouse click in
+// The main flows by keyboard only ("Keyboard and screen readers"): no mouse click in
 // this file — Tab, arrows, Enter, Space and Escape. Where the OS file picker would open,
 // setInputFiles stands in for it.
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { cliJson, expect, signInNewAccount, test, uid } from './fixtures';
 
-// Layout stability (issue 16: cumulative layout shift ≤ 0.02 on every public route). Each route
+// Layout stability (cumulative layout shift ≤ 0.02 on every public route). Each route
 // is opened afresh at a phone and a desktop size with every request held back a little (as on a
 // slow network), so the loading states — the lazy page, skeletons, the shell — are on screen
 // before the data replaces them. The browser's own layout-shift entries are summed from the

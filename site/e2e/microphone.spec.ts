@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Page, Request } from '@playwright/test';
 import { baseURL, expect, test } from './fixtures';
 
-// The microphone page (issue 9) against the real binary, with Chromium's fake microphone
+// The microphone page against the real binary, with Chromium's fake microphone
 // (--use-fake-ui-for-media-stream --use-fake-device-for-media-stream: permission granted, a
 // synthetic beep as input). getUserMedia and AudioContext are wrapped before the app loads so the
 // test can see every stream and context the page opened and check they are released.

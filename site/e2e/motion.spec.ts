@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 
-// prefers-reduced-motion (issue 16, "Responsive"): with "reduce" the drawer's slide, the
+// prefers-reduced-motion ("Responsive"): with "reduce" the drawer's slide, the
 // skeletons' shimmer, the spinner and the hover transitions no longer move; without it they do
 // (so the check below sees the motion it turns off).
 

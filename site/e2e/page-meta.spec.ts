@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { baseURL, cliJson, expect, test } from './fixtures';
 
-// A title and a meta description per route and language (issue 16, "Layout, speed and SEO"): the
+// A title and a meta description per route and language ("Layout, speed and SEO"): the
 // server's HTML carries the route's English ones (and an article's own), and the running SPA keeps
 // both in the interface's language as the visitor moves between pages and switches languages.
 

@@ -1,7 +1,7 @@
 import { cli, expect, test } from './fixtures';
 import { port } from './env';
 
-// Passkeys end to end (issue 14) with Chromium's virtual authenticator (CDP WebAuthn domain):
+// Passkeys end to end with Chromium's virtual authenticator (CDP WebAuthn domain):
 // register one from the settings, then sign in with it alone. WebAuthn needs a domain for its
 // relying party, so this test uses http://localhost:<port> rather than the suite's 127.0.0.1.
 

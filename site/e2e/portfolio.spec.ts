@@ -18,7 +18,7 @@ async function expectNoRawKeys(page: Page) {
   expect(raw).toEqual([]);
 }
 
-// The portfolio (issue 10) against the real binary, which reads the shipped content/profile.yaml:
+// The portfolio against the real binary, which reads the shipped content/profile.yaml:
 // the owner on the home page, /skills and /tools from that file, icons served by the binary.
 
 test.beforeEach(async ({ page }) => {

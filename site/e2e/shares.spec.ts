@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { baseURL, cliJson, expect, test, signInNewAccount, uid } from './fixtures';
 
-// Private files and share links end to end (issue 13): the real binary, accounts seeded through
+// Private files and share links end to end: the real binary, accounts seeded through
 // the CLI, the link made on the file's page and opened in a fresh browser context.
 
 

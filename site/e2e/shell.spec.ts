@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { activityEvents, expect, test } from './fixtures';
 
-// The global shell (spec §2 "Global shell") against the real binary.
+// The global shell against the real binary.
 
 const mainNav = (page: import('@playwright/test').Page) => page.getByRole('navigation', { name: /Main navigation|Головна навігація|Главная навигация/ });
 

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 
-// Tone generator (portfolio spec §2 "Tone generator page", §4, §5, §8, §9) against the real
+// Tone generator against the real
 // binary. Nothing test-only ships in the page: this file wraps the browser's own AudioContext
 // before the page loads, so every context the page creates sends its output through an
 // AnalyserNode on the way to the speakers, and every oscillator start is recorded.

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { cli, cliJson, expect, test } from './fixtures';
 
-// Two-factor sign-in end to end (issue 14): enrol from the profile's settings with the key the page
+// Two-factor sign-in end to end: enrol from the profile's settings with the key the page
 // shows, confirm, keep the recovery codes, sign out, sign in with the password and a code computed
 // here from the key (RFC 6238), and find it all in the CLI's status and audit log.
 

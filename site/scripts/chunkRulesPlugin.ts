@@ -1,4 +1,4 @@
-// Heavy libraries only where they are used (issue 16): a build check. Every page of the router
+// Heavy libraries only where they are used: a build check. Every page of the router
 // (each dynamic import in src/app/routes.tsx) loads the entry chunk, its own chunk and what those
 // import statically; none of that may hold a library listed in HEAVY unless the page is one that
 // uses it at once. What a page needs only later (tus-js-client for a large upload, qrcode for a

@@ -1,4 +1,4 @@
-// The portfolio's icon set (issue 10): every simple-icons logo (CC0, pinned in package.json) is
+// The portfolio's icon set: every simple-icons logo (CC0, pinned in package.json) is
 // copied into dist/icons/<slug>.svg at build time, with icons/generic.svg for names the set does
 // not have. The binary serves them like any other static file and `devhub content check` checks
 // content/profile.yaml's icon names against the same directory — so an owner may name any

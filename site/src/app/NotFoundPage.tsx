@@ -10,7 +10,7 @@ function goBack(navigate: ReturnType<typeof useNavigate>) {
   else navigate('/');
 }
 
-/** Any unknown path (spec §2): home / back / emulators, quick links, the visit logged to the console. */
+/** Any unknown path: home / back / emulators, quick links, the visit logged to the console. */
 export default function NotFoundPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -1,7 +1,7 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { loadOnce } from '../lib/loadOnce';
 
-/** Chunk loading timeout (spec §9): a page chunk that has not arrived after 120 s fails. */
+/** Chunk loading timeout: a page chunk that has not arrived after 120 s fails. */
 export const CHUNK_TIMEOUT_MS = 120_000;
 
 export function withTimeout<T>(promise: Promise<T>, ms: number, what = 'chunk'): Promise<T> {

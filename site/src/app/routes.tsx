@@ -4,7 +4,7 @@ import { appQueryClient } from '../lib/queryClient';
 import { lazyPage, type LazyPage } from './lazyPage';
 import { Layout } from './shell/Layout';
 
-// Every page is a lazy route with its own chunk (spec §2 routes; anything else → not found).
+// Every page is a lazy route with its own chunk (anything else → not found).
 const HomePage = lazyPage(() => import('../features/portfolio/pages/HomePage'));
 const SkillsPage = lazyPage(() => import('../features/portfolio/pages/SkillsPage'));
 const ToolsPage = lazyPage(() => import('../features/portfolio/pages/DevToolsPage'));

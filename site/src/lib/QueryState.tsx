@@ -14,7 +14,7 @@ interface Props<T> {
   loading: ReactNode;
   /**
    * Shown instead of the loading line when given: a placeholder of the final size (a Skeleton,
-   * which carries its own status), so the answer does not push the page about (issue 16).
+   * which carries its own status), so the answer does not push the page about.
    */
   placeholder?: ReactNode;
   /** Shown when the read failed and there is nothing to show (role=alert); a function gets the error. */

@@ -1,4 +1,4 @@
-// Activity logging (spec §7): POST /api/activity/log. Failures are swallowed: logging must
+// Activity logging: POST /api/activity/log. Failures are swallowed: logging must
 // never break a page, reject unhandled, or write to console.error. Plain fire-and-forget requests
 // (keepalive), not mutations: they run from the router and at start-up outside any component,
 // change nothing any query shows, and must outlive a page being left.

@@ -38,7 +38,7 @@ export function setToken(token: string | null): void {
   if (before !== token) for (const fn of tokenListeners) fn(token);
 }
 
-// --- Access-token refresh (spec §4: a failed refresh logs the user out) ---------------------
+// --- Access-token refresh (a failed refresh logs the user out) ---------------------
 // The access token is short-lived; the refresh token is an httpOnly cookie the server scopes to
 // /api/auth. A request that sent the stored token and got 401 refreshes once and is retried;
 // when the refresh fails the token is dropped and listeners (the AuthProvider) log out.

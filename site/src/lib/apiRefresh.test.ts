@@ -1,4 +1,4 @@
-// The client's refresh-once-on-401 behaviour (spec §4: a failed refresh logs the user out).
+// The client's refresh-once-on-401 behaviour (a failed refresh logs the user out).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, stubFetch } from '../test/utils';
 import { api, onTokenChange, refreshAccessToken } from './api';

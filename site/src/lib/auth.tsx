@@ -48,7 +48,7 @@ const ACCOUNT_QUERY_ROOTS = [
 export function AuthProvider({ children }: { children: ReactNode }) {
   const qc = useQueryClient();
   const [token, setTokenState] = useState<string | null>(() => getToken());
-  // Loaded once per session (setSession puts the user in at once); spec §8: a failed profile
+  // Loaded once per session (setSession puts the user in at once); a failed profile
   // fetch is treated as "no user", so it is not retried.
   const profile = useQuery({
     queryKey: PROFILE_KEY,
@@ -104,7 +104,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const logout = useCallback(async () => {
     const had = getToken();
-    // The token is removed even if the server call fails (spec §4).
+    // The token is removed even if the server call fails.
     setToken(null);
     setTokenState(null);
     for (const queryKey of ACCOUNT_QUERY_ROOTS) qc.removeQueries({ queryKey });

@@ -1,4 +1,4 @@
-// The AuthProvider follows the token: a failed refresh logs the user out (spec §4, §8).
+// The AuthProvider follows the token: a failed refresh logs the user out.
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { initTestI18n, json, renderWithShell, stubFetch } from '../test/utils';

@@ -1,4 +1,4 @@
-// The client-information part of an activity event (spec §3 "Activity log payload").
+// The client-information part of an activity event.
 
 export type DeviceType = 'mobile' | 'tablet' | 'desktop';
 

@@ -157,7 +157,7 @@ export function currentLanguage(): Language {
 
 /**
  * Languages only some pages offer in a selector of their own (the development-tools page: es, fr,
- * pt; portfolio spec §2). The site's language never becomes one of them.
+ * pt). The site's language never becomes one of them.
  */
 export const PAGE_ONLY_LANGUAGES = ['es', 'fr', 'pt'] as const;
 export type PageLanguage = Language | (typeof PAGE_ONLY_LANGUAGES)[number];

@@ -23,8 +23,8 @@ export interface IpInfo {
   acceptLanguage?: string;
 }
 
-export const IP_CACHE_MS = 86_400_000; // 24 h (spec §9)
-export const IP_LOOKUP_TIMEOUT_MS = 5_000; // spec §9
+export const IP_CACHE_MS = 86_400_000; // 24 h
+export const IP_LOOKUP_TIMEOUT_MS = 5_000;
 
 /** The query key of the caller's own record: language detection and the IP page share it. */
 export const IP_INFO_KEY = ['ip', 'self'] as const;

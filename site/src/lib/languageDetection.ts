@@ -1,5 +1,5 @@
 // Interface-language detection, kept free of React and i18next so every branch is testable.
-// Order (spec §1): saved choice (if supported) → visitor's country → browser language → English.
+// Order: saved choice (if supported) → visitor's country → browser language → English.
 
 export const SUPPORTED_LANGUAGES = ['uk', 'ru', 'en'] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { isSupportedLanguage, normalizeLanguage, DEFAULT_LANGUAGE, type Language } from './languageDetection';
 
-// The page's meta description in the interface's language (issue 16: a title and a description
+// The page's meta description in the interface's language (a title and a description
 // per route and language). The server already sends each route's English description with the
 // HTML (pkg/server/routes_seo.go, the same texts as locales/descriptions/en.json); once the SPA runs it
 // keeps the description in step with the route and the language the visitor reads, as the page

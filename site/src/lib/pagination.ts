@@ -1,6 +1,6 @@
 // The SPA's one pagination helper. Pages = ceil(total / pageSize), at least 1 — a missing,
 // negative or non-numeric total counts as none. The pager shows page 1, the current page ± 1,
-// ellipses for the gaps, and the last page (spec §9). Each page keeps its own page size (blog 5,
+// ellipses for the gaps, and the last page. Each page keeps its own page size (blog 5,
 // games 100); the cases are testdata/rules/pagination.json.
 
 export type PageItem = number | 'ellipsis';

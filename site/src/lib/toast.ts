@@ -1,4 +1,4 @@
-// Toasts (spec §2, §9) through sonner: top right, dark, close button, default 3000 ms,
+// Toasts through sonner: top right, dark, close button, default 3000 ms,
 // default type info. Use `toast.*` anywhere, or `useToast()` inside <ToastProvider>.
 // sonner is loaded on the first toast, so pages that never toast do not download it.
 // Screen readers: the toaster's own container is a polite live region (aria-live="polite"); a live

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 
 /** Text of the full-screen loader: shown before localization exists, so fixed (spec: Russian). */
 export const LOADER_TEXT = 'Загрузка...';
-/** The loader stays this long after localization is ready (spec §9). */
+/** The loader stays this long after localization is ready. */
 export const LOADER_DELAY_MS = 100;
 
 export function FullScreenLoader() {

@@ -34,7 +34,7 @@ export const MAIN_ITEMS: readonly NavItem[] = [
 /** The profile page reads ?section= to open one of its views. */
 export const ADMIN_PATH = '/profile?section=admin';
 
-/** Side-menu account items (spec §2): personal cabinet, messages, friends, chat, admin (admins only). */
+/** Side-menu account items: personal cabinet, messages, friends, chat, admin (admins only). */
 export const SIDE_MENU_ITEMS: ReadonlyArray<NavItem & { adminOnly?: boolean }> = [
   { to: '/profile', labelKey: 'sideMenu.cabinet' },
   { to: '/profile?section=messages', labelKey: 'sideMenu.messages' },
@@ -43,5 +43,5 @@ export const SIDE_MENU_ITEMS: ReadonlyArray<NavItem & { adminOnly?: boolean }> =
   { to: ADMIN_PATH, labelKey: 'sideMenu.admin', adminOnly: true },
 ];
 
-/** The shell breakpoint (spec §9): at this width or less the links move into the sidebar. */
+/** The shell breakpoint: at this width or less the links move into the sidebar. */
 export const SHELL_BREAKPOINT_PX = 1024;

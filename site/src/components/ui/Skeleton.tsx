@@ -10,7 +10,7 @@ interface SkeletonProps {
 }
 
 /**
- * A placeholder of the final content's size while a page's data is on its way (issue 16: no
+ * A placeholder of the final content's size while a page's data is on its way (no
  * layout shift). It takes the place of the content, so nothing already on screen moves when the
  * data arrives: the content replaces the placeholder instead of pushing what was below it. A
  * placeholder at least as tall as the screen also keeps everything after it below the fold.

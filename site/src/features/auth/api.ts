@@ -1,4 +1,4 @@
-// The accounts API (spec §7 "Auth"): one function per call, all through the one client, and the
+// The accounts API: one function per call, all through the one client, and the
 // TanStack Query hooks the sign-in, sign-up and password forms use.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, setToken } from '../../lib/api';

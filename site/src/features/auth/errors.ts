@@ -26,7 +26,7 @@ export function retryAfterSeconds(err: ApiError): number | null {
 
 /**
  * The one-line error for a form: throttling, then the first field error, then a taken e-mail,
- * then the server's own message, else the fallback (spec §8: "… or the server message").
+ * then the server's own message, else the fallback ("… or the server message").
  * `throttled` says which limit a 429 means: failed sign-ins (a minute, told in seconds) or
  * registrations from the visitor's network (minutes).
  */

@@ -1,4 +1,4 @@
-// The profile page's views (spec §2 "Profile page"), chosen with ?section=.
+// The profile page's views, chosen with ?section=.
 export const SECTIONS = ['overview', 'messages', 'friends', 'notifications', 'chat', 'admin', 'settings'] as const;
 export type Section = (typeof SECTIONS)[number];
 

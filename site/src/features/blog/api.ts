@@ -6,9 +6,9 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import { api } from '../../lib/api';
 import type { components, paths, Schema } from '../../lib/apiTypes';
 
-/** Articles per page (spec §9). */
+/** Articles per page. */
 export const PAGE_SIZE = 5;
-/** The search waits this long after the last keystroke (spec §9). */
+/** The search waits this long after the last keystroke. */
 export const SEARCH_DEBOUNCE_MS = 500;
 
 export interface ArticleSummary {

@@ -17,7 +17,7 @@ describe('the image rule table (testdata/rules/image_url.json, shared with pkg/b
   });
 });
 
-describe('articleImageSrc (spec §3 display rule)', () => {
+describe('articleImageSrc: an image only when the value starts with http', () => {
   it.each([
     ['https://example.com/a.png', 'https://example.com/a.png'],
     ['http://example.com/a.png', 'http://example.com/a.png'],

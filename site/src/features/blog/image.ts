@@ -1,4 +1,4 @@
-// The article image rule (spec §3): an image is shown only if the value starts with http,
+// The article image rule: an image is shown only if the value starts with http,
 // data:image or /, or is inline SVG markup; anything else gets the placeholder. The SPA shows
 // exactly what the server accepts as image_url (pkg/blog ValidateImageURL) — both are tested
 // against testdata/rules/image_url.json — so `//host/x.png`, `data:image/svg+xml,…` or a URL

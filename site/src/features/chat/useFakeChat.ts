@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-/** Hub spec §9: the fake chat's canned reply follows the user's message after 1000 ms. */
+/** Hub the fake chat's canned reply follows the user's message after 1000 ms. */
 export const CHAT_REPLY_DELAY_MS = 1000;
 
 export type ChatAuthor = 'user' | 'bot';
@@ -21,7 +21,7 @@ export interface FakeChat {
 }
 
 /**
- * The local fake chat of hub spec §2/§4: no server, nothing leaves the tab. Each message gets
+ * The guests' local chat: no server, nothing leaves the tab. Each message gets
  * its own reply timer, so quick messages each get their answer; timers end with the page.
  */
 export function useFakeChat(delayMs = CHAT_REPLY_DELAY_MS): FakeChat {
@@ -41,7 +41,7 @@ export function useFakeChat(delayMs = CHAT_REPLY_DELAY_MS): FakeChat {
   const send = useCallback(
     (text: string) => {
       const body = text.trim();
-      if (!body) return false; // spec §5: empty or whitespace-only messages are ignored
+      if (!body) return false; // empty or whitespace-only messages are ignored
       const id = nextId.current++;
       setMessages((list) => [...list, { id, author: 'user', text: body }]);
       setPending((n) => n + 1);

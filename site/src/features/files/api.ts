@@ -25,7 +25,7 @@ export type Group = (typeof GROUPS)[number];
 /** Who may see a file: everyone, or only its uploader and the administrators. */
 export type Visibility = Schema<'Visibility'>;
 
-/** A file with its hash, as the detail page shows it (spec §3). */
+/** A file with its hash, as the detail page shows it. */
 export type FileDetail = Schema<'FileWithHash'>;
 
 export const filePaths = {

@@ -1,4 +1,4 @@
-// Size formats of the file cloud (spec §9): lists in MB with two decimals, the uploader in
+// Size formats of the file cloud: lists in MB with two decimals, the uploader in
 // binary units with a speed, the detail page in decimal units (1e3, 1e6, 1e9). Every figure is
 // written in the reader's language ("1,50 МБ" in Ukrainian, "1.50 MB" in English).
 import { formatNumber } from '../../lib/numberFormat';

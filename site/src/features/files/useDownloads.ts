@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-/** Per-file download progress (spec §3, §4): starting → downloading % → completed → cleared. */
+/** Per-file download progress: starting → downloading % → completed → cleared. */
 export type DownloadState =
   | { status: 'starting'; percent: 0 }
   | { status: 'downloading'; percent: number }
   | { status: 'completed'; percent: 100 }
   | { status: 'error'; percent: number };
 
-/** How long "completed" stays before the status is cleared (spec §9). */
+/** How long "completed" stays before the status is cleared. */
 export const COMPLETED_CLEAR_MS = 2000;
 
 export interface DownloadRunner {

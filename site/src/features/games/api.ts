@@ -1,4 +1,4 @@
-// The games' reads and writes through the shared API client: the ROM service (/romserv, spec §7
+// The games' reads and writes through the shared API client: the ROM service (/romserv
 // "Emulator service", one call per function; its answers use their own envelope {success, data,
 // meta}), an admin's ROM uploads and removals, and the player's controls per console.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -11,7 +11,7 @@ import { gameKeys } from './keys';
 import { removeRom, uploadCover, uploadRom, type RomUploadControl } from './romUpload';
 
 export const ROMSERV = '/romserv';
-/** Games per page (spec §9). */
+/** Games per page. */
 export const PAGE_SIZE = 100;
 /** The game search waits this long after the last keystroke. */
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -69,17 +69,17 @@ export async function fetchGames(
   return { games: res.data, total: res.meta.total, page: res.meta.page, limit: res.meta.limit };
 }
 
-/** Game images load from the service base plus imagePath (spec §7). */
+/** Game images load from the service base plus imagePath. */
 export function imageUrl(game: Game): string | null {
   return game.hasImage && game.imagePath ? ROMSERV + game.imagePath.split('/').map(encodeURIComponent).join('/') : null;
 }
 
-/** The ROM loads from the service base plus the game path (spec §7). */
+/** The ROM loads from the service base plus the game path. */
 export function romUrl(game: Game): string {
   return ROMSERV + game.path.split('/').map(encodeURIComponent).join('/');
 }
 
-/** The player page with query core and gameUrl (spec §7). */
+/** The player page with query core and gameUrl. */
 export function playerUrl(core: string, game: Game, lang: string): string {
   const q = new URLSearchParams({ core, gameUrl: romUrl(game), lang });
   return `/emulator.html?${q.toString()}`;

@@ -1,4 +1,4 @@
-// The desktop sidebar's width (spec §9): starts at 300 px and can be dragged between 200 px and
+// The desktop sidebar's width: starts at 300 px and can be dragged between 200 px and
 // 60 % of the window's width. Mobile is a window width of 768 px or less.
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 

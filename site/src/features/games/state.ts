@@ -1,4 +1,4 @@
-// The games page's state (spec §4 "Emulator"): consoles load, then the first console is selected
+// The games page's state: consoles load, then the first console is selected
 // automatically; choosing a console clears the selected game, resets the page to 1 and clears the
 // search. A pure reducer, so the rules are tested without rendering.
 import type { Console, Game } from './api';

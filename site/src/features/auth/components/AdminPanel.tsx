@@ -33,7 +33,7 @@ function listError(err: unknown): string {
 }
 
 /**
- * The admin panel's users (spec §2, §8) and their management: search, paging, change role,
+ * The admin panel's users and their management: search, paging, change role,
  * end sessions, reset two-factor sign-in, delete (files kept or deleted). The page checks the
  * role; the server checks it again for every action, and refuses them on the admin's own account.
  */

@@ -24,7 +24,7 @@ interface Values {
 const EMPTY: Values = { name: '', email: '', password: '', confirmPassword: '', invite: '' };
 
 /**
- * The guest's sign-in form with a login/register toggle (spec §2 "Profile page", §5, §8).
+ * The guest's sign-in form with a login/register toggle.
  * Registration checks the required fields and equal passwords before anything is sent; it asks
  * for an invitation code, or is not offered, as the site's registration policy says. An account
  * with two-factor sign-in continues with the code step after its password.

@@ -5,7 +5,7 @@ import { useChangePassword } from '../api';
 import { errorText } from '../errors';
 
 /**
- * The settings view's change-password form (spec §2, §5, §8): both fields required;
+ * The settings view's change-password form: both fields required;
  * 'Не авторизовано' without a token; the server's message or 'Помилка зміни пароля' on failure;
  * 'Пароль успішно змінено' on success, and the form clears. On success the server's message is
  * its one fixed English API text, so the interface says it in its own language instead; a

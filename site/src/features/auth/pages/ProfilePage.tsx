@@ -41,7 +41,7 @@ export default function ProfilePage({ slots = {} }: { slots?: ProfileSlots }) {
   const section = parseSection(params.get('section'));
 
   const onLogout = () => {
-    // The token and the user are gone at once, whatever the server answers (spec §4).
+    // The token and the user are gone at once, whatever the server answers.
     void logout();
     navigate(ACCOUNT_PATH);
   };

@@ -67,7 +67,7 @@ export function ArticleCard({ article, listUrl, onDelete, comments }: Props) {
         </p>
         <div className="blog-card__actions">
           {/* Visibly "Read more"; the link's text goes on with the article's name, so it says
-              where it leads to screen readers, link lists and search engines (issue 16: SEO). */}
+              where it leads to screen readers, link lists and search engines. */}
           <Link to={href} state={state} className="blog-card__more">
             {t('readMore')}{' '}
             <span className="visually-hidden">

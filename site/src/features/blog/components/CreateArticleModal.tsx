@@ -21,7 +21,7 @@ interface Props {
 }
 
 /**
- * The admin's "new article" form (spec §5: name, excerpt, content, category required; image
+ * The admin's "new article" form (name, excerpt, content, category required; image
  * optional), plus the article's language and an optional translation key that links it with its
  * translations.
  */

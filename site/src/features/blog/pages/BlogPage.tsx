@@ -25,7 +25,7 @@ function pageParam(v: string | null): number {
 }
 
 /**
- * /blog (spec §2): search with a 500 ms debounce, a category filter, article cards, the pager,
+ * /blog: search with a 500 ms debounce, a category filter, article cards, the pager,
  * and for admins a create button (modal form) and a delete button per card (confirm dialog).
  * The search, category and page live in the address (?search=&category=&page=), so the browser's
  * back button and the article's back link return to the same list, and a list can be shared.

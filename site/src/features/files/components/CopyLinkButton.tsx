@@ -4,7 +4,7 @@ import { errorMessage } from '../../../lib/api';
 import { toast } from '../../../lib/toast';
 import { FILES_NS } from '../i18n';
 
-/** How long the "Copied!" tooltip stays (spec §9). */
+/** How long the "Copied!" tooltip stays. */
 export const COPIED_TOOLTIP_MS = 2000;
 
 async function copyText(text: string): Promise<void> {
@@ -25,7 +25,7 @@ async function copyText(text: string): Promise<void> {
   if (!ok) throw new Error('the browser refused to copy');
 }
 
-/** Copies a link to the clipboard, with a 2 s tooltip and a toast either way (spec §8). */
+/** Copies a link to the clipboard, with a 2 s tooltip and a toast either way. */
 export function CopyLinkButton({ url, name }: { url: string; name: string }) {
   const { t } = useTranslation(FILES_NS);
   const [copied, setCopied] = useState(false);

@@ -20,7 +20,7 @@ interface Props {
   onSelect?: (f: FileItem, on: boolean) => void;
 }
 
-/** Whether the preview overlay can show this file (spec §2: image, video, audio, PDF). */
+/** Whether the preview overlay can show this file (image, video, audio, PDF). */
 export function canPreview(f: FileItem): boolean {
   return f.type === 'image' || f.type === 'video' || f.type === 'audio' || f.mimetype === 'application/pdf';
 }

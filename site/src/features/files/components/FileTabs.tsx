@@ -19,7 +19,7 @@ interface Props {
   onSelect?: (f: FileItem, on: boolean) => void;
 }
 
-/** Tabs images/videos/audio/documents/other (spec §2); an empty tab says 'No files found'. */
+/** Tabs images/videos/audio/documents/other; an empty tab says 'No files found'. */
 export function FileTabs({ groups, active, onActivate, isAdmin, downloads, onPreview, onDownload, onDelete, selected, onSelect }: Props) {
   const { t } = useTranslation(FILES_NS);
   const base = useId();

@@ -15,7 +15,7 @@ export function previewKind(f: FileItem): Kind {
 }
 
 /**
- * The preview overlay (spec §2, §4). Images and audio are fetched and shown from an object URL,
+ * The preview overlay. Images and audio are fetched and shown from an object URL,
  * which closing revokes — an effect on purpose, not a query: the blob and its object URL live and
  * die with the overlay (the file page's DetailPreview, which stays, caches its blob in a query); video plays from the stream URL (the server answers its Range requests,
  * so seeking works without loading the whole file); PDF opens the stream URL in a frame.

@@ -15,7 +15,7 @@ const LIKELY_ADMIN: Quota = { used: { bytes: 0, files: 0 }, limit: { bytes: null
  * with a meter of the tighter limit. Shown in the uploader and on the profile page; nothing when
  * the server cannot say. While it loads its place is kept — a line and a meter of the usual
  * size, unseen — so what follows it (the uploader's buttons, the profile's sections) does not
- * jump when it arrives (issue 16: layout shift).
+ * jump when it arrives (layout shift).
  */
 export function QuotaUsage({ className = '' }: { className?: string }) {
   const { t, i18n } = useTranslation(FILES_NS);

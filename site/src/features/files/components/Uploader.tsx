@@ -26,7 +26,7 @@ import { UnfinishedUploads } from './UnfinishedUploads';
 import '../resumable.css';
 
 /**
- * The uploader's states (spec §4): idle, selected, uploading with progress and speed, done.
+ * The uploader's states: idle, selected, uploading with progress and speed, done.
  * Small files go together as one multipart upload (`progress`); large ones each through tus
  * (`resumable`), which can be paused, resumed and cancelled one by one.
  */
@@ -90,7 +90,7 @@ function quotaMessage(data: unknown, t: Translate, units: BinaryUnits, language?
   return q ? quotaRefusalText(q, t, units, language) : null;
 }
 
-/** The message to show for a failed upload (spec §8; the quota's figures on a 413 over it). */
+/** The message to show for a failed upload (the quota's figures on a 413 over it). */
 export function uploadErrorMessage(err: unknown, t: Translate, units?: BinaryUnits, language?: string): string {
   if (err instanceof UploadError) {
     if (err.kind === 'network') return t('uploader.network');
@@ -134,7 +134,7 @@ interface Props {
 }
 
 /**
- * Any files, several at once, no size limit in the client (spec §5). Shows the storage quota, the
+ * Any files, several at once, no size limit in the client. Shows the storage quota, the
  * first selected file's name and size, then percent and speed while uploading (per file for
  * large ones, with pause, resume and cancel), then a success panel.
  */

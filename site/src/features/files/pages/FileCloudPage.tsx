@@ -36,7 +36,7 @@ const GROUP_OF: Record<FileItem['type'], Group> = {
 };
 
 /**
- * /filecloud (spec §2): the uploader (a sign-in prompt for guests), tabbed lists, and per file a
+ * /filecloud: the uploader (a sign-in prompt for guests), tabbed lists, and per file a
  * preview, copy link, download with progress, and — for admins and the file's own uploader —
  * delete after a confirmation. A signed-in user can list only their own files.
  */

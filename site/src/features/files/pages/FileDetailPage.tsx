@@ -10,7 +10,7 @@ import { DetailPreview } from '../shares/DetailPreview';
 import { FileSharing } from '../shares/FileSharing';
 import '../files.css';
 
-/** The detail page's message for a failed load (spec §8). */
+/** The detail page's message for a failed load. */
 export function detailErrorKey(err: unknown): { key: string; status?: number } {
   if (err instanceof ApiError) {
     if (err.status === 404 || err.status === 400) return { key: 'detail.notFound' };
@@ -20,7 +20,7 @@ export function detailErrorKey(err: unknown): { key: string; status?: number } {
   return { key: 'detail.loadFailed' };
 }
 
-/** /filecloud/:fileId (spec §2): name, size, type, upload time, download and back. */
+/** /filecloud/:fileId: name, size, type, upload time, download and back. */
 export default function FileDetailPage() {
   const { t, i18n } = useTranslation(FILES_NS);
   const { fileId = '' } = useParams();

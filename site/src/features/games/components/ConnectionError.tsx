@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { GAMES_NS } from '../i18n';
 
-/** The screen shown when the ROM service cannot be reached at all (spec §8). */
+/** The screen shown when the ROM service cannot be reached at all. */
 export function ConnectionError({ onRetry = () => window.location.reload() }: { onRetry?: () => void }) {
   const { t } = useTranslation(GAMES_NS);
   return (

@@ -5,7 +5,7 @@ import type { Game } from '../api';
 import { Player } from './Player';
 
 // Starting a game brings the player into view: smoothly, unless the visitor asked for less
-// motion (issue 16: prefers-reduced-motion is honoured — an explicit smooth scroll would win
+// motion (prefers-reduced-motion is honoured — an explicit smooth scroll would win
 // over the stylesheet's scroll-behavior: auto).
 
 const game: Game = { id: 7, name: 'Catcher', path: '/nes/Catcher.nes', console: 'nes', hasImage: false, imagePath: '' };

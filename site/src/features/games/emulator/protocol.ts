@@ -56,7 +56,7 @@ export interface CoreName {
 
 /**
  * The installed core a `core` query value means: an installed core's own name (fceumm), else
- * the spec's §7 name of what it runs (nes, snes, segaMD, gba, gb, …; the server lists them per
+ * the core's name of what it runs (nes, snes, segaMD, gba, gb, …; the server lists them per
  * core as aliases). Undefined when nothing installed runs it — the player says so.
  */
 export function resolveCore<T extends CoreName>(cores: readonly T[], name: string): T | undefined {

@@ -54,7 +54,7 @@ export default function GamesPage() {
 
   // The main column waits until what decides its place and its top has arrived (or failed): on a
   // phone the library above it, everywhere the shelf rows at its top. It then appears where it
-  // stays, instead of being pushed down the screen as they arrive (issue 16: layout shift).
+  // stays, instead of being pushed down the screen as they arrive (layout shift).
   const libraryPending =
     state.consolesStatus === 'loading' ||
     (state.consolesStatus === 'ready' && state.consoles.length > 0 && games.data === undefined && !games.isError);

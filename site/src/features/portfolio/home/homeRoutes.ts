@@ -1,4 +1,4 @@
-// The home page's cards (portfolio spec §2 "Home page", §3 "Home route entry": path, title key,
+// The home page's cards (path, title key,
 // description key, icon key). The order is the spec's.
 
 export type HomeIconKey =

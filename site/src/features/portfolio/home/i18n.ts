@@ -1,8 +1,7 @@
 // The home page's own strings, shipped in its lazy chunk (useTranslation('home')).
 //
-// The portfolio spec gives the home page a language selector of its own (uk/en/ru, default
-// English, local to the page). devhub has one site-wide selector in the shell (hub spec §1–2:
-// saved choice → country → browser → English), and it is the single source of truth: a second,
+// The home page has no language selector of its own: devhub has one site-wide selector in the
+// shell (saved choice → country → browser → English), and it is the single source of truth: a second,
 // page-local selector would disagree with the header. So the home page follows the shell's
 // language, and its default is the shell's — English when nothing else is known.
 //

@@ -1,4 +1,4 @@
-// /tools (portfolio spec §2 "Development tools page"): the owner's tools in five groups with
+// /tools: the owner's tools in five groups with
 // icons, the intro and the closing philosophy, in six languages (the page's own selector).
 import { Page } from '../../../components/ui/Page';
 import type { PageLanguage } from '../../../lib/i18n';

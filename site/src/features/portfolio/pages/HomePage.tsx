@@ -13,11 +13,11 @@ import { LanguageSelect, usePageLanguage } from '../profile/LanguageSelect';
 import { OwnerHero } from '../profile/OwnerHero';
 import { useProfile } from '../profile/useProfile';
 
-/** The home page's own languages (portfolio spec §2). */
+/** The home page's own languages. */
 export const HOME_LANGUAGES: readonly PageLanguage[] = ['uk', 'en', 'ru'];
 
 /**
- * The home page (portfolio spec §2 "Home page"): a hero with title, intro and the
+ * The home page: a hero with title, intro and the
  * still-under-construction note, the owner and their projects, then one card per section and the
  * catch-all card. Its language selector (uk/en/ru) is local to the page; it starts in the site's
  * language — English unless the visitor chose or was detected otherwise — so a Ukrainian visitor

@@ -1,4 +1,4 @@
-// /skills (portfolio spec §2 "Skills page"): the owner's services, technologies and tools from
+// /skills: the owner's services, technologies and tools from
 // content/profile.yaml, each with its icon, in English or Russian (the page's own selector; under
 // the Ukrainian header it opens in Russian, the nearest of the two: usePageLanguage).
 import { Page } from '../../../components/ui/Page';

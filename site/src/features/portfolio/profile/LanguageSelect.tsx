@@ -41,7 +41,7 @@ export function usePageLanguage(offered: readonly PageLanguage[]) {
   return { lang, setLang, t };
 }
 
-/** A language selector local to one page (portfolio spec §2); it does not change the site's language. */
+/** A language selector local to one page; it does not change the site's language. */
 export function LanguageSelect({ offered, value, onChange }: { offered: readonly PageLanguage[]; value: PageLanguage; onChange: (l: PageLanguage) => void }) {
   const { i18n } = useTranslation();
   const t = i18n.getFixedT(value, PORTFOLIO_NS);

@@ -1,5 +1,5 @@
 // The portfolio strings in es, fr and pt: only the development-tools page offers these languages
-// (portfolio spec §2), so only it imports this module (the site's languages are in i18n.ts).
+//, so only it imports this module (the site's languages are in i18n.ts).
 import { registerTranslations } from '../../../lib/i18n';
 import { PORTFOLIO_NS } from './i18n';
 import es from './locales/es.json';

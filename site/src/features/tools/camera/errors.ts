@@ -1,4 +1,4 @@
-// Camera errors (spec §8): the DOMException name a failed getUserMedia carries decides the
+// Camera errors: the DOMException name a failed getUserMedia carries decides the
 // message. Only the key is computed here; the words live in the locale files (the Russian ones
 // are the spec's wording).
 
@@ -44,5 +44,5 @@ export function cameraErrorKey(err: unknown): CameraErrorKey {
   return BY_NAME[name] ?? 'generic';
 }
 
-/** How long an error stays on screen before it clears itself (spec §4, §9). */
+/** How long an error stays on screen before it clears itself. */
 export const ERROR_CLEAR_MS = 5000;

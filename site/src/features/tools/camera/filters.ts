@@ -1,4 +1,4 @@
-// Image settings (spec §2, §5, §9): brightness, contrast and sharpness, whole numbers 0–200,
+// Image settings: brightness, contrast and sharpness, whole numbers 0–200,
 // 100 meaning "unchanged". The live preview gets them as a CSS filter (brightness and contrast)
 // plus an SVG feConvolveMatrix (sharpness); a photo gets the same three applied to its pixels
 // here, so what is saved matches what is seen.

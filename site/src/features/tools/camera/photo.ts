@@ -1,4 +1,4 @@
-// Photos (spec §3, §9): the current frame, rotated and with the image settings applied, as a
+// Photos: the current frame, rotated and with the image settings applied, as a
 // JPEG at quality 0.8 named photo_<timestamp>.jpg. Nothing is uploaded: the blob stays in the
 // page and is offered through an object URL.
 import { applyFilters, isDefaultFilters, type Filters } from './filters';

@@ -1,4 +1,4 @@
-// The camera report (issue 9, "Camera — beyond"): what the track really delivers, computed from
+// The camera report ("Camera — beyond"): what the track really delivers, computed from
 // getSettings()/getCapabilities() and from frames counted in the page — never the negotiated
 // frame rate alone.
 

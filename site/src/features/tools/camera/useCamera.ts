@@ -1,4 +1,4 @@
-// The camera's MediaStream lifecycle (spec §4 Camera): off → loading → on, or error. This hook
+// The camera's MediaStream lifecycle: off → loading → on, or error. This hook
 // owns every stream it asks for: a stream that arrives after a newer start/stop, or after the
 // page is gone, is stopped at once, and leaving the page stops every track — no camera light
 // stays on.
@@ -12,7 +12,7 @@ export type Facing = 'user' | 'environment';
 export const IDEAL_WIDTH = 1280;
 export const IDEAL_HEIGHT = 720;
 
-/** Video only, ideally 1280×720 (spec §9); a chosen device wins over the facing mode. */
+/** Video only, ideally 1280×720; a chosen device wins over the facing mode. */
 export function videoConstraints(deviceId: string | null, facing: Facing): MediaTrackConstraints {
   const c: MediaTrackConstraints = { width: { ideal: IDEAL_WIDTH }, height: { ideal: IDEAL_HEIGHT } };
   if (deviceId) c.deviceId = { exact: deviceId };

@@ -1,5 +1,4 @@
-// /tools/ip (portfolio spec §2 "IP information page", "Browser, performance and web API
-// panels", §3, §4; issue 10): the visitor's address and place from this site's own databases,
+// /tools/ip: the visitor's address and place from this site's own databases,
 // everything the browser tells about itself, and — beyond the usual IP pages — a consistency
 // report, a WebRTC local-address check and the emulator's readiness. Nothing leaves the site.
 import { useQueryClient } from '@tanstack/react-query';
@@ -132,7 +131,7 @@ export default function IpPage() {
       </div>
 
       {/* The panels come together once the address and the browser's report have answered:
-          arriving one by one they pushed each other about the grid (issue 16). The readiness
+          arriving one by one they pushed each other about the grid. The readiness
           panel is there with them, its rows saying Checking… until its checks have run. */}
       {!answered || ip.isPending || browser.isPending ? (
         <Skeleton label={t('loading')} className="ip-skeleton">

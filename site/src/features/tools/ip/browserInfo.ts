@@ -1,5 +1,4 @@
-// The browser information collector of the IP report (portfolio spec §1, §3 "Browser info
-// bundle"): what the browser says about itself, its system, connection, performance and
+// The browser information collector of the IP report: what the browser says about itself, its system, connection, performance and
 // capabilities. Everything is read locally; nothing is sent anywhere. The collector takes its
 // environment as an argument so tests can hand it a stubbed navigator.
 import { UAParser } from 'ua-parser-js';
@@ -7,7 +6,7 @@ import { detectDeviceType, timeZoneName, type DeviceType } from '../../../lib/cl
 import { yieldToMain } from '../../../lib/yieldToMain';
 import { formatNumber } from '../../../lib/numberFormat';
 
-/** A value the browser does not report (spec §3 "Connection info"). */
+/** A value the browser does not report. */
 export const UNKNOWN = 'unknown';
 
 /** Spec §9: 0 Navigate, 1 Reload, 2 Back/Forward, 255 Reserved. */
@@ -88,7 +87,7 @@ export interface BrowserInfo {
     rtt: number | string;
     saveData: boolean | string;
   };
-  /** null: this browser gives no performance data (spec §8). */
+  /** null: this browser gives no performance data. */
   performance: {
     memory: { usedJSHeapSize: string; totalJSHeapSize: string; jsHeapSizeLimit: string } | null;
     timing: { domContentLoaded: number | null; load: number | null; firstByte: number | null; dns: number | null };
@@ -106,7 +105,7 @@ export interface BrowserInfo {
   userAgent: string;
 }
 
-/** The five groups of the web API support panel (spec §2, §9). */
+/** The five groups of the web API support panel. */
 export const SUPPORT_GROUPS = ['webAPIs', 'media', 'storage', 'security', 'sensors'] as const;
 export type SupportGroupName = (typeof SUPPORT_GROUPS)[number];
 
@@ -227,7 +226,7 @@ export interface SupportSummary {
   percent: number;
 }
 
-/** Supported over total per group, and a rounded percentage (spec §9). */
+/** Supported over total per group, and a rounded percentage. */
 export function supportSummary(info: Pick<BrowserInfo, SupportGroupName>): {
   groups: SupportSummary[];
   supported: number;
@@ -335,7 +334,7 @@ export async function clientHints(nav: Nav): Promise<ClientHints | null> {
   return hints;
 }
 
-/** Device type (spec §2): Mobile, Tablet, otherwise desktop. */
+/** Device type: Mobile, Tablet, otherwise desktop. */
 export function deviceTypeOf(uaDeviceType: string | undefined, userAgent: string, maxTouchPoints: number, hintsMobile?: boolean): DeviceType {
   if (uaDeviceType === 'mobile' || uaDeviceType === 'wearable') return 'mobile';
   if (uaDeviceType === 'tablet') return 'tablet';

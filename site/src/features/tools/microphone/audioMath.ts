@@ -4,12 +4,12 @@
 // (a real clipping signal, a real peak decay).
 import { formatNumber } from '../../../lib/numberFormat';
 
-/** Analyser window (spec §9). */
+/** Analyser window. */
 export const FFT_SIZE = 2048;
-/** Noise measurement: one sample every 100 ms for 3 s per microphone (spec §9). */
+/** Noise measurement: one sample every 100 ms for 3 s per microphone. */
 export const NOISE_SAMPLE_INTERVAL_MS = 100;
 export const NOISE_DURATION_MS = 3000;
-/** Delayed playback (spec §5, §9): 1–8 s in whole seconds, default 1; the delay line holds at most 10 s. */
+/** Delayed playback: 1–8 s in whole seconds, default 1; the delay line holds at most 10 s. */
 export const DELAY_MIN_S = 1;
 export const DELAY_MAX_S = 8;
 export const DELAY_DEFAULT_S = 1;

@@ -4,7 +4,7 @@ import type { MicInput } from './useMicrophones';
 
 /**
  * Plays the one selected microphone back through the speakers after `delaySeconds`: source →
- * DelayNode (a line of at most 10 s, spec §9) → output. Disconnected when switched off, when the
+ * DelayNode (a line of at most 10 s) → output. Disconnected when switched off, when the
  * input changes and on leaving the page.
  */
 export function useDelayedPlayback(ctx: AudioContext | null, input: MicInput | null, enabled: boolean, delaySeconds: number) {

@@ -3,7 +3,7 @@ import { NOISE_DURATION_MS, NOISE_SAMPLE_INTERVAL_MS, noiseAverage, rms, type No
 import type { MicInput } from './useMicrophones';
 
 /**
- * Measures the background noise of every selected microphone in turn (spec §9): the RMS level
+ * Measures the background noise of every selected microphone in turn: the RMS level
  * read every 100 ms for 3 s, averaged. Results are keyed by deviceId. Stops on leaving the page.
  */
 export function useNoiseMeasurement(inputs: readonly MicInput[]) {

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { recordingFileName } from './audioMath';
 import type { TrackSettings } from './useMicrophones';
 
-/** A recording kept in the page only (spec §3): never uploaded. */
+/** A recording kept in the page only: never uploaded. */
 export interface Recording {
   id: string;
   blob: Blob;

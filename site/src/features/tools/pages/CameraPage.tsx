@@ -1,4 +1,4 @@
-// /tools/camera (portfolio spec §2 "Camera page", §4 Camera; issue 9): live picture, photos,
+// /tools/camera (§4 Camera): live picture, photos,
 // image settings, a report of what the camera really delivers, a resolution scan and the
 // camera's own controls. Everything stays in the browser — nothing is uploaded.
 import { useCallback, useEffect, useRef, useState } from 'react';

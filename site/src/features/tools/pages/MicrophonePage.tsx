@@ -11,12 +11,12 @@ import { useNoiseMeasurement } from '../microphone/useNoiseMeasurement';
 import { useRecorder } from '../microphone/useRecorder';
 import '../microphone/microphone.css';
 
-/** Errors go away on their own after 5 s (spec §9). */
+/** Errors go away on their own after 5 s. */
 const ERROR_CLEAR_MS = 5000;
 const PROCESSING_OPTIONS: Array<keyof Processing> = ['echoCancellation', 'noiseSuppression', 'autoGainControl'];
 
 /**
- * /tools/microphone (spec §2, §4): tick microphones to see their waveform, spectrum and dBFS
+ * /tools/microphone: tick microphones to see their waveform, spectrum and dBFS
  * level; record the one selected microphone to webm, play back with a delay, measure the noise
  * floor. Everything stays in the browser — no recording or sample leaves the page.
  */

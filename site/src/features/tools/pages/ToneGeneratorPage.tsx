@@ -3,7 +3,7 @@ import { Page } from '../../../components/ui/Page';
 import { TONE_NS } from '../tone/i18n';
 import { ToneGenerator } from '../tone/ToneGenerator';
 
-/** /tools/tone_generator (spec §2 "Tone generator page"). */
+/** /tools/tone_generator. */
 export default function ToneGeneratorPage() {
   const { t } = useTranslation(TONE_NS);
   return (

@@ -54,7 +54,7 @@ export function PresetList({ categories, activeId, disabled, format, onPlay, onL
                       <li key={p.id} className={p.id === activeId ? 'tone-preset tone-preset--active' : 'tone-preset'} aria-current={p.id === activeId ? 'true' : undefined}>
                         <span className="tone-preset__name">{name}</span>
                         <span className="tone-preset__description">
-                          {/* the kHz name has one decimal (spec §9): the exact value is given beside it */}
+                          {/* the kHz name has one decimal: the exact value is given beside it */}
                           {p.frequency >= 1000 ? `${p.frequency} ${t('hz')} · ` : ''}
                           {t(`descriptions.${c.id}`)}
                         </span>

@@ -49,7 +49,7 @@ const BALANCE: Array<['left' | 'both' | 'right', number]> = [
 ];
 
 /**
- * The tone generator (spec §2 "Tone generator page", §4, §5, §9): one big play/stop button, the
+ * The tone generator: one big play/stop button, the
  * band sliders, exact entry, volume, waveform, noise, balance, sweep and the presets with their
  * loop. The AudioContext lives in useToneEngine; this component holds the settings and the
  * timers (error clearing, the loop's cycle counter, the sweep read-out) and ends them all on unmount.

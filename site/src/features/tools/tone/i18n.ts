@@ -1,6 +1,6 @@
 // The tone generator's own strings, shipped in its chunk (useTranslation('tone')). The spec's
 // texts (§2 title, §8 errors) keep their wording: English in the English bundle, and the
-// frequency error's Russian wording ('Frequency must be from 1 to 21000 Hz', spec §5) in the
+// frequency error's Russian wording ('Frequency must be from 1 to 21000 Hz') in the
 // Russian one.
 import { registerTranslations } from '../../../lib/i18n';
 import en from './locales/en.json';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addCustomPreset, PRESET_CATEGORIES } from './presets';
 
-describe('preset categories (spec §9)', () => {
+describe('preset categories', () => {
   it('has every category with the spec frequencies, custom last and empty', () => {
     const byId = Object.fromEntries(PRESET_CATEGORIES.map((c) => [c.id, c.presets.map((p) => p.frequency)]));
     expect(byId).toEqual({

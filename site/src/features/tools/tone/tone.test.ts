@@ -19,7 +19,7 @@ import {
   toneParams,
 } from './tone';
 
-describe('bandFor (spec §4: up to 300 low, up to 800 mid, else high)', () => {
+describe('bandFor: up to 300 low, up to 800 mid, else high', () => {
   it.each([
     [1, 'low'],
     [300, 'low'],
@@ -32,7 +32,7 @@ describe('bandFor (spec §4: up to 300 low, up to 800 mid, else high)', () => {
   ])('%s Hz → %s', (f, band) => expect(bandFor(f)).toBe(band));
 });
 
-describe('formatFrequency (spec §9: ≥ 1000 Hz in kHz with one decimal)', () => {
+describe('formatFrequency: ≥ 1000 Hz in kHz with one decimal', () => {
   it.each([
     [440, '440', 'Hz'],
     [27.5, '27.5', 'Hz'],
@@ -73,7 +73,7 @@ describe('noteFor (A4 = 440 Hz)', () => {
   });
 });
 
-describe('parseFrequency (spec §5: a number from 1 to 21000)', () => {
+describe('parseFrequency: a number from 1 to 21000', () => {
   it.each([
     ['440', 440],
     ['1', 1],
@@ -161,7 +161,7 @@ describe('parseToneParams (settings in the address)', () => {
   });
 });
 
-describe('loopSchedule (spec §4/§9: 10 cycles every 200 ms)', () => {
+describe('loopSchedule: 10 cycles every 200 ms', () => {
   it('starts a cycle every 200 ms, counting the cycles left, and ends after the tenth', () => {
     const { steps, endAt } = loopSchedule();
     expect(steps).toHaveLength(10);

@@ -110,7 +110,7 @@ export function octaveStep(frequency: number, direction: 1 | -1): number {
   return clampFrequency(roundFrequency(direction > 0 ? frequency * 2 : frequency / 2));
 }
 
-/** Volume: the slider shows 0–100 % in 0.01 steps; the gain is 0–1 (spec §5). */
+/** Volume: the slider shows 0–100 % in 0.01 steps; the gain is 0–1. */
 export function percentToGain(percent: number): number {
   return Math.min(1, Math.max(0, Math.round(percent * 100) / 10000));
 }
