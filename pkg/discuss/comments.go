@@ -244,6 +244,27 @@ func (s *Service) SetCommentStatus(_ context.Context, id uint64, st Status) (*Co
 	return &c, nil
 }
 
+// DeleteArticleComments removes every comment of a deleted article (and
+// its closed mark), so none stays waiting in the moderation queue.
+func (s *Service) DeleteArticleComments(_ context.Context, article uint64) error {
+	return s.st.Update(func(tx *bolt.Tx) error {
+		ix := tx.Bucket([]byte(bucketArticleIndex))
+		var ids []uint64
+		if err := children(ix, article, func(id uint64) error { ids = append(ids, id); return nil }); err != nil {
+			return err
+		}
+		for _, id := range ids {
+			if err := tx.Bucket([]byte(bucketComments)).Delete(store.Itob(id)); err != nil {
+				return err
+			}
+			if err := ix.Delete(pair(article, id)); err != nil {
+				return err
+			}
+		}
+		return tx.Bucket([]byte(bucketClosed)).Delete(store.Itob(article))
+	})
+}
+
 // SetCommentsClosed closes or reopens the comments on an article.
 func (s *Service) SetCommentsClosed(_ context.Context, article uint64, closed bool) error {
 	return s.st.Update(func(tx *bolt.Tx) error {

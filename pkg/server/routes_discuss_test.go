@@ -237,6 +237,25 @@ func TestDiscussCommentRepliesAndNotifications(t *testing.T) {
 }
 
 // Moderation modes decide a new item's status.
+// Deleting an article deletes its comments: none stays waiting in the
+// moderation queue for an article that is gone.
+func TestDiscussArticleDeletionTakesItsComments(t *testing.T) {
+	da := newDiscussApp(t, nil)
+	da.mustCall(t, "alice", "POST", "/api/blog/1/comments", `{"content":"first!"}`, 201, nil)
+	var queue struct{ Items []json.RawMessage }
+	da.mustCall(t, "admin", "GET", "/api/moderation/queue", "", 200, &queue)
+	if len(queue.Items) != 1 {
+		t.Fatalf("queue before: %d items", len(queue.Items))
+	}
+	da.mustCall(t, "admin", "DELETE", "/api/blog/1", "", 204, nil)
+	queue.Items = nil
+	da.mustCall(t, "admin", "GET", "/api/moderation/queue", "", 200, &queue)
+	if len(queue.Items) != 0 {
+		t.Fatalf("the deleted article's comment still waits: %d items", len(queue.Items))
+	}
+	da.mustCall(t, "alice", "GET", "/api/blog/1/comments", "", 404, nil)
+}
+
 func TestDiscussModerationModes(t *testing.T) {
 	tests := []struct {
 		mode         discuss.Mode

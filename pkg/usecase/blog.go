@@ -85,6 +85,11 @@ func (h *Hub) DeleteArticle(ctx context.Context, actor Actor, id uint64) error {
 	if err := h.Blog.Delete(ctx, id); err != nil {
 		return err
 	}
+	if h.Discuss != nil {
+		if err := h.Discuss.DeleteArticleComments(context.WithoutCancel(ctx), id); err != nil {
+			h.log().Error("article deleted, but not its comments", slog.Uint64("id", id), slog.Any("err", err))
+		}
+	}
 	h.log().Info("article deleted", slog.Uint64("id", id), slog.String("by", actor.Name()))
 	h.record(ctx, actor, audit.Event{Type: audit.ArticleDeleted, Target: articleTarget(id), Details: map[string]string{"name": a.Name}})
 	return nil

@@ -89,7 +89,8 @@ func (h *Hub) PostChat(ctx context.Context, actor Actor, text string) (*chat.Mes
 }
 
 // notifyMentions sends a "mention" notification to each account m names
-// as @name (a display name, compared without case), except its author.
+// as @name (a display name, compared without case), except its author and
+// an account that blocked the author or that the author blocked.
 func (h *Hub) notifyMentions(ctx context.Context, m *chat.Message) {
 	names := chat.Mentions(m.Text)
 	if len(names) == 0 || h.Notify == nil {
@@ -102,7 +103,7 @@ func (h *Hub) notifyMentions(ctx context.Context, m *chat.Message) {
 	}
 	for _, name := range names {
 		for _, u := range users {
-			if u.ID == m.Author.ID || !strings.EqualFold(u.Name, name) {
+			if u.ID == m.Author.ID || !strings.EqualFold(u.Name, name) || h.Blocked(ctx, u.ID, m.Author.ID) {
 				continue
 			}
 			data := map[string]any{"where": "chat", "messageId": m.ID, "by": m.Author,

@@ -10,6 +10,7 @@ import (
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/notify"
+	"github.com/devhub/devhub/pkg/social"
 	"github.com/devhub/devhub/pkg/store"
 	"github.com/devhub/devhub/pkg/store/storetest"
 )
@@ -62,6 +63,21 @@ func TestChatAndNotifications(t *testing.T) {
 	}
 	if p, _ := n.List(f.owner.ID, 0, 0); len(p.Items) != 0 {
 		t.Fatal("the author was notified of their own mention")
+	}
+	// An account that blocked the author is not reached by their mentions.
+	soc, err := social.New(st, social.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.hub.Social = soc
+	if err := soc.Block(ctx, f.other.ID, f.owner.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.hub.PostChat(ctx, actorOf(f.owner), "still there, @bob?"); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := n.List(f.other.ID, 0, 0); len(p.Items) != 1 {
+		t.Fatalf("a blocked author's mention reached bob: %+v", p.Items)
 	}
 	if err := f.hub.DeleteChatMessage(ctx, actorOf(f.other), m.ID); store.KindOf(err) != store.KindForbidden {
 		t.Fatalf("a user deleted a message: %v", err)
