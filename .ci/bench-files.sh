@@ -2,7 +2,9 @@
 # File cloud figures for `make bench`: a 1 GiB upload through the API
 # (throughput and the server's peak RSS) next to an fsync'd dd of the same
 # size on the same disk, and the download of that file (whole and ranged,
-# sent with sendfile) next to nginx serving it, when nginx is installed.
+# sent with sendfile) next to nginx serving it, when nginx is installed; then
+# the same bytes published as a release of the download sections and
+# downloaded from there.
 # Everything runs on 127.0.0.1 and is bounded: each transfer has a time limit.
 #
 # Budgets (DESIGN.md): upload ≥ 0.8× dd and peak RSS ≤ 64 MiB; download ≥ 0.9× nginx.
@@ -121,4 +123,16 @@ CONF
   echo "download = $(awk -v a="$DL" -v b="$NG" 'BEGIN { printf "%.2f", a / b }')× nginx, ranged = $(awk -v a="$DLR" -v b="$NGR" 'BEGIN { printf "%.2f", a / b }')× nginx (budget ≥ 0.90×)"
 else
   echo "nginx not installed: download figures reported alone"
+fi
+
+# The same bytes as a release file of /programs (published from the terminal while the server runs).
+"$BIN" download add bench-release --section programs --name "Bench release" --summary "A release file for make bench" >/dev/null
+REL=$("$BIN" download release bench-release --version 1.0 --json "$TMP/src.bin@windows/x64")
+REL_URL=$(grep -o '"url":"/api/downloads/[^"]*"' <<<"$REL" | head -1 | cut -d'"' -f4)
+REL_SHA=$(grep -o '"sha256":"[0-9a-f]*"' <<<"$REL" | head -1 | cut -d'"' -f4)
+[ "$REL_SHA" = "$SRC_SHA" ] || { echo "release sha256 $REL_SHA != $SRC_SHA"; exit 1; }
+RDL=$(measure "release download" "$BASE$REL_URL" 200)
+echo "release file (GET $REL_URL): $RDL MiB/s"
+if [ -n "${NG:-}" ]; then
+  echo "release download = $(awk -v a="$RDL" -v b="$NG" 'BEGIN { printf "%.2f", a / b }')× nginx (budget ≥ 0.90×)"
 fi

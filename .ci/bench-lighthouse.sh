@@ -34,7 +34,7 @@ done
 
 # an article of the imported content/ (the newest), by its id
 ARTICLE=$("$BIN" article list --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const a=JSON.parse(s);console.log(a.length?a[0].id:"")})')
-ROUTES=(/ /blog ${ARTICLE:+/blog/$ARTICLE} /filecloud /games /tools/ip /tools/tone_generator)
+ROUTES=(/ /blog ${ARTICLE:+/blog/$ARTICLE} /filecloud /games /tools/ip /tools/tone_generator /programs /alavar /forum /chat)
 
 # Mobile runs per route: the simulated slow phone's blocking time varies between runs here
 # (/tools/ip: 48–161 ms over six), so one run is a sample, not a figure; Lighthouse's guide to
