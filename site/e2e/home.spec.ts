@@ -7,14 +7,14 @@ test.beforeEach(async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('preferredLanguage', 'en'));
 });
 
-// [title, link] — sections not built yet and the catch-all card have no link.
+// [title, link] — the catch-all card has no link.
 const SECTION_CARDS: Array<[string, string | null]> = [
   ['Skills', '/skills'],
   ['File cloud', '/filecloud'],
   ['Emulator and games', '/games'],
   ['Alavar games', '/alavar'],
   ['Windows programs', '/programs'],
-  ['Forum', null],
+  ['Forum', '/forum'],
   ['Blog', '/blog'],
   ['Page not found', null],
 ];
@@ -31,7 +31,7 @@ test.describe('home', () => {
     }
     await expect(main.locator('.home-card')).toHaveCount(SECTION_CARDS.length);
     await expect(main.locator('.home-card svg path')).toHaveCount(SECTION_CARDS.length);
-    await expect(main.getByText('Coming soon')).toHaveCount(1);
+    await expect(main.getByText('Coming soon')).toHaveCount(0);
     await page.waitForLoadState('networkidle');
     expect(consoleErrors).toEqual([]);
   });
@@ -45,10 +45,10 @@ test.describe('home', () => {
     await expect(page.getByRole('heading', { name: 'Page not found' })).toHaveCount(0);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 
-    // a coming-soon card goes nowhere: clicking it leaves the visitor on the home page
+    // the forum's card opens the forum
     await page.goBack();
     await page.getByRole('listitem').filter({ hasText: 'Discussions with other visitors' }).click();
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL(/\/forum$/);
     expect(consoleErrors).toEqual([]);
   });
 
