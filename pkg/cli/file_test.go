@@ -162,7 +162,7 @@ func TestFileAddAllOrNothing(t *testing.T) {
 	if n := len(listFiles(t, cwd)); n != 0 {
 		t.Fatalf("%d files kept", n)
 	}
-	entries, _ := os.ReadDir(filepath.Join(filepath.Dir(ti.dataDir), "uploads"))
+	entries := fileCloudEntries(t, filepath.Join(filepath.Dir(ti.dataDir), "uploads"))
 	if len(entries) != 0 {
 		t.Fatalf("uploads dir holds %d entries", len(entries))
 	}
@@ -284,7 +284,7 @@ func TestServeStartupSweepsUploads(t *testing.T) {
 	if _, err := os.Stat(stateTemp); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the save state's temp file survived start-up: %v", err)
 	}
-	entries, _ := os.ReadDir(dir)
+	entries := fileCloudEntries(t, dir)
 	if len(entries) != 1 || entries[0].Name() != kept.StoredName {
 		var names []string
 		for _, e := range entries {
@@ -328,4 +328,22 @@ func TestFileCommandsFailFastOnLockedStore(t *testing.T) {
 	if entries, _ := os.ReadDir(filepath.Join(filepath.Dir(ti.dataDir), "uploads")); len(entries) != 0 {
 		t.Fatalf("uploads dir holds %d entries", len(entries))
 	}
+}
+
+// fileCloudEntries lists the file cloud's own entries of an uploads
+// directory: the download sections keep their files in its downloads/
+// folder, which is theirs.
+func fileCloudEntries(t *testing.T, dir string) []os.DirEntry {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	var out []os.DirEntry
+	for _, e := range entries {
+		if !(e.IsDir() && e.Name() == "downloads") {
+			out = append(out, e)
+		}
+	}
+	return out
 }
