@@ -165,23 +165,36 @@ type PresenceChange struct {
 }
 
 // PresenceChanged tells every signed-in user that userID came online or
-// went offline (events.Options.OnPresence).
+// went offline (events.Hub.WatchPresence), except the accounts it blocked
+// or that blocked it.
 func (h *Hub) PresenceChanged(userID uint64, online bool) {
 	a, err := h.author(Actor{UserID: userID})
 	if err != nil {
 		return // an account deleted meanwhile
 	}
-	h.Events.Publish(EventPresence, nil, PresenceChange{User: a, Online: online})
+	var to []uint64 // every signed-in user, unless blocks leave some out
+	if h.Social != nil {
+		to = []uint64{}
+		for _, id := range h.Events.Online() {
+			if !h.Blocked(context.Background(), id, userID) {
+				to = append(to, id)
+			}
+		}
+	}
+	h.Events.Publish(EventPresence, to, PresenceChange{User: a, Online: online})
 }
 
 // ChatOnline lists the signed-in accounts with an open event stream, by
-// name, for a signed-in account.
+// name, for a signed-in account: not those it blocked or that blocked it.
 func (h *Hub) ChatOnline(actor Actor) ([]chat.Author, error) {
 	if err := requireAccount(actor); err != nil {
 		return nil, err
 	}
 	out := []chat.Author{}
 	for _, id := range h.Events.Online() {
+		if id != actor.UserID && h.Blocked(context.Background(), actor.UserID, id) {
+			continue
+		}
 		if a, err := h.author(Actor{UserID: id}); err == nil {
 			out = append(out, a)
 		}

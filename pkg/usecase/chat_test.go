@@ -2,6 +2,7 @@ package usecase
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/devhub/devhub/pkg/audit"
@@ -78,6 +79,48 @@ func TestChatAndNotifications(t *testing.T) {
 	}
 	if p, _ := n.List(f.other.ID, 0, 0); len(p.Items) != 1 {
 		t.Fatalf("a blocked author's mention reached bob: %+v", p.Items)
+	}
+	// Nor does bob see ann's presence, or she his.
+	streams := map[uint64]*events.Stream{}
+	for _, u := range []*auth.User{f.owner, f.other, f.admin} {
+		s, err := hub.Subscribe(events.Sub{UserID: u.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		streams[u.ID] = s
+	}
+	f.hub.PresenceChanged(f.owner.ID, true)
+	presence := func(u *auth.User) (n int) {
+		for {
+			select {
+			case ev := <-streams[u.ID].C():
+				if ev.Type == EventPresence {
+					n++
+				}
+			default:
+				return n
+			}
+		}
+	}
+	if got := []int{presence(f.other), presence(f.admin), presence(f.owner)}; got[0] != 0 || got[1] != 1 || got[2] != 1 {
+		t.Fatalf("presence events for bob, root, ann: %v, want [0 1 1]", got)
+	}
+	online := func(u *auth.User) (names []string) {
+		list, err := f.hub.ChatOnline(actorOf(u))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range list {
+			names = append(names, a.Name)
+		}
+		return names
+	}
+	if got := online(f.other); slices.Contains(got, "ann") || !slices.Contains(got, "root") {
+		t.Fatalf("bob sees online: %v", got)
+	}
+	if got := online(f.admin); !slices.Contains(got, "ann") || !slices.Contains(got, "bob") {
+		t.Fatalf("root sees online: %v", got)
 	}
 	if err := f.hub.DeleteChatMessage(ctx, actorOf(f.other), m.ID); store.KindOf(err) != store.KindForbidden {
 		t.Fatalf("a user deleted a message: %v", err)
