@@ -24,4 +24,19 @@ describe('ProfileRoute', () => {
     expect((await within(account).findByTestId('quota-usage')).textContent).toBe('Storage: 1.50 KB used (unlimited), 3 files (unlimited)');
     expect(await screen.findByRole('heading', { name: /share links/i })).toBeTruthy();
   });
+
+  it.each([
+    ['messages', 'Messages'],
+    ['friends', 'Friends'],
+  ])('%s opens its real section from the social feature', async (section, title) => {
+    localStorage.setItem('token', 'tok');
+    stubFetch({
+      'GET /api/auth/profile': () => json({ id: 2, email: 'dev@example.com', name: 'Dev', role: 'user' }),
+      'GET /api/conversations': () => json([]),
+      'GET /api/friends': () => json({ friends: [], incoming: [], outgoing: [], blocked: [] }),
+    });
+    renderWithShell(<ProfileRoute />, { route: `/profile?section=${section}` });
+    expect(await screen.findByRole('heading', { level: 2, name: title })).toBeTruthy();
+    expect(screen.queryByText(/in development/i)).toBeNull();
+  });
 });

@@ -68,19 +68,6 @@ describe('ProfilePage for signed-in users', () => {
     expect(within(sectionMenu()).getByRole('link', { name: 'Адмін-панель' }).getAttribute('href')).toBe('/profile?section=admin');
   });
 
-  it.each([
-    ['messages', 'Повідомлення'],
-    ['friends', 'Друзі'],
-  ])('%s opens its real section, no longer "section in development"', async (section, title) => {
-    signedIn(USER, {
-      'GET /api/conversations': () => json([]),
-      'GET /api/friends': () => json({ friends: [], incoming: [], outgoing: [], blocked: [] }),
-    });
-    renderWithShell(<ProfilePage />, { route: `/profile?section=${section}` });
-    expect(await screen.findByRole('heading', { level: 2, name: title })).toBeTruthy();
-    expect(screen.queryByText('Розділ у розробці')).toBeNull();
-  });
-
   it('the chat section is the chat page', async () => {
     signedIn(USER);
     renderWithShell(<ProfilePage />, { route: '/profile?section=chat' });
