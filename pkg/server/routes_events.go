@@ -105,8 +105,12 @@ func (s *Server) eventStream(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	w := streamWriter{st: st, done: c.RequestCtx().Done(), expires: tokenExpiry(bearerToken(c)),
-		heartbeat: s.cfg.Events.Heartbeat}
+	token := strings.Clone(bearerToken(c))
+	w := streamWriter{st: st, done: c.RequestCtx().Done(), expires: tokenExpiry(token),
+		heartbeat: s.cfg.Events.Heartbeat, valid: func() bool {
+			_, err := s.svc.Authenticate(token)
+			return err == nil
+		}}
 	return c.SendStreamWriter(w.run)
 }
 
@@ -127,6 +131,10 @@ type streamWriter struct {
 	done      <-chan struct{}
 	expires   time.Time
 	heartbeat time.Duration
+	// valid checks the token again at every heartbeat: a session ended
+	// meanwhile (sign-out, a new password, a revoked session, a deleted
+	// account) ends the stream then, not only when the token expires.
+	valid func() bool
 }
 
 func (sw streamWriter) run(w *bufio.Writer) {
@@ -162,6 +170,11 @@ func (sw streamWriter) run(w *bufio.Writer) {
 				}
 			}
 		case <-beat.C:
+			if sw.valid != nil && !sw.valid() {
+				w.WriteString("event: reauth\ndata: {}\n\n")
+				w.Flush()
+				return
+			}
 			w.WriteString(": hb\n\n")
 		case <-expiry.C:
 			w.WriteString("event: reauth\ndata: {}\n\n")

@@ -290,6 +290,21 @@ func TestEventStreamTokenExpiry(t *testing.T) {
 	}
 }
 
+// A session ended while its stream is open (here: every session revoked)
+// ends the stream at the next heartbeat, not only when the token expires.
+func TestEventStreamEndsWithItsSession(t *testing.T) {
+	la := newLiveApp(t, nil)
+	base := la.listen(t)
+	c := openStream(t, base, la.tok["ann"], nil)
+	if _, err := la.auth.RevokeSessions(context.Background(), "ann@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	seen := c.ended(t)
+	if len(seen) == 0 || seen[len(seen)-1] != "reauth" {
+		t.Fatalf("stream ended after %v, want reauth last", seen)
+	}
+}
+
 func TestEventStreamLimits(t *testing.T) {
 	la := newLiveApp(t, func(c *config.Config) { c.Events.MaxStreamsPerUser = 2; c.Events.MaxStreams = 3 })
 	base := la.listen(t)
