@@ -35,6 +35,8 @@ var spaPages = []struct {
 	{regexp.MustCompile(`^/chat$`), "Chat — DevHub", "Chat with the site's users.", true},
 	{regexp.MustCompile(`^/games$`), "Retro games — DevHub", "Play homebrew retro games in the browser.", true},
 	{regexp.MustCompile(`^/blog$`), "Blog — DevHub", "Notes on development.", true},
+	{regexp.MustCompile(`^/blog/new$`), "New article — DevHub", "Write a new article: Markdown with a live preview, drafts and scheduling.", false},
+	{regexp.MustCompile(`^/blog/\d+/edit$`), "Edit article — DevHub", "Edit an article: Markdown with a live preview, revisions and scheduling.", false},
 	{regexp.MustCompile(`^/blog/[^/]+$`), "", "", false}, // an article: its own title
 	{regexp.MustCompile(`^/filecloud$`), "File cloud — DevHub", "Files shared on this site: images, videos, audio and documents.", true},
 	{regexp.MustCompile(`^/filecloud/\d+$`), "File — DevHub", "A file in the file cloud.", false},
@@ -44,6 +46,15 @@ var spaPages = []struct {
 	{regexp.MustCompile(`^/alavar$`), "Alavar games — DevHub", "Old casual games to download.", true},
 	{regexp.MustCompile(`^/alavar/[a-z0-9-]+$`), "Game — DevHub", "A game to download, with its releases and checksums.", false},
 	{regexp.MustCompile(`^/profile$`), "Profile — DevHub", "Sign in, register and manage your account.", false},
+	{regexp.MustCompile(`^/forum$`), "Forum — DevHub", "Discussions with other visitors, by category.", true},
+	{regexp.MustCompile(`^/forum/c/\d+$`), "Forum category — DevHub", "The threads of a forum category.", false},
+	{regexp.MustCompile(`^/forum/t/\d+$`), "Forum thread — DevHub", "A forum thread and its replies.", false},
+	{regexp.MustCompile(`^/forum/moderation$`), "Moderation — DevHub", "Comments and forum posts waiting for approval.", false},
+	{regexp.MustCompile(`^/contact$`), "Contact — DevHub", "Write to the owner of this site.", true},
+	{regexp.MustCompile(`^/setup$`), "First run — DevHub", "Create the owner's account of a new site.", false},
+	{regexp.MustCompile(`^/forgot-password$`), "Forgot password — DevHub", "Get a link to set a new password by e-mail.", false},
+	{regexp.MustCompile(`^/reset-password$`), "New password — DevHub", "Set a new password for your account.", false},
+	{regexp.MustCompile(`^/profile/portfolio$`), "Portfolio editor — DevHub", "Edit the site's portfolio: texts, links, projects, services and tools.", false},
 	{regexp.MustCompile(`^/privacy$`), "Privacy — DevHub", "How this site treats your data.", true},
 	{regexp.MustCompile(`^/terms$`), "Terms — DevHub", "The terms of using this site.", true},
 }
@@ -55,7 +66,7 @@ func (s *Server) spaPage(c fiber.Ctx, path string) (body []byte, found bool) {
 		if !p.pattern.MatchString(path) {
 			continue
 		}
-		if strings.HasPrefix(path, "/blog/") {
+		if p.title == "" { // an article's page
 			a := s.article(c, strings.TrimPrefix(path, "/blog/"))
 			if a == nil {
 				return s.withHead("Not found — DevHub", "This page does not exist.", "", nil), false

@@ -116,6 +116,24 @@ func TestSEOFiles(t *testing.T) {
 	}
 }
 
+// Every page of the SPA's router is a page to the server too: opened by
+// its address (a link in a mail, a bookmark, a reload) it answers 200 with
+// its own title, never the not-found head.
+func TestEveryRouteIsAPage(t *testing.T) {
+	ta := newBlogTestApp(t, nil)
+	for path, title := range map[string]string{
+		"/blog/new": "New article", "/blog/1/edit": "Edit article", "/forum": "Forum", "/forum/c/1": "Forum category",
+		"/forum/t/2": "Forum thread", "/forum/moderation": "Moderation", "/contact": "Contact", "/setup": "First run",
+		"/forgot-password": "Forgot password", "/reset-password": "New password", "/profile/portfolio": "Portfolio editor",
+		"/programs": "Programs for Windows", "/alavar/some-game": "Game",
+	} {
+		resp, body := ta.testApp.do(t, get(path))
+		if resp.StatusCode != 200 || !strings.Contains(string(body), "<title>"+title+" — DevHub</title>") {
+			t.Errorf("%s: %d, want 200 titled %q", path, resp.StatusCode, title)
+		}
+	}
+}
+
 func TestArticleAlternates(t *testing.T) {
 	href := func(id uint64) string { return "https://hub.example/blog/" + strconv.FormatUint(id, 10) }
 	art := func(id uint64, lang, key string) blog.Summary {
@@ -288,7 +306,7 @@ func TestSPADescriptionsMatchServer(t *testing.T) {
 		"/filecloud/1": "file", "/s/abc": "share", "/profile": "profile", "/privacy": "privacy",
 		"/terms": "terms",
 	}
-	for path, key := range map[string]string{"/programs": "programs", "/programs/tool": "program", "/alavar": "alavar", "/alavar/game": "alavarGame"} {
+	for path, key := range map[string]string{"/programs": "programs", "/programs/tool": "program", "/alavar": "alavar", "/alavar/game": "alavarGame", "/blog/new": "articleNew", "/blog/1/edit": "articleEdit", "/forum": "forum", "/forum/c/1": "forumCategory", "/forum/t/1": "forumThread", "/forum/moderation": "moderation", "/contact": "contact", "/setup": "setup", "/forgot-password": "forgotPassword", "/reset-password": "resetPassword", "/profile/portfolio": "portfolioEditor"} {
 		keys[path] = key
 	}
 	for _, p := range spaPages {

@@ -12,7 +12,8 @@ import { isSupportedLanguage, normalizeLanguage, DEFAULT_LANGUAGE, type Language
 export type DescriptionKey =
   | 'home' | 'skills' | 'tools' | 'camera' | 'microphone' | 'ip' | 'tone' | 'chat' | 'games' | 'blog'
   | 'article' | 'filecloud' | 'file' | 'share' | 'profile' | 'privacy' | 'terms' | 'notFound'
-  | 'programs' | 'program' | 'alavar' | 'alavarGame';
+  | 'programs' | 'program' | 'alavar' | 'alavarGame' | 'articleNew' | 'articleEdit' | 'forum' | 'forumCategory'
+  | 'forumThread' | 'moderation' | 'contact' | 'setup' | 'forgotPassword' | 'resetPassword' | 'portfolioEditor';
 
 /** The routes (app/routes.tsx) and their descriptions; any other path is the not-found page. */
 const ROUTES: ReadonlyArray<readonly [RegExp, DescriptionKey]> = [
@@ -26,6 +27,8 @@ const ROUTES: ReadonlyArray<readonly [RegExp, DescriptionKey]> = [
   [/^\/chat$/, 'chat'],
   [/^\/games$/, 'games'],
   [/^\/blog$/, 'blog'],
+  [/^\/blog\/new$/, 'articleNew'],
+  [/^\/blog\/\d+\/edit$/, 'articleEdit'],
   [/^\/blog\/[^/]+$/, 'article'],
   [/^\/filecloud$/, 'filecloud'],
   [/^\/filecloud\/[^/]+$/, 'file'],
@@ -35,6 +38,15 @@ const ROUTES: ReadonlyArray<readonly [RegExp, DescriptionKey]> = [
   [/^\/alavar$/, 'alavar'],
   [/^\/alavar\/[^/]+$/, 'alavarGame'],
   [/^\/profile$/, 'profile'],
+  [/^\/forum$/, 'forum'],
+  [/^\/forum\/c\/[^/]+$/, 'forumCategory'],
+  [/^\/forum\/t\/[^/]+$/, 'forumThread'],
+  [/^\/forum\/moderation$/, 'moderation'],
+  [/^\/contact$/, 'contact'],
+  [/^\/setup$/, 'setup'],
+  [/^\/forgot-password$/, 'forgotPassword'],
+  [/^\/reset-password$/, 'resetPassword'],
+  [/^\/profile\/portfolio$/, 'portfolioEditor'],
   [/^\/privacy$/, 'privacy'],
   [/^\/terms$/, 'terms'],
 ];
