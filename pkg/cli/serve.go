@@ -188,6 +188,7 @@ func serve(ctx context.Context, env *Env) error {
 		return err
 	}
 	if err := svc.startBackupMail(ctx); err != nil {
+		lns.close()
 		return err
 	}
 

@@ -18,6 +18,7 @@ import (
 	"github.com/pquerna/otp/totp"
 
 	"github.com/devhub/devhub/pkg/audit"
+	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/thumbs/thumbstest"
 )
@@ -152,6 +153,8 @@ func TestOwnEmailHTTP(t *testing.T) {
 		{"no password", "new@example.com", "", 400, "password", "required", nil, false},
 		{"malformed", "not an address", "password1", 400, "email", "invalid", nil, false},
 		{"another account's", "Taken@Example.com", "password1", 400, "email", "taken", nil, false},
+		// Without the password nobody learns that an address is taken.
+		{"another account's, wrong password", "taken@example.com", "password2", 400, "password", "wrong_password", nil, false},
 		{"the same", "OLD@example.com", "password1", 400, "email", "unchanged", nil, false},
 		{"changed", " New@Example.com ", "password1", 200, "", "", nil, false},
 	}
@@ -185,6 +188,27 @@ func TestOwnEmailHTTP(t *testing.T) {
 	}
 	if ev := a.lastEvent(t, audit.EmailChanged); ev.Type != audit.EmailChanged || ev.Details["from"] != "old@example.com" {
 		t.Fatalf("audit %+v", ev)
+	}
+}
+
+// The only administrator cannot delete their own account (the site would
+// have no one to run it); once another admin exists, they can.
+func TestDeleteOwnAccountLastAdmin(t *testing.T) {
+	a := newSelfApp(t)
+	ctx := context.Background()
+	if _, err := a.services.Auth.CreateUser(ctx, auth.NewUser{Email: "boss@example.com", Name: "Boss", Password: "password1", Role: auth.RoleAdmin}); err != nil {
+		t.Fatal(err)
+	}
+	_, ans := a.login(t, "boss@example.com", "password1")
+	body := map[string]any{"password": "password1", "deleteFiles": true}
+	if resp, raw := a.call(t, "DELETE", "/api/auth/profile", body, bearer(ans.Tokens.AccessToken)); resp.StatusCode != 409 {
+		t.Fatalf("the only admin deleted themself: %d %s", resp.StatusCode, raw)
+	}
+	if _, err := a.services.Auth.CreateUser(ctx, auth.NewUser{Email: "deputy@example.com", Name: "Deputy", Password: "password1", Role: auth.RoleAdmin}); err != nil {
+		t.Fatal(err)
+	}
+	if resp, raw := a.call(t, "DELETE", "/api/auth/profile", body, bearer(ans.Tokens.AccessToken)); resp.StatusCode != 204 {
+		t.Fatalf("with a second admin: %d %s", resp.StatusCode, raw)
 	}
 }
 

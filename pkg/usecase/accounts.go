@@ -54,7 +54,6 @@ func (h *Hub) deleteAccount(ctx context.Context, actor Actor, u *auth.User, dele
 	if h.Social != nil {
 		if err := h.Social.DeleteUser(ctx, u.ID); err != nil {
 			h.log().Error("account deleted, but not its friendships and messages", slog.String("user", u.Email), slog.Any("err", err))
-			return 0, err
 		}
 	}
 	mode, n := "keep", 0

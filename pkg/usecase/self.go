@@ -78,11 +78,13 @@ func (h *Hub) ChangeOwnEmail(ctx context.Context, actor Actor, email string, pro
 		return nil, err
 	}
 	proof.Field = "password"
-	next, err := h.Auth.CheckNewEmail(actor.UserID, email)
-	if err != nil {
+	// The proof first: whether an address is taken is told only to the
+	// account's owner, never to whoever holds a session.
+	if err := h.Auth.CheckProof(ctx, actor.UserID, proof, c); err != nil {
 		return nil, err
 	}
-	if err := h.Auth.CheckProof(ctx, actor.UserID, proof, c); err != nil {
+	next, err := h.Auth.CheckNewEmail(actor.UserID, email)
+	if err != nil {
 		return nil, err
 	}
 	before, err := h.Auth.UserByID(actor.UserID)
@@ -154,6 +156,10 @@ func (h *Hub) RemoveOwnAvatar(ctx context.Context, actor Actor) (*auth.User, err
 	return u, nil
 }
 
+// errLastAdmin refuses the only administrator's own deletion: the site
+// would be left with no one to run it.
+var errLastAdmin = store.Refuse(store.KindConflict, "you are the site's only administrator: make another account an administrator first")
+
 // DeleteOwnAccount deletes the actor's account, proven by the password (and
 // the second factor when on): with deleteFiles its files go too, else they
 // pass to the administrators. Every session ends. It returns how many
@@ -169,6 +175,13 @@ func (h *Hub) DeleteOwnAccount(ctx context.Context, actor Actor, proof auth.Proo
 	u, err := h.Auth.UserByID(actor.UserID)
 	if err != nil {
 		return 0, err
+	}
+	if u.IsAdmin() {
+		if n, err := h.Auth.CountAdmins(); err != nil {
+			return 0, err
+		} else if n <= 1 {
+			return 0, errLastAdmin
+		}
 	}
 	return h.deleteAccount(ctx, actor, u, deleteFiles)
 }

@@ -1000,6 +1000,15 @@ export interface paths {
                 };
                 400: components["responses"]["Error"];
                 401: components["responses"]["Error"];
+                /** @description The site's only administrator: another account must be made an administrator first */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 415: components["responses"]["Error"];
                 429: components["responses"]["Throttled"];
             };
