@@ -24,7 +24,7 @@ func (s *Server) mountSelf(g fiber.Router) {
 	g.Delete("/profile", s.requireSession, s.deleteOwnAccount)
 	g.Post("/email", s.requireSession, s.changeOwnEmail)
 	s.allowStreamingBody("/api/auth/profile/avatar")
-	g.Post("/profile/avatar", s.requireSession, s.setOwnAvatar)
+	g.Post("/profile/avatar", s.requireSession, s.admitUpload, s.setOwnAvatar)
 	g.Delete("/profile/avatar", s.requireSession, s.removeOwnAvatar)
 	g.Get("/export", s.requireSession, s.exportOwnData)
 }
