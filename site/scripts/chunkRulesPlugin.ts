@@ -11,7 +11,7 @@ export const HEAVY: Record<string, readonly string[]> = {
   nostalgist: [], // the emulator: its own page (emulator.html), opened when a game starts
   'tus-js-client': [], // resumable uploads: loaded when a large file is picked
   qrcode: [], // QR codes: loaded when one is shown
-  'ua-parser-js': ['IpPage', 'ProfilePage'], // the browser report and the sessions list show it at once
+  'ua-parser-js': ['IpPage', 'ProfileRoute'], // the browser report and the profile's sessions list show it at once
 };
 
 /** The part of a Rollup/Rolldown output chunk this check reads. */
