@@ -168,18 +168,8 @@ func (s *Service) ResetPassword(ctx context.Context, token, newPassword string, 
 		if err != nil {
 			return errResetToken
 		}
-		var others [][]byte
-		b.ForEach(func(k, v []byte) error {
-			var o resetRecord
-			if json.Unmarshal(v, &o) == nil && o.UserID == rec.ID {
-				others = append(others, append([]byte(nil), k...))
-			}
-			return nil
-		})
-		for _, k := range others {
-			if err := b.Delete(k); err != nil {
-				return err
-			}
+		if err := dropResets(tx, rec.ID); err != nil {
+			return err
 		}
 		rec.PasswordHash = hash
 		rec.TokenVersion++
@@ -193,4 +183,28 @@ func (s *Service) ResetPassword(ctx context.Context, token, newPassword string, 
 		return nil, err
 	}
 	return &u, nil
+}
+
+// dropResets spends every password-reset link of account id: after a reset
+// (the others of the same account) and after a change of e-mail (a link
+// sent to the old address must not outlive it).
+func dropResets(tx *bolt.Tx, id uint64) error {
+	b := tx.Bucket([]byte(bucketResets))
+	if b == nil {
+		return nil
+	}
+	var keys [][]byte
+	b.ForEach(func(k, v []byte) error {
+		var o resetRecord
+		if json.Unmarshal(v, &o) == nil && o.UserID == id {
+			keys = append(keys, append([]byte(nil), k...))
+		}
+		return nil
+	})
+	for _, k := range keys {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
 }

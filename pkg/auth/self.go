@@ -184,6 +184,9 @@ func (s *Service) SetEmail(ctx context.Context, id uint64, email string) (*User,
 			return err
 		}
 		rec.Email = email
+		if err := dropResets(tx, rec.ID); err != nil {
+			return err
+		}
 		return emails.Put([]byte(email), store.Itob(rec.ID))
 	})
 }
