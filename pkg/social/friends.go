@@ -42,6 +42,10 @@ type Graph struct {
 	Blocked  []Link
 }
 
+// FriendRequestsPerHour is how many friend requests one account may send
+// in an hour (cancelled ones count too); more are refused with their wait.
+const FriendRequestsPerHour = 20
+
 // RequestFriend sends a friend request from from to to. Asking oneself is
 // invalid; asking a friend, asking twice, or asking someone who already
 // asked you (accept theirs) is a conflict; a pair where either blocked the
@@ -49,6 +53,9 @@ type Graph struct {
 func (s *Service) RequestFriend(ctx context.Context, from, to uint64) (*Request, error) {
 	if from == to {
 		return nil, store.Invalid("userId", "self", "you cannot send a friend request to yourself")
+	}
+	if ok, wait := s.requests.Allow(from); !ok {
+		return nil, store.TooMany("too many friend requests; try again later", wait)
 	}
 	if err := alive(ctx); err != nil {
 		return nil, err

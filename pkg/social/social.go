@@ -73,12 +73,16 @@ const (
 
 // Service is the social graph and the messages.
 type Service struct {
-	st      *store.Store
-	o       Options
-	now     func() time.Time
-	sends   *ratelimit.Limiter[uint64]
-	contact *ratelimit.Limiter[netip.Prefix]
-	hmacKey []byte
+	st    *store.Store
+	o     Options
+	now   func() time.Time
+	sends *ratelimit.Limiter[uint64]
+	// requests bounds the friend requests one account sends, so that
+	// asking, cancelling and asking again cannot flood another's
+	// notifications.
+	requests *ratelimit.Limiter[uint64]
+	contact  *ratelimit.Limiter[netip.Prefix]
+	hmacKey  []byte
 }
 
 // New creates the buckets and the contact form's signing key (kept in the
@@ -114,8 +118,9 @@ func New(st *store.Store, o Options) (*Service, error) {
 		return nil, err
 	}
 	return &Service{st: st, o: o, now: o.Now, hmacKey: key,
-		sends:   ratelimit.New[uint64](o.PerMinute, time.Minute, 0, o.Now),
-		contact: ratelimit.New[netip.Prefix](o.ContactPerHour, time.Hour, 0, o.Now),
+		sends:    ratelimit.New[uint64](o.PerMinute, time.Minute, 0, o.Now),
+		requests: ratelimit.New[uint64](FriendRequestsPerHour, time.Hour, 0, o.Now),
+		contact:  ratelimit.New[netip.Prefix](o.ContactPerHour, time.Hour, 0, o.Now),
 	}, nil
 }
 

@@ -182,3 +182,27 @@ func TestDeleteUserKeepsOthersWords(t *testing.T) {
 		t.Fatalf("request kept: %v", err)
 	}
 }
+
+// One account's friend requests are bounded per hour, cancelled ones too:
+// asking, cancelling and asking again cannot flood another's notifications.
+func TestFriendRequestRate(t *testing.T) {
+	s := newService(t, Options{})
+	ctx := context.Background()
+	for i := range FriendRequestsPerHour {
+		r, err := s.RequestFriend(ctx, 1, 2)
+		if err != nil {
+			t.Fatalf("request %d: %v", i+1, err)
+		}
+		if _, err := s.CancelRequest(ctx, 1, r.ID); err != nil {
+			t.Fatalf("cancel %d: %v", i+1, err)
+		}
+	}
+	_, err := s.RequestFriend(ctx, 1, 3)
+	var r *store.Refusal
+	if !errors.As(err, &r) || r.Kind != store.KindRateLimited || r.RetryAfter <= 0 {
+		t.Fatalf("one request over the hour's bound: %v", err)
+	}
+	if _, err := s.RequestFriend(ctx, 4, 3); err != nil {
+		t.Fatalf("another account is not bound by the first one's requests: %v", err)
+	}
+}
