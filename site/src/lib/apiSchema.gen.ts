@@ -6104,6 +6104,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                429: components["responses"]["Throttled"];
             };
         };
         delete?: never;
