@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { cli, cliJson, expect, test } from './fixtures';
+import { cli, cliJson, expect, networkQuiet, test } from './fixtures';
 
 // Accounts end to end: the real binary, the real browser, the CLI over the owner socket.
 // The interface is switched to Ukrainian, the spec's language, so the spec's texts are checked.
@@ -88,7 +88,7 @@ test('register → overview → logout → login → change password → the old
   await login(page, email, 'second-password');
   await expect(page.getByRole('heading', { level: 2, name: email })).toBeVisible();
 
-  await page.waitForLoadState('networkidle');
+  await networkQuiet(page);
   expect(consoleErrors.filter((e) => !/status of 401/.test(e))).toEqual([]);
 });
 

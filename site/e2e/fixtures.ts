@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Page, type Request } from '@playwright/test';
 import { baseURL, dataDir, devhubBin, devhubEnv, uploadsDir } from './env';
 
 export { baseURL, dataDir, devhubBin, devhubEnv, uploadsDir, expect };
@@ -102,6 +102,38 @@ export function activityEvents(action?: string): ActivityEvent[] {
   const args = ['activity', 'list', '--json', '--limit', '0'];
   if (action) args.push('--action', action);
   return cliJson<ActivityEvent[]>(args);
+}
+
+/**
+ * Waits until no request of the page has been in flight for `quietMs`, the live event stream
+ * (GET /api/events) aside: a signed-in page holds that stream open for good, so Playwright's
+ * 'networkidle' never comes for it. Requests the page started before the call are not seen.
+ */
+export async function networkQuiet(page: Page, quietMs = 500): Promise<void> {
+  const pending = new Set<Request>();
+  const start = (r: Request) => {
+    if (!new URL(r.url()).pathname.startsWith('/api/events')) pending.add(r);
+  };
+  const end = (r: Request) => pending.delete(r);
+  page.on('request', start);
+  page.on('requestfinished', end);
+  page.on('requestfailed', end);
+  try {
+    let quietSince = Date.now();
+    await expect
+      .poll(
+        () => {
+          if (pending.size > 0) quietSince = Date.now();
+          return Date.now() - quietSince >= quietMs;
+        },
+        { timeout: 20_000, intervals: [100] },
+      )
+      .toBe(true);
+  } finally {
+    page.off('request', start);
+    page.off('requestfinished', end);
+    page.off('requestfailed', end);
+  }
 }
 
 /** Collects console errors and uncaught page errors of a page. */

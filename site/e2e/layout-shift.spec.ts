@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { cliJson, expect, signInNewAccount, test, uid } from './fixtures';
+import { cliJson, expect, networkQuiet, signInNewAccount, test, uid } from './fixtures';
 
 // Layout stability (cumulative layout shift ≤ 0.02 on every public route). Each route
 // is opened afresh at a phone and a desktop size with every request held back a little (as on a
@@ -75,7 +75,8 @@ async function expectStable(page: Page, path: string) {
   await expect(page.locator('main h1').first()).toBeVisible();
   // skeletons and busy lists gone, nothing left to fetch, and two frames painted after that
   await expect(page.locator('main [aria-busy="true"]')).toHaveCount(0);
-  await page.waitForLoadState('networkidle');
+  await page.waitForLoadState('load');
+  await networkQuiet(page);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
   const shifts = await page.evaluate(() => (window as unknown as { __shifts: Shift[] }).__shifts);
