@@ -12,7 +12,11 @@ const playerX = async (page: Page, canvas: Locator) => (await screenOf(page, can
 async function frames(page: Page): Promise<number> {
   const f = page.frames().find((x) => x.url().includes('/emulator.html'));
   if (!f) return 0;
-  return f.evaluate(() => (window as unknown as { __devhubEmulator?: { frames(): number } }).__devhubEmulator?.frames() ?? 0);
+  // A player frame replaced while it is asked (the page loads the game into a new one) counts
+  // as no frames yet: the next poll finds the new frame.
+  return f
+    .evaluate(() => (window as unknown as { __devhubEmulator?: { frames(): number } }).__devhubEmulator?.frames() ?? 0)
+    .catch(() => 0);
 }
 
 const email = `player-${Date.now()}@example.com`;
