@@ -79,7 +79,7 @@ test.describe('chat', () => {
   test('the message is appended, blank ones ignored, and the canned reply arrives after 1000 ms', async ({ page, consoleErrors }) => {
     await page.clock.install({ time: new Date('2030-01-01T00:00:00Z') });
     await page.goto('/chat');
-    await expect(page.getByRole('heading', { level: 2, name: 'Chat is in development' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: 'Sign in to join the room' })).toBeVisible();
     const log = page.getByRole('log', { name: 'Messages' });
     const input = page.getByRole('textbox', { name: 'Message' });
     const send = page.getByRole('button', { name: 'Send' });
