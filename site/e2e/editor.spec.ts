@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { cliJson, expect as baseExpect, signInNewAccount, test, uid } from './fixtures';
+import { cli, cliJson, expect as baseExpect, signInNewAccount, test, uid } from './fixtures';
 
 // Each step waits longer than the default: the editor's page, its preview and its autosave are
 // several round trips each, and the machine running these may be busy.
@@ -30,6 +30,14 @@ async function guestPage(browser: Browser): Promise<Page> {
 const saveState = (page: Page) => page.getByTestId('save-state');
 const markdown = (page: Page) => page.getByRole('textbox', { name: 'Text (Markdown)' });
 
+
+// The articles these tests write, removed after them: the blog's first page, which other specs
+// read, stays as the shipped content made it.
+const written: number[] = [];
+test.afterAll(() => {
+  for (const id of written) cli(['article', 'rm', String(id)]);
+});
+
 test('a draft with a pasted image, previewed, scheduled a few seconds ahead, appears in the list at its time', async ({ page, browser }) => {
   test.setTimeout(150_000);
   await signInAdmin(page);
@@ -47,6 +55,7 @@ test('a draft with a pasted image, previewed, scheduled a few seconds ahead, app
   await expect(saveState(page)).toHaveText('Saved');
   await expect(page).toHaveURL(/\/blog\/\d+\/edit$/);
   const id = Number(/\/blog\/(\d+)\/edit/.exec(page.url())![1]);
+  written.push(id);
 
   // A pasted image is uploaded and goes in at the caret, its alt text ready to be filled.
   await markdown(page).focus();
@@ -105,6 +114,7 @@ test('an admin edits a published article; a second admin’s stale save is refus
     ['article', 'create', '--name', name, '--excerpt', 'Before', '--category', 'E2E', '--file', '-'],
     { input: 'The first text.\n' },
   );
+  written.push(created.id);
   await signInAdmin(page);
   await page.goto(`/blog/${created.id}/edit`);
   await expect(page.getByRole('heading', { level: 1, name: 'Edit article' })).toBeVisible();
@@ -154,10 +164,13 @@ test('an article and the blog list read with JavaScript disabled', async ({ brow
     ['article', 'create', '--name', name, '--excerpt', 'No script needed', '--category', 'E2E', '--file', '-'],
     { input: 'A paragraph with **strong words**.\n\n<script>window.__xss = 1</script>\n' },
   );
+  written.push(created.id);
   const draftName = `Hidden draft ${uid()}`;
-  cliJson(['article', 'create', '--name', draftName, '--excerpt', 'x', '--category', 'E2E', '--status', 'draft', '--file', '-'], {
-    input: 'secret\n',
-  });
+  const draft = cliJson<{ id: number }>(
+    ['article', 'create', '--name', draftName, '--excerpt', 'x', '--category', 'E2E', '--status', 'draft', '--file', '-'],
+    { input: 'secret\n' },
+  );
+  written.push(draft.id);
   const ctx = await browser.newContext({ javaScriptEnabled: false });
   const page = await ctx.newPage();
   await page.goto(`/blog/${created.id}`);
