@@ -103,6 +103,8 @@ test('readiness over https names its checks, the certificate among them', async 
   expect(ready.body.checks.map((c: { name: string; ok: boolean }) => `${c.name}:${c.ok}`)).toEqual([
     'store:true',
     'storage:true',
+    'backup:true',
+    'mail:true',
     'certificate:true',
   ]);
 });
