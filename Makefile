@@ -28,7 +28,7 @@ export DEVHUB_MINIO := $(MINIO)
 # under site/node_modules.
 GO_PKGS     := ./api/... ./cmd/... ./pkg/... ./site ./site/cores
 
-.PHONY: all run build examples site geoip geoip-extra cores reader api-types test test-go test-web lint e2e bench fuzz deps chromium pebble vet minio clean
+.PHONY: all run build examples site geoip geoip-extra cores reader api-types test test-go test-web lint e2e bench fuzz deps chromium pebble nginx vet minio clean
 
 all: build
 
@@ -75,6 +75,12 @@ chromium:
 pebble:
 	@if ! command -v pebble >/dev/null; then \
 		$(MAKE) $(APT_UPDATED) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pebble; \
+	fi
+
+## nginx: Debian's nginx, the reference `make bench` measures downloads against (never started by serve)
+nginx:
+	@if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then \
+		$(MAKE) $(APT_UPDATED) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light; \
 	fi
 
 deps: $(SITE_STAMP)
@@ -144,7 +150,7 @@ e2e: build chromium pebble
 	cd site && DEVHUB_BIN=$(CURDIR)/$(BIN) npx playwright test -c playwright.https.config.ts
 
 ## bench: Go benchmarks, scripted load runs and Lighthouse on 127.0.0.1; prints figures and ratios
-bench: build chromium $(MINIO)
+bench: build chromium nginx $(MINIO)
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./pkg/...
 	./.ci/bench-static.sh $(BIN)
 	./.ci/bench-files.sh $(BIN)

@@ -25,6 +25,10 @@ export DEVHUB_STORAGE_DATA_DIR=$TMP/data
 export DEVHUB_STORAGE_UPLOADS_DIR=$TMP/uploads
 export DEVHUB_STORAGE_CONTENT_DIR=$ROOT/content
 export DEVHUB_STORAGE_ROMS_DIR=$ROOT/roms
+# The article with 100 comments is seeded through the API by one account: no queue, no rate.
+export DEVHUB_COMMENTS_MODERATION=none DEVHUB_MODERATION_RATE_PER_USER=0 DEVHUB_MODERATION_RATE_PER_NETWORK=0
+PW=bench-password-$RANDOM$RANDOM
+printf '%s\n' "$PW" | "$BIN" user create --admin --email lh@example.com --name Lighthouse --password-stdin >/dev/null
 "$BIN" serve >"$TMP/serve.log" 2>&1 &
 DEVHUB_PID=$!
 until curl -fs -o /dev/null "http://127.0.0.1:$PORT/healthz"; do
@@ -34,7 +38,18 @@ done
 
 # an article of the imported content/ (the newest), by its id
 ARTICLE=$("$BIN" article list --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const a=JSON.parse(s);console.log(a.length?a[0].id:"")})')
-ROUTES=(/ /blog ${ARTICLE:+/blog/$ARTICLE} /filecloud /games /tools/ip /tools/tone_generator /programs /alavar /forum /chat)
+TOKEN=$(curl -fs -H 'Content-Type: application/json' -d "{\"email\":\"lh@example.com\",\"password\":\"$PW\"}" \
+  "http://127.0.0.1:$PORT/api/auth/login" | sed -n 's/.*"accessToken":"\([^"]*\)".*/\1/p')
+# An article with 100 comments: its page renders them all (the figure is for that page's weight).
+printf '# A discussed article\n\nThe text the comments below are about.\n' >"$TMP/discussed.md"
+DISCUSSED=$("$BIN" article create --name "A discussed article" --excerpt "With 100 comments" --category Bench \
+  --file "$TMP/discussed.md" --json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).id))')
+for i in $(seq 100); do
+  curl -fs -o /dev/null -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+    -d "{\"content\":\"Comment $i: a reader's thoughts on the article, with **some** Markdown and \`code\`.\"}" \
+    "http://127.0.0.1:$PORT/api/blog/$DISCUSSED/comments"
+done
+ROUTES=(/ /blog ${ARTICLE:+/blog/$ARTICLE} "/blog/$DISCUSSED" /filecloud /games /tools/ip /tools/tone_generator /programs /alavar /forum /chat)
 
 # Mobile runs per route: the simulated slow phone's blocking time varies between runs here
 # (/tools/ip: 48–161 ms over six), so one run is a sample, not a figure; Lighthouse's guide to
@@ -101,6 +116,22 @@ for path in "${ROUTES[@]}"; do
   done
   if [ ${#reports[@]} -gt 0 ]; then printf '%-24s %s\n' "$path" "$(figures "${reports[@]}")"; fi
 done
+
+# The article editor, signed in as the admin (Lighthouse attached to a Chromium whose storage
+# holds the session).
+reports=()
+for i in $(seq "$MOBILE_RUNS"); do
+  (cd "$ROOT" && node .ci/lighthouse-signed-in.mjs "http://127.0.0.1:$PORT/blog/$DISCUSSED/edit" "$TMP/e$i.json" "$TOKEN" \
+    --form-factor=mobile --only-categories=performance,accessibility,best-practices,seo 2>"$TMP/lh.err") &&
+    reports+=("$TMP/e$i.json") || tail -5 "$TMP/lh.err"
+done
+if [ ${#reports[@]} -gt 0 ]; then printf '%-24s %s\n' "/blog/$DISCUSSED/edit" "$(figures "${reports[@]}")"; fi
+
+# An article read without JavaScript: every script blocked, the server-rendered page alone.
+if [ -n "$ARTICLE" ] && run "http://127.0.0.1:$PORT/blog/$ARTICLE" "$TMP/nojs.json" --form-factor=mobile \
+  --only-categories=performance --blocked-url-patterns='*.js'; then
+  node -e 'const r=require(process.argv[1]);console.log(`/blog/'"$ARTICLE"' without JavaScript: first contentful paint ${(r.audits["first-contentful-paint"].numericValue/1000).toFixed(2)} s (simulated slow phone), CLS ${r.audits["cumulative-layout-shift"].numericValue.toFixed(3)}`)' "$TMP/nojs.json"
+fi
 
 echo "== desktop performance"
 for path in "${ROUTES[@]}"; do
