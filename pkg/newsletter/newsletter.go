@@ -68,8 +68,8 @@ type Subscriber struct {
 	ConfirmedAt time.Time `json:"confirmedAt,omitzero"`
 	// Expires is when an unconfirmed subscription lapses; SentAt when its
 	// last confirmation letter was made.
-	Expires     time.Time `json:"expires,omitzero"`
-	SentAt time.Time `json:"sentAt,omitzero"`
+	Expires time.Time `json:"expires,omitzero"`
+	SentAt  time.Time `json:"sentAt,omitzero"`
 	// UnsubToken is carried by every letter to the subscriber (link and
 	// List-Unsubscribe header), so it is kept as is; it can only end this
 	// subscription.
