@@ -122,6 +122,9 @@ func New(st *store.Store) (*Service, error) {
 // SetClock replaces the time source (tests).
 func (s *Service) SetClock(now func() time.Time) { s.now = now }
 
+// Now is the service's clock.
+func (s *Service) Now() time.Time { return s.now() }
+
 // Since is when the newsletter began: only articles that went public at or
 // after it are mailed.
 func (s *Service) Since() time.Time { return s.sinceAt }

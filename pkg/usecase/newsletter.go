@@ -29,6 +29,11 @@ const (
 // public without a save (a scheduled article whose time came).
 const NewsletterTick = 30 * time.Second
 
+// NewsletterMaxLate is how long after going public an article is still
+// mailed: one that went public while mail was off, or longer ago, is old
+// news and is not.
+const NewsletterMaxLate = 3 * 24 * time.Hour
+
 // NewsletterAvailable is whether the blog's newsletter works here: mail is
 // configured and server.public_url names the site (its links are never
 // built from a request's Host header).
@@ -147,17 +152,20 @@ func (h *Hub) wakeNewsletter() {
 }
 
 // DispatchNewsletter mails every article that is public now, went public
-// since the newsletter began, and was not dealt with yet, to the confirmed
-// subscribers of its language — each article once (see
-// newsletter.Service.Dispatch); an article whose newsletter switch is off
-// is recorded as skipped, so switching it on later sends nothing. It
-// returns how many articles it dealt with. With mail off it does nothing
-// (articles wait for it).
+// since the newsletter began and at most NewsletterMaxLate ago, and was not
+// dealt with yet, to the confirmed subscribers of its language — each
+// article once (see newsletter.Service.Dispatch); an article whose
+// newsletter switch is off is recorded as skipped, so switching it on later
+// sends nothing. It returns how many articles it dealt with. With mail off
+// it does nothing.
 func (h *Hub) DispatchNewsletter(ctx context.Context) (int, error) {
 	if !h.NewsletterAvailable() || h.Blog == nil {
 		return 0, nil
 	}
 	since := h.Newsletter.Since()
+	if late := h.Newsletter.Now().Add(-NewsletterMaxLate); late.After(since) {
+		since = late
+	}
 	n := 0
 	for _, sum := range h.Blog.All("", "", true) {
 		if err := ctx.Err(); err != nil {
