@@ -77,6 +77,11 @@ var newsletterPage = template.Must(template.New("page").Parse(`<!doctype html>
 // (for a link that does not work: the ?lang or the browser's language).
 func (s *Server) newsletterLinkPage(confirm bool) fiber.Handler {
 	return func(c fiber.Ctx) error {
+		// A HEAD (a link checker's) changes nothing.
+		if c.Method() == fiber.MethodHead || c.Locals(headRetryKey) != nil {
+			c.Type("html", "utf-8")
+			return c.SendStatus(fiber.StatusOK)
+		}
 		var sub *newsletter.Subscriber
 		var err error
 		outcome := newsletter.PageUnsubscribed
