@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { initTestI18n, json, renderWithShell, stubFetch } from '../../../test/utils';
 import '../i18n';
+import NewsletterCount from './NewsletterCount';
 import { SubscribeBox } from './SubscribeBox';
 
 beforeAll(async () => {
@@ -72,5 +73,26 @@ describe('SubscribeBox', () => {
     });
     renderWithShell(<SubscribeBox isAdmin />);
     expect(await screen.findByText('Підписників: 5 (ще 1 не підтвердили)')).toBeTruthy();
+  });
+});
+
+describe('NewsletterCount (the admin panel)', () => {
+  it('counts the subscribers per language', async () => {
+    stubFetch({
+      'GET /api/newsletter': () => json({ available: true }),
+      'GET /api/newsletter/subscribers': () => json({ confirmed: 3, pending: 0, byLang: { uk: 2, en: 1 } }),
+    });
+    renderWithShell(<NewsletterCount />);
+    expect(await screen.findByText('Підписників: 3 (ще 0 не підтвердили)')).toBeTruthy();
+    expect(screen.getByText('en: 1 · uk: 2')).toBeTruthy();
+  });
+
+  it('says when the newsletter is off', async () => {
+    stubFetch({
+      'GET /api/newsletter': () => json({ available: false }),
+      'GET /api/newsletter/subscribers': () => json({ confirmed: 0, pending: 0, byLang: {} }),
+    });
+    renderWithShell(<NewsletterCount />);
+    expect(await screen.findByText(/Розсилка вимкнена/)).toBeTruthy();
   });
 });
