@@ -15,6 +15,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"net/mail"
 	"net/netip"
 	"sort"
@@ -207,7 +208,7 @@ func (s *Service) Subscribe(ctx context.Context, email, lang string) (*Confirmat
 					return err
 				}
 			}
-		case err == store.ErrNotFound:
+		case errors.Is(err, store.ErrNotFound):
 			cur = stored{Subscriber: Subscriber{Email: email, CreatedAt: now}}
 		default:
 			return err
@@ -270,7 +271,7 @@ func (s *Service) useToken(ctx context.Context, token, purpose string, fn func(t
 	err := s.st.Update(func(tx *bolt.Tx) error {
 		var rec tokenRecord
 		if err := store.GetJSON(tx.Bucket(bucketTokens), hashToken(token), &rec); err != nil {
-			if err == store.ErrNotFound {
+			if errors.Is(err, store.ErrNotFound) {
 				return errLink
 			}
 			return err
@@ -280,7 +281,7 @@ func (s *Service) useToken(ctx context.Context, token, purpose string, fn func(t
 		}
 		var sub stored
 		if err := store.GetJSON(tx.Bucket(bucketSubscribers), []byte(rec.Email), &sub); err != nil {
-			if err == store.ErrNotFound {
+			if errors.Is(err, store.ErrNotFound) {
 				return errLink
 			}
 			return err
@@ -329,12 +330,23 @@ func (s *Service) expireTx(tx *bolt.Tx, now time.Time) error {
 	return nil
 }
 
-// Expire removes the unconfirmed subscriptions whose link lapsed.
+// Expire removes the unconfirmed subscriptions whose link lapsed; it writes
+// to the store only when there is one.
 func (s *Service) Expire(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return s.st.Update(func(tx *bolt.Tx) error { return s.expireTx(tx, s.now()) })
+	now, lapsed := s.now(), false
+	err := s.st.View(func(tx *bolt.Tx) error {
+		return store.ForEachJSON(tx.Bucket(bucketSubscribers), func(_ []byte, sub *stored) error {
+			lapsed = lapsed || !sub.Confirmed && now.After(sub.Expires)
+			return nil
+		})
+	})
+	if err != nil || !lapsed {
+		return err
+	}
+	return s.st.Update(func(tx *bolt.Tx) error { return s.expireTx(tx, now) })
 }
 
 // Subscribers lists the list (unconfirmed ones that have not lapsed too),
