@@ -68,7 +68,13 @@ type Article struct {
 	// EditedBy names who made the last save (an admin's e-mail or the
 	// owner at the terminal); the API shows it to admins only.
 	EditedBy string `json:"editedBy,omitempty"`
+	// Newsletter is whether the article is mailed to the newsletter's
+	// subscribers when it goes public (once; unset means yes).
+	Newsletter *bool `json:"newsletter,omitempty"`
 }
+
+// SendsNewsletter reports whether a is to be mailed to the subscribers.
+func (a *Article) SendsNewsletter() bool { return a.Newsletter == nil || *a.Newsletter }
 
 // loaded fills what an article stored before a field existed lacks: one
 // without a language is in the site's default language. Every read from the
@@ -84,6 +90,10 @@ func (a *Article) loaded() *Article {
 	}
 	if a.Version == 0 {
 		a.Version = 1
+	}
+	if a.Newsletter == nil {
+		yes := true
+		a.Newsletter = &yes
 	}
 	return a
 }
@@ -297,7 +307,7 @@ func (s *Service) Create(ctx context.Context, in Input) (*Article, error) {
 	now := s.now()
 	a := &Article{Slug: in.Slug, Name: in.Name, Excerpt: in.Excerpt, Content: in.Content, Category: in.Category,
 		ImageURL: in.ImageURL, Lang: in.Lang, TranslationKey: in.TranslationKey, CreatedAt: now, UpdatedAt: now,
-		Status: in.Status, PublishAt: in.PublishAt, Version: 1, EditedBy: in.EditedBy}
+		Status: in.Status, PublishAt: in.PublishAt, Version: 1, EditedBy: in.EditedBy, Newsletter: in.Newsletter}
 	if err := in.validateSave(a, nil, now); err != nil {
 		return nil, err
 	}
@@ -399,6 +409,10 @@ func (s *Service) Update(ctx context.Context, id uint64, p Patch) (*Article, err
 		next.Slug, next.Name, next.Excerpt, next.Content, next.Category, next.ImageURL, next.Lang, next.TranslationKey =
 			in.Slug, in.Name, in.Excerpt, in.Content, in.Category, in.ImageURL, in.Lang, in.TranslationKey
 		next.Status, next.PublishAt = in.Status, in.PublishAt
+		if p.Newsletter != nil {
+			v := *p.Newsletter
+			next.Newsletter = &v
+		}
 		if err := in.validateSave(&next, &a, s.now()); err != nil {
 			return err
 		}
@@ -483,7 +497,7 @@ func sameArticle(a, b *Article) bool {
 		a.Content == b.Content && a.Category == b.Category && a.ImageURL == b.ImageURL &&
 		a.Lang == b.Lang && a.TranslationKey == b.TranslationKey &&
 		a.CreatedAt.Equal(b.CreatedAt) && a.UpdatedAt.Equal(b.UpdatedAt) &&
-		a.Status == b.Status && sameTime(a.PublishAt, b.PublishAt)
+		a.Status == b.Status && sameTime(a.PublishAt, b.PublishAt) && a.SendsNewsletter() == b.SendsNewsletter()
 }
 
 func sameTime(a, b *time.Time) bool {

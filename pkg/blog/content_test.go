@@ -265,7 +265,9 @@ func dump(t *testing.T, s *Service) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&b, "%+v\n", *a)
+		c := *a // the newsletter switch by value, not by its pointer
+		c.Newsletter = nil
+		fmt.Fprintf(&b, "%+v newsletter=%v\n", c, a.SendsNewsletter())
 	}
 	return b.String()
 }

@@ -43,6 +43,9 @@ type Input struct {
 	PublishAt *time.Time
 	// EditedBy names who saves (kept with the revision this save makes).
 	EditedBy string
+	// Newsletter false keeps the article from being mailed to the
+	// newsletter's subscribers; nil means it is mailed.
+	Newsletter *bool
 }
 
 // Patch edits an article: nil fields stay as they are.
@@ -65,6 +68,8 @@ type Patch struct {
 	Version *int
 	// EditedBy names who saves.
 	EditedBy string
+	// Newsletter switches the mailing to subscribers on or off.
+	Newsletter *bool
 }
 
 // normalize trims the single-line fields and the content's surrounding

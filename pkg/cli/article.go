@@ -79,7 +79,7 @@ func printArticle(env *Env, a *blog.Article, verb string, asJSON bool) error {
 func newArticleCreateCmd(env *Env) *cobra.Command {
 	var in blog.Input
 	var file, publishAt string
-	var asJSON bool
+	var asJSON, noNewsletter bool
 	cmd := &cobra.Command{
 		Use:   "create --name N --excerpt E --category C --file FILE|- [--image URL] [--lang L] [--translation-key K] [--status S] [--publish-at T]",
 		Short: "Create an article from a Markdown file or stdin",
@@ -102,6 +102,10 @@ func newArticleCreateCmd(env *Env) *cobra.Command {
 				return err
 			}
 			in.Content = body
+			if noNewsletter {
+				no := false
+				in.Newsletter = &no
+			}
 			svc, err := env.Services()
 			if err != nil {
 				return err
@@ -125,6 +129,7 @@ func newArticleCreateCmd(env *Env) *cobra.Command {
 	f.StringVar(&in.Status, "status", "", "draft, scheduled or published (default published; scheduled with --publish-at)")
 	f.StringVar(&publishAt, "publish-at", "", "when a scheduled article goes public (RFC 3339, e.g. 2030-01-31T10:00:00Z)")
 	f.BoolVar(&asJSON, "json", false, "print the created article as JSON")
+	f.BoolVar(&noNewsletter, "no-newsletter", false, "do not mail the article to the newsletter's subscribers when it goes public")
 	for _, name := range []string{"name", "excerpt", "category", "file"} {
 		_ = cmd.MarkFlagRequired(name)
 	}
@@ -257,8 +262,20 @@ func newArticleEditCmd(env *Env) *cobra.Command {
 				scheduled := blog.StatusScheduled
 				p.Status = &scheduled
 			}
+			if f.Changed("newsletter") || f.Changed("no-newsletter") {
+				if f.Changed("newsletter") && f.Changed("no-newsletter") {
+					return fmt.Errorf("give one of --newsletter and --no-newsletter")
+				}
+				on, _ := f.GetBool("newsletter")
+				off, _ := f.GetBool("no-newsletter")
+				v := on
+				if f.Changed("no-newsletter") {
+					v = !off
+				}
+				p.Newsletter = &v
+			}
 			if p == (blog.Patch{}) {
-				return fmt.Errorf("nothing to change: give at least one of --name, --excerpt, --category, --image, --slug, --lang, --translation-key, --file, --status, --publish-at")
+				return fmt.Errorf("nothing to change: give at least one of --name, --excerpt, --category, --image, --slug, --lang, --translation-key, --file, --status, --publish-at, --newsletter, --no-newsletter")
 			}
 			svc, err := env.Services()
 			if err != nil {
@@ -283,6 +300,8 @@ func newArticleEditCmd(env *Env) *cobra.Command {
 	f.StringVar(&status, "status", "", "draft, scheduled or published")
 	f.StringVar(&publishAt, "publish-at", "", "when a scheduled article goes public (RFC 3339; implies --status scheduled)")
 	f.BoolVar(&asJSON, "json", false, "print the article as JSON")
+	f.Bool("newsletter", false, "mail the article to the newsletter's subscribers when it goes public")
+	f.Bool("no-newsletter", false, "do not mail the article to the newsletter's subscribers")
 	return needsStore(cmd)
 }
 

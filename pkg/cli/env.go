@@ -30,6 +30,7 @@ import (
 	"github.com/devhub/devhub/pkg/geoip"
 	"github.com/devhub/devhub/pkg/internal/freespace"
 	"github.com/devhub/devhub/pkg/mail"
+	"github.com/devhub/devhub/pkg/newsletter"
 	"github.com/devhub/devhub/pkg/notify"
 	"github.com/devhub/devhub/pkg/profile"
 	"github.com/devhub/devhub/pkg/quota"
@@ -186,6 +187,8 @@ type services struct {
 	// the backup schedule in serve (nil without one).
 	mail    *mail.Queue
 	backups *backup.Scheduler
+	// newsletter is the blog's newsletter (mailed only with mail on).
+	newsletter *newsletter.Service
 }
 
 func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logger) (*services, error) {
@@ -287,6 +290,10 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 	if err := s.openMail(); err != nil {
 		return nil, err
 	}
+	if s.newsletter, err = newsletter.New(st); err != nil {
+		return nil, err
+	}
+	s.hub.Newsletter = s.newsletter
 	return s, nil
 }
 
@@ -338,6 +345,7 @@ func (s *services) httpServices() *server.Services {
 		Social:         s.social,
 		Mail:           s.mail,
 		Backups:        s.backups,
+		Newsletter:     s.newsletter,
 	}
 }
 

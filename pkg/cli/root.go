@@ -126,6 +126,7 @@ files and ROMs from the terminal — also while the server runs.
 		newDownloadCmd(env),
 		newForumCmd(env),
 		newCommentCmd(env),
+		newNewsletterCmd(env),
 	)
 	documentCompletion(root)
 	return root

@@ -191,6 +191,8 @@ func serve(ctx context.Context, env *Env) error {
 		lns.close()
 		return err
 	}
+	// Published articles are mailed to the newsletter's subscribers.
+	svc.hub.StartNewsletter(ctx)
 
 	services := svc.httpServices()
 	services.Ready = readinessChecks(svc)

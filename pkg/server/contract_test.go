@@ -30,6 +30,8 @@ import (
 var contract = sync.OnceValues(func() (routers.Router, error) {
 	// Feeds are text to the validator: their schema is a string.
 	openapi3filter.RegisterBodyDecoder("application/atom+xml", openapi3filter.FileBodyDecoder)
+	// So are the small pages the newsletter's links answer.
+	openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.FileBodyDecoder)
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromData(api.YAML)
 	if err != nil {

@@ -59,11 +59,14 @@ type blogArticleBody struct {
 	// field error rather than a malformed body).
 	PublishAt *string `json:"publishAt"`
 	Version   *int    `json:"version"`
+	// Newsletter false keeps the article from being mailed to the
+	// newsletter's subscribers when it goes public.
+	Newsletter *bool `json:"newsletter"`
 }
 
 func (b *blogArticleBody) patch() (blog.Patch, error) {
 	p := blog.Patch{Slug: b.Slug, Name: b.Name, Excerpt: b.Excerpt, Content: b.Content, Category: b.Category, ImageURL: b.ImageURL,
-		Lang: b.Lang, TranslationKey: b.TranslationKey, Status: b.Status, Version: b.Version}
+		Lang: b.Lang, TranslationKey: b.TranslationKey, Status: b.Status, Version: b.Version, Newsletter: b.Newsletter}
 	if p.ImageURL == nil {
 		p.ImageURL = b.Image
 	}
@@ -168,7 +171,7 @@ func (s *Server) blogCreate(c fiber.Ctx) error {
 	a, err := s.hub.CreateArticle(c.Context(), s.actor(c), blog.Input{
 		Slug: deref(p.Slug), Name: deref(p.Name), Excerpt: deref(p.Excerpt), Content: deref(p.Content),
 		Category: deref(p.Category), ImageURL: deref(p.ImageURL), Lang: deref(p.Lang), TranslationKey: deref(p.TranslationKey),
-		Status: deref(p.Status), PublishAt: p.PublishAt,
+		Status: deref(p.Status), PublishAt: p.PublishAt, Newsletter: p.Newsletter,
 	})
 	if err != nil {
 		return err

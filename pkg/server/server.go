@@ -36,6 +36,7 @@ import (
 	"github.com/devhub/devhub/pkg/geoip"
 	"github.com/devhub/devhub/pkg/internal/freespace"
 	"github.com/devhub/devhub/pkg/mail"
+	"github.com/devhub/devhub/pkg/newsletter"
 	"github.com/devhub/devhub/pkg/notify"
 	"github.com/devhub/devhub/pkg/profile"
 	"github.com/devhub/devhub/pkg/quota"
@@ -135,6 +136,9 @@ type Services struct {
 	// Mail queues outgoing e-mail (password reset links); nil when mail is
 	// off. Its Health belongs in the readiness check.
 	Mail *mail.Queue
+	// Newsletter is the blog's newsletter (/api/newsletter); it works only
+	// with Mail and server.public_url set.
+	Newsletter *newsletter.Service
 	// Backups runs the scheduled backups; nil without backup.schedule. Its
 	// Health (the last scheduled backup's failure) belongs in the readiness
 	// check, its counts in /metrics.
@@ -237,6 +241,8 @@ func newServer(o Options) (*Server, error) {
 		Setup:     o.Services.Setup,
 		Mail:      o.Services.Mail,
 		PublicURL: o.Config.Server.PublicURL,
+		// The newsletter's use-cases.
+		Newsletter: o.Services.Newsletter,
 	}
 	if s.hub.Events == nil {
 		s.hub.Events = events.NewHub(eventsOptions(o.Config.Events, o.Logger))
@@ -342,6 +348,7 @@ func (s *Server) mountAreas(app *fiber.App, cores fs.FS) error {
 	s.mountGames(api)
 	s.mountShares(app, api)
 	s.mountBlog(app, api)
+	s.mountNewsletter(app, api)
 	s.mountDiscuss(app, api)
 	s.mountAudit(api)
 	s.mountLive(app, api)

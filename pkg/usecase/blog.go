@@ -47,6 +47,7 @@ func (h *Hub) CreateArticle(ctx context.Context, actor Actor, in blog.Input) (*b
 	h.log().Info("article created", slog.Uint64("id", a.ID), slog.String("status", a.Status), slog.String("by", actor.Name()))
 	h.record(ctx, actor, audit.Event{Type: audit.ArticleCreated, Target: articleTarget(a.ID),
 		Details: map[string]string{"name": a.Name, "status": a.Status}})
+	h.wakeNewsletter()
 	return a, nil
 }
 
@@ -69,6 +70,7 @@ func (h *Hub) EditArticle(ctx context.Context, actor Actor, id uint64, p blog.Pa
 		h.record(ctx, actor, audit.Event{Type: audit.ArticleEdited, Target: articleTarget(a.ID),
 			Details: map[string]string{"status": a.Status, "version": strconv.Itoa(a.Version)}})
 	}
+	h.wakeNewsletter()
 	return a, nil
 }
 

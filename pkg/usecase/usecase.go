@@ -22,6 +22,7 @@ import (
 	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/mail"
+	"github.com/devhub/devhub/pkg/newsletter"
 	"github.com/devhub/devhub/pkg/notify"
 	"github.com/devhub/devhub/pkg/shares"
 	"github.com/devhub/devhub/pkg/social"
@@ -101,6 +102,9 @@ type Hub struct {
 	Mail *mail.Queue
 	// PublicURL is server.public_url, the base of links in letters.
 	PublicURL string
+	// Newsletter is the blog's newsletter (its subscribers and what was
+	// mailed); it works only with Mail and PublicURL set.
+	Newsletter *newsletter.Service
 
 	// background tracks work left running after an answer (Wait).
 	background sync.WaitGroup

@@ -6,6 +6,8 @@ import { MyShares } from '../features/files/shares/MyShares';
 // Friends and messages are their own feature, loaded with their section.
 const FriendsSection = lazy(() => import('../features/social/sections').then((m) => ({ default: m.FriendsSection })));
 const MessagesSection = lazy(() => import('../features/social/sections').then((m) => ({ default: m.MessagesSection })));
+// The blog newsletter's subscriber count, in the admin panel.
+const NewsletterCount = lazy(() => import('../features/blog/newsletter/NewsletterCount'));
 
 /** /profile: the account's cabinet, with what the other features show in it. */
 export default function ProfileRoute() {
@@ -16,6 +18,7 @@ export default function ProfileRoute() {
         overview: <MyShares />,
         messages: <MessagesSection />,
         friends: <FriendsSection />,
+        admin: <NewsletterCount />,
       }}
     />
   );

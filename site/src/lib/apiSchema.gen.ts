@@ -2176,6 +2176,279 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/newsletter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the blog's newsletter is offered (mail on and server.public_url set) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Availability */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            available: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/newsletter/subscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Subscribe an address to new articles (double opt-in)
+         * @description Answers 202 whether or not the address is already on the list, and the list is looked up after the answer. A new or unconfirmed address is mailed a confirmation link (<server.public_url>/api/newsletter/confirm?token=…, valid 48 hours, once) in lang; nothing is mailed before it is followed, and an unconfirmed subscription lapses. A confirmed subscriber is mailed each article written in their language once, when it goes public. Requests are limited per client network (429). 404 when mail is off or server.public_url is empty.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                        /** @description The subscriber's language: uk, ru or en (else uk); articles in it are mailed */
+                        lang?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description A confirmation link is on its way unless the address is already subscribed */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+                429: components["responses"]["Throttled"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/newsletter/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The confirmation link of a letter; answers a small page in the subscriber's language */
+        get: {
+            parameters: {
+                query: {
+                    token: string;
+                    /** @description The page's language when the link does not work (else Accept-Language) */
+                    lang?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Confirmed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description The link is invalid, expired or already used */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/newsletter/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The unsubscribe link of a letter; answers a small page in the subscriber's language */
+        get: {
+            parameters: {
+                query: {
+                    token: string;
+                    lang?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Unsubscribed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description The link is invalid or already used */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * One-click unsubscribe (RFC 8058) from the letters' List-Unsubscribe header
+         * @description Every article letter carries List-Unsubscribe <…/api/newsletter/unsubscribe?token=…> and List-Unsubscribe-Post List-Unsubscribe=One-Click; the mail provider POSTs that URL (body List-Unsubscribe=One-Click) from anywhere, so no origin check applies.
+         */
+        post: {
+            parameters: {
+                query: {
+                    token: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/x-www-form-urlencoded": {
+                        /** @constant */
+                        "List-Unsubscribe"?: "One-Click";
+                    };
+                };
+            };
+            responses: {
+                /** @description Unsubscribed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                404: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/newsletter/subscribers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Count the newsletter's subscribers (admins) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The counts */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Subscribers who followed their confirmation link */
+                            confirmed: number;
+                            /** @description Subscribers whose confirmation link has not lapsed yet */
+                            pending: number;
+                            /** @description Confirmed subscribers per language */
+                            byLang: {
+                                [key: string]: number;
+                            };
+                        };
+                    };
+                };
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blog/categories": {
         parameters: {
             query?: never;
@@ -8086,6 +8359,8 @@ export interface components {
             lang: string;
             /** @description Shared by the articles that are translations of each other; empty when none */
             translationKey: string;
+            /** @description Whether the article is mailed (once) to the newsletter's subscribers of its language when it goes public */
+            newsletter?: boolean;
             id: number;
             slug: string;
             name: string;
@@ -8850,6 +9125,8 @@ export interface components {
                     publishAt?: string | null;
                     /** @description The version this edit is based on; 409 when it is not the current one */
                     version?: number;
+                    /** @description false: the article is not mailed to the newsletter's subscribers when it goes public (default true) */
+                    newsletter?: boolean;
                 };
             };
         };

@@ -28,6 +28,8 @@ export interface ArticleSummary {
   status?: ArticleStatus;
   publishAt?: string | null;
   version?: number;
+  /** Whether the article is mailed to the newsletter's subscribers when it goes public. */
+  newsletter?: boolean;
 }
 
 /** Another language version of an article. */

@@ -24,10 +24,10 @@ import '../auth.css';
 /**
  * What other features put into the cabinet. The app shell (src/app/ProfileRoute) fills it, so this
  * feature imports none of theirs: `quota` stands in the overview under the account, `overview`
- * follows it, and a section's slot is that section's whole view (it may be lazy: it shows once
- * its code has arrived).
+ * follows it, `admin` joins the admin panel after the accounts, and a section's slot is that
+ * section's whole view (it may be lazy: it shows once its code has arrived).
  */
-export type ProfileSlots = Partial<Record<'quota' | 'overview' | 'messages' | 'friends', ReactNode>>;
+export type ProfileSlots = Partial<Record<'quota' | 'overview' | 'messages' | 'friends' | 'admin', ReactNode>>;
 
 /**
  * The personal cabinet: a section menu and the chosen view. Guests see the section's description
@@ -98,6 +98,7 @@ function sectionView(
         <>
           <PortfolioEditorLink />
           <AdminPanel />
+          <Suspense fallback={null}>{slots.admin}</Suspense>
           <InvitesPanel />
           <ModerationQueue />
           <AuditLog />

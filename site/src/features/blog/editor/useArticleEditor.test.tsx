@@ -1,7 +1,7 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { json, stubFetch } from '../../../test/utils';
-import { fromLocalInput, toLocalInput, useArticleEditor, type EditableArticle } from './useArticleEditor';
+import { fieldsOf, fromLocalInput, toLocalInput, useArticleEditor, type EditableArticle } from './useArticleEditor';
 
 const draft: EditableArticle = {
   id: 4, name: 'N', excerpt: 'E', content: 'one', category: 'C', image_url: '', lang: 'uk', translationKey: '',
@@ -110,5 +110,13 @@ describe('useArticleEditor', () => {
     expect(iso).toMatch(/^2030-01-31T\d\d:00:00\.000Z$/);
     expect(toLocalInput(iso)).toBe('2030-01-31T10:00');
     expect(fromLocalInput('')).toBeNull();
+  });
+});
+
+describe('the newsletter switch', () => {
+  it('is on for a new article and an article that does not say, and keeps an article\'s off', () => {
+    expect(fieldsOf(undefined, 'uk').newsletter).toBe(true);
+    expect(fieldsOf(draft, 'uk').newsletter).toBe(true);
+    expect(fieldsOf({ ...draft, newsletter: false }, 'uk').newsletter).toBe(false);
   });
 });

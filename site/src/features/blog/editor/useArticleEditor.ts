@@ -19,6 +19,8 @@ export interface EditorFields {
   status: NonNullable<ArticleStatus>;
   /** A datetime-local value ("2030-01-31T10:00", the writer's time zone); '' when none. */
   publishAt: string;
+  /** Whether the article is mailed to the newsletter's subscribers when it goes public. */
+  newsletter: boolean;
 }
 
 export type SaveState = 'saved' | 'unsaved' | 'saving' | 'conflict' | 'error';
@@ -56,6 +58,7 @@ export interface EditableArticle {
   status?: ArticleStatus;
   publishAt?: string | null;
   version?: number;
+  newsletter?: boolean;
 }
 
 export function fieldsOf(a: EditableArticle | undefined, defaultLang: string): EditorFields {
@@ -69,6 +72,7 @@ export function fieldsOf(a: EditableArticle | undefined, defaultLang: string): E
     translationKey: a?.translationKey ?? '',
     status: a?.status ?? 'draft',
     publishAt: toLocalInput(a?.publishAt),
+    newsletter: a?.newsletter ?? true,
   };
 }
 
@@ -83,6 +87,7 @@ function bodyOf(f: EditorFields): ArticleEdit {
     translationKey: f.translationKey,
     status: f.status,
     publishAt: f.status === 'scheduled' ? fromLocalInput(f.publishAt) : null,
+    newsletter: f.newsletter,
   };
 }
 

@@ -15,6 +15,7 @@ import { ArticleCard } from '../components/ArticleCard';
 import { useCommentCounts } from '../comments/api';
 import { CreateArticleModal } from '../components/CreateArticleModal';
 import { Pagination } from '../components/Pagination';
+import { SubscribeBox } from '../newsletter/SubscribeBox';
 import { BLOG_NS } from '../i18n';
 import { FEED_URL, useFeedLink } from '../useFeedLink';
 import '../blog.css';
@@ -193,6 +194,8 @@ export default function BlogPage() {
       </div>
 
       <Pagination page={page} pages={pages} onChange={setPage} />
+
+      <SubscribeBox isAdmin={isAdmin} />
 
       {creating ? (
         <CreateArticleModal

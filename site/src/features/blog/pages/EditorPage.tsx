@@ -210,6 +210,21 @@ function Editor({ article }: { article?: EditableArticle }) {
             />
           </div>
         ) : null}
+        <div className="editor__field editor__field--check">
+          <label htmlFor={field('newsletter')}>
+            <input
+              id={field('newsletter')}
+              type="checkbox"
+              checked={fields.newsletter}
+              onChange={(e) => set('newsletter', e.target.checked)}
+              aria-describedby={`${field('newsletter')}-hint`}
+            />{' '}
+            {t('editor.newsletter')}
+          </label>
+          <small id={`${field('newsletter')}-hint`} className="editor__hint">
+            {t('editor.newsletterHint')}
+          </small>
+        </div>
       </div>
 
       <div className="editor__panes">
