@@ -22,7 +22,7 @@ import (
 // carries the attachment disposition with the file's name and the type
 // devhub would have sent.
 //
-// What stays with devhub: HEAD (a presigned URL signs one method, GET, and
+// What stays with devhub: the SPA's fetch() of a file (see serveDirect), HEAD (a presigned URL signs one method, GET, and
 // the headers are cheap here), inline answers (previews shown in the page
 // need the sandbox CSP and nosniff on this origin; thumbnails and release
 // images are small and cached), and files on the local backend.
@@ -34,9 +34,17 @@ import (
 var presignExpiry = 5 * time.Minute
 
 // serveDirect reports whether c may be answered with a redirect to the
-// object store.
+// object store: a GET that is a navigation (a link, the address bar, a
+// download manager, curl — browsers say Sec-Fetch-Mode: navigate, other
+// clients nothing). The SPA's own fetch() of a file (cors, same-origin)
+// gets the bytes from devhub: its CSP (connect-src 'self') would block the
+// store's origin, and a bucket need not allow CORS.
 func (s *Server) serveDirect(c fiber.Ctx) bool {
-	return s.cfg.Storage.S3.ServeDirect && !c.Request().Header.IsHead()
+	if !s.cfg.Storage.S3.ServeDirect || c.Request().Header.IsHead() {
+		return false
+	}
+	mode := c.Get("Sec-Fetch-Mode")
+	return mode == "" || mode == "navigate"
 }
 
 // notOpened is the payload opener of an answer that redirects: sendContent

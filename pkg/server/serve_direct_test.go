@@ -94,6 +94,8 @@ func TestServeDirectFiles(t *testing.T) {
 
 	resp, body := fa.do(t, get(dl(pub.ID)))
 	checkRedirect(t, "public file", resp, body, data, "notes 1.bin")
+	resp, body = fa.do(t, get(dl(pub.ID), "Sec-Fetch-Mode", "navigate"))
+	checkRedirect(t, "a browser's navigation", resp, body, data, "notes 1.bin")
 	resp, body = fa.do(t, get("/api/api/files/"+itoa(pub.ID)+"/download"))
 	checkRedirect(t, "the alias", resp, body, data, "notes 1.bin")
 	resp, body = fa.do(t, get(stream(pub.ID)))
@@ -115,6 +117,7 @@ func TestServeDirectFiles(t *testing.T) {
 		{"fresh copy", get(dl(pub.ID), "If-None-Match", `"`+pub.SHA256+`"`), 304, nil},
 		{"range past the end", get(dl(pub.ID), "Range", "bytes=999999999-"), 416, nil},
 		{"HEAD", httptest.NewRequest(http.MethodHead, dl(pub.ID), nil), 200, nil},
+		{"the page's fetch", get(dl(pub.ID), "Sec-Fetch-Mode", "cors"), 200, data},
 		{"inline preview", get(stream(img.ID)), 200, testPNG},
 		{"inline preview, range", get(stream(img.ID), "Range", "bytes=0-9"), 206, testPNG[:10]},
 	} {
