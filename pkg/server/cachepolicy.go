@@ -35,6 +35,13 @@ import (
 // to ten more while they revalidate in the background.
 const cachePublicPage = "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
 
+// cachePublicHTML is the same for the site's pages, shorter: a page names
+// the hashed bundles of the binary that served it, which the next binary
+// no longer has, so browsers revalidate every time (a 304 with the ETag)
+// and a shared cache keeps a page a minute and serves it stale a minute
+// more at most after an upgrade.
+const cachePublicHTML = "public, max-age=0, s-maxage=60, stale-while-revalidate=60"
+
 // publicAPIPrefixes are the JSON answers that are the same for every guest:
 // articles and their comments, the forum, the profile and site settings,
 // the file cloud's public files, ROM lists, the download catalogue.
@@ -110,7 +117,11 @@ func (s *Server) cachePolicy(c fiber.Ctx) error {
 			h.Set(fiber.HeaderCacheControl, privateOf(cc))
 		}
 	case public && !strings.Contains(cc, "private") && !strings.Contains(cc, "no-store") && !strings.Contains(cc, "public"):
-		h.Set(fiber.HeaderCacheControl, cachePublicPage)
+		if strings.HasPrefix(c.GetRespHeader(fiber.HeaderContentType), fiber.MIMETextHTML) {
+			h.Set(fiber.HeaderCacheControl, cachePublicHTML)
+		} else {
+			h.Set(fiber.HeaderCacheControl, cachePublicPage)
+		}
 		if status == fiber.StatusOK && len(h.Peek(fiber.HeaderETag)) == 0 && !c.Response().IsBodyStream() {
 			sum := sha256.Sum256(c.Response().Body())
 			h.Set(fiber.HeaderETag, `"`+hex.EncodeToString(sum[:16])+`"`)
