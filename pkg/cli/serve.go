@@ -20,6 +20,7 @@ import (
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/readiness"
 	"github.com/devhub/devhub/pkg/server"
+	"github.com/devhub/devhub/pkg/storage"
 	"github.com/devhub/devhub/site"
 	"github.com/devhub/devhub/site/cores"
 )
@@ -116,6 +117,12 @@ func serve(ctx context.Context, env *Env) error {
 	if cfg.Log.Format == "json" {
 		log = slog.New(slog.NewJSONHandler(env.Err, &slog.HandlerOptions{Level: slog.LevelInfo}))
 		env.log = log
+	}
+	if cfg.Storage.S3.ServeDirect && cfg.Storage.Backend != storage.S3 {
+		// Redirects to the store are for a site that keeps its files there.
+		log.Warn("storage.s3.serve_direct is ignored: storage.backend is not s3, so downloads are served by devhub",
+			slog.String("backend", cfg.Storage.Backend))
+		cfg.Storage.S3.ServeDirect = false
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(defaultMemoryLimit)

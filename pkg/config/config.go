@@ -234,6 +234,12 @@ type S3 struct {
 	PathStyle bool   `mapstructure:"path_style"`
 	AccessKey string `mapstructure:"access_key"`
 	SecretKey string `mapstructure:"secret_key"`
+	// ServeDirect answers downloads of files kept on S3 (public and shared
+	// files, the owner's own, release files) with a redirect to a
+	// short-lived presigned URL at the store, once authorised and counted,
+	// instead of passing the bytes through devhub. The endpoint must be one
+	// the clients can reach. Inline previews are still served by devhub.
+	ServeDirect bool `mapstructure:"serve_direct"`
 }
 
 // Auth configures tokens and sessions.

@@ -57,6 +57,11 @@ type content struct {
 	// body are set: what must happen only for a real download (a share
 	// link counting one). Its error is the answer instead.
 	beforeBytes func() error
+	// redirect, when set, is where a GET whose answer is the bytes is sent
+	// instead of them (a presigned URL at the object store): the same
+	// 304, 416 and beforeBytes come first, and the answer is a 307 that no
+	// cache keeps. A HEAD gets the headers from here as without it.
+	redirect string
 }
 
 // payload is one encoding's bytes: in memory (data), a file the caller
@@ -136,6 +141,19 @@ func sendContent(c fiber.Ctx, ct *content) error {
 			}
 			return err
 		}
+	}
+	if ct.redirect != "" && !c.Request().Header.IsHead() {
+		closePayload(p)
+		for _, k := range []string{fiber.HeaderETag, fiber.HeaderLastModified, fiber.HeaderAcceptRanges,
+			fiber.HeaderContentEncoding, fiber.HeaderContentDisposition, fiber.HeaderContentType} {
+			h.Del(k) // they describe the bytes, which the store's answer carries
+		}
+		// The URL is this visit's (signed, short-lived, counted): never kept.
+		h.Set(fiber.HeaderCacheControl, "private, no-store")
+		h.Set(fiber.HeaderLocation, ct.redirect)
+		c.Status(fiber.StatusTemporaryRedirect)
+		c.Response().ResetBody()
+		return nil
 	}
 	if partial {
 		c.Status(fiber.StatusPartialContent)

@@ -407,19 +407,26 @@ func (s *Server) downloadBytes(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	r, err := s.svc.Downloads.Open(f.Key, f.Size)
-	if err != nil {
-		return err
-	}
-	h.Set(fiber.HeaderContentDisposition, contentDisposition("attachment", f.Name))
 	count := func() error {
 		if !c.Request().Header.IsHead() && !isLinkPreviewBot(c.Get(fiber.HeaderUserAgent)) {
 			s.hub.CountDownload(actor, e.Slug, f.ID)
 		}
 		return nil
 	}
-	err = sendContent(c, &content{contentType: "application/octet-stream", cacheControl: "private, no-cache",
-		etag: `"` + f.SHA256 + `"`, ranges: true, identity: payload{size: f.Size, file: r}, beforeBytes: count})
+	disposition := contentDisposition("attachment", f.Name)
+	ct := &content{contentType: "application/octet-stream", cacheControl: "private, no-cache",
+		etag: `"` + f.SHA256 + `"`, ranges: true, beforeBytes: count}
+	if u := s.presignDownload(c, f.Key, f.Size, disposition); u != "" {
+		ct.redirect, ct.identity = u, payload{size: f.Size, open: notOpened}
+	} else {
+		r, err := s.svc.Downloads.Open(f.Key, f.Size)
+		if err != nil {
+			return err
+		}
+		ct.identity = payload{size: f.Size, file: r}
+	}
+	h.Set(fiber.HeaderContentDisposition, disposition)
+	err = sendContent(c, ct)
 	if err != nil {
 		h.Del(fiber.HeaderContentDisposition)
 	}

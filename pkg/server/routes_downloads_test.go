@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/downloads"
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/storage"
@@ -43,6 +44,12 @@ func (c *dlClock) Advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu
 // named backend (and the file cloud, for files uploaded resumably), with
 // the fake identities of the file tests.
 func newDownloadsTestApp(t *testing.T, backend string) *downloadsTestApp {
+	t.Helper()
+	return newDownloadsTestAppWith(t, backend, nil)
+}
+
+// newDownloadsTestAppWith is newDownloadsTestApp with the config changed.
+func newDownloadsTestAppWith(t *testing.T, backend string, mutate func(*config.Config)) *downloadsTestApp {
 	t.Helper()
 	st := storetest.Open(t)
 	dir := t.TempDir()
@@ -74,6 +81,9 @@ func newDownloadsTestApp(t *testing.T, backend string) *downloadsTestApp {
 	svc.SetClock(clock.Now)
 	ta := newTestApp(t, func(o *Options) {
 		o.Config.Files.MaxUploadBytes = 1 << 20
+		if mutate != nil {
+			mutate(&o.Config)
+		}
 		o.Services = &Services{Store: st, Authenticate: fakeAuthenticate, Files: fsvc, Downloads: svc}
 	})
 	return &downloadsTestApp{testApp: ta, svc: svc, files: fsvc, be: be, clock: clock}

@@ -207,7 +207,7 @@ func TestEventStreamFiltering(t *testing.T) {
 	base := la.listen(t)
 	ann := openStream(t, base, la.tok["ann"], nil)
 	if ct := ann.resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") ||
-		ann.resp.Header.Get("Cache-Control") != "no-cache, no-transform" || ann.resp.Header.Get("Content-Encoding") != "" {
+		ann.resp.Header.Get("Cache-Control") != "private, no-cache, no-transform" || ann.resp.Header.Get("Content-Encoding") != "" {
 		t.Fatalf("headers %v", ann.resp.Header)
 	}
 	bob := openStream(t, base, la.tok["bob"], map[string]string{"Accept-Encoding": "gzip, br"})

@@ -405,7 +405,11 @@ func (s *Server) sendUserFile(c fiber.Ctx, inlineIfSafe bool) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.visibleFile(c, id); err != nil {
+	vf, err := s.visibleFile(c, id)
+	if err != nil {
+		return err
+	}
+	if done, err := s.redirectUserFile(c, vf, inlineIfSafe, nil); done {
 		return err
 	}
 	f, fh, err := s.svc.Files.Open(id)
@@ -426,15 +430,7 @@ func (s *Server) sendUserFile(c fiber.Ctx, inlineIfSafe bool) error {
 // (see content.beforeBytes).
 func (s *Server) sendOpenedFile(c fiber.Ctx, f *files.File, fh io.ReadSeekCloser, inlineIfSafe bool, beforeBytes func() error) error {
 	h := &c.Response().Header
-	base := mimeBase(f.MimeType)
-	disposition := "attachment"
-	if inlineIfSafe && inlineTypes[base] {
-		disposition = "inline"
-	}
-	ctype := f.MimeType
-	if activeTypes[base] || ctype == "" {
-		ctype = "application/octet-stream"
-	}
+	disposition, ctype := userFileHeaders(f, inlineIfSafe)
 	h.Set(fiber.HeaderContentDisposition, contentDisposition(disposition, f.OriginalName))
 	err := sendContent(c, &content{
 		contentType: ctype, cacheControl: "private, no-cache",
@@ -449,6 +445,22 @@ func (s *Server) sendOpenedFile(c fiber.Ctx, f *files.File, fh io.ReadSeekCloser
 		s.metrics.downloaded.Add(float64(c.Response().Header.ContentLength()))
 	}
 	return err
+}
+
+// userFileHeaders is how a stored file is described to the client: inline
+// only when asked for and its type is on the allow-list, and a type that
+// could run script is sent as bytes.
+func userFileHeaders(f *files.File, inlineIfSafe bool) (disposition, ctype string) {
+	base := mimeBase(f.MimeType)
+	disposition = "attachment"
+	if inlineIfSafe && inlineTypes[base] {
+		disposition = "inline"
+	}
+	ctype = f.MimeType
+	if activeTypes[base] || ctype == "" {
+		ctype = "application/octet-stream"
+	}
+	return disposition, ctype
 }
 
 // contentDisposition builds an RFC 6266 header value: an ASCII-only

@@ -155,6 +155,7 @@ func newFilesTestAppWithOptions(t *testing.T, mutate func(*config.Config), opts 
 	ta := newTestApp(t, func(o *Options) {
 		o.Config.Files = cfg.Files
 		o.Config.Metrics = cfg.Metrics
+		o.Config.Storage.S3.ServeDirect = cfg.Storage.S3.ServeDirect
 		o.Services = &Services{Store: st, Authenticate: fakeAuthenticate, Files: svc, Quota: q, TusDir: tusDir}
 		if opts != nil {
 			opts(o)

@@ -344,17 +344,24 @@ func (s *Server) shareDownload(c fiber.Ctx) error {
 	if bot && !head && !counted && sh.MaxDownloads > 0 {
 		return s.shareBotPreview(c, sh)
 	}
+	var count func() error
+	if !head && !counted && !bot {
+		// Counted once the answer is known to be the bytes (or the
+		// redirect to them): a 304 or a 416 sends none, so it uses up
+		// nothing.
+		count = func() error { return s.countShareDownload(c, sh, sh.FileID) }
+	}
+	inline := c.Query("inline") == "1"
+	if rf, err := s.svc.Files.Get(sh.FileID); err == nil {
+		if done, err := s.redirectUserFile(c, rf, inline, count); done {
+			return err
+		}
+	}
 	f, fh, err := s.svc.Files.Open(sh.FileID)
 	if err != nil {
 		return shareGone()
 	}
-	var count func() error
-	if !head && !counted && !bot {
-		// Counted once the answer is known to be the bytes: a 304 or a
-		// 416 sends none, so it uses up nothing.
-		count = func() error { return s.countShareDownload(c, sh, f.ID) }
-	}
-	return s.sendOpenedFile(c, f, fh, c.Query("inline") == "1", count)
+	return s.sendOpenedFile(c, f, fh, inline, count)
 }
 
 // countShareDownload uses up one download of sh for a visit and marks the

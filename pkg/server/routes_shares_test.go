@@ -53,8 +53,14 @@ func newSharesTestApp(t *testing.T) *sharesTestApp {
 // storage backend.
 func newSharesTestAppOn(t *testing.T, backend string) *sharesTestApp {
 	t.Helper()
+	return newSharesTestAppWithConfig(t, func(c *config.Config) { c.Storage.Backend = backend })
+}
+
+// newSharesTestAppWithConfig is newSharesTestApp with any config change.
+func newSharesTestAppWithConfig(t *testing.T, mutate func(*config.Config)) *sharesTestApp {
+	t.Helper()
 	sa := &sharesTestApp{clock: &testClock{t: time.Now()}}
-	sa.filesTestApp = newFilesTestAppWithOptions(t, func(c *config.Config) { c.Storage.Backend = backend }, func(o *Options) {
+	sa.filesTestApp = newFilesTestAppWithOptions(t, mutate, func(o *Options) {
 		st := o.Services.Store
 		a, err := auth.New(st, config.Default().Auth, auth.WithHashParams(auth.HashParams{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}))
 		if err != nil {

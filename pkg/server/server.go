@@ -307,6 +307,8 @@ func (s *Server) newApp() *fiber.App {
 	}))
 	app.Use(s.requestLog)
 	app.Use(s.securityHeaders)
+	// Who may keep each answer: one policy for every route (cachepolicy.go).
+	app.Use(s.cachePolicy)
 
 	app.Get("/healthz", func(c fiber.Ctx) error { return c.SendString("ok") })
 	s.registerReady(app)

@@ -139,9 +139,9 @@ func TestSPARouting(t *testing.T) {
 		wantCache    string
 		wantJSONBody bool
 	}{
-		{"root is index", "/", 200, "<div id=\"root\">", "text/html", "no-cache", false},
-		{"client route falls back", "/tools/camera", 200, "<div id=\"root\">", "text/html", "no-cache", false},
-		{"deep client route", "/filecloud/7", 200, "<div id=\"root\">", "text/html", "no-cache", false},
+		{"root is index", "/", 200, "<div id=\"root\">", "text/html", cachePublicHTML, false},
+		{"client route falls back", "/tools/camera", 200, "<div id=\"root\">", "text/html", cachePublicHTML, false},
+		{"deep client route", "/filecloud/7", 200, "<div id=\"root\">", "text/html", cachePublicHTML, false},
 		{"an article that does not exist is a 404 with the SPA", "/blog/42", 404, "<div id=\"root\">", "text/html", "no-cache", false},
 		{"unknown path is a 404 with the SPA's not-found", "/no/such/page", 404, "<div id=\"root\">", "text/html", "no-cache", false},
 		{"a route with a trailing part is unknown", "/skills/extra", 404, "<div id=\"root\">", "text/html", "no-cache", false},
@@ -149,7 +149,7 @@ func TestSPARouting(t *testing.T) {
 		{"unknown asset is 404", "/assets/index-old999.js", 404, "", "application/json", "", true},
 		{"unknown api is JSON 404", "/api/does-not-exist", 404, "", "application/json", "", true},
 		{"unknown nested api is JSON 404", "/api/blog-x/1/2", 404, "", "application/json", "", true},
-		{"index.html by name is not cached", "/index.html", 200, "<div id=\"root\">", "text/html", "no-cache", false},
+		{"index.html by name: public for a minute at shared caches, revalidated by browsers", "/index.html", 200, "<div id=\"root\">", "text/html", cachePublicHTML, false},
 		{"healthz", "/healthz", 200, "ok", "text/plain", "", false},
 	}
 	for _, tc := range tests {
