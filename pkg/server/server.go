@@ -238,6 +238,7 @@ func newServer(o Options) (*Server, error) {
 		Mail:      o.Services.Mail,
 		PublicURL: o.Config.Server.PublicURL,
 	}
+	s.hub.SiteName = s.ownSiteName
 	if s.hub.Events == nil {
 		s.hub.Events = events.NewHub(eventsOptions(o.Config.Events, o.Logger))
 	}

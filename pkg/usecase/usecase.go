@@ -101,6 +101,9 @@ type Hub struct {
 	Mail *mail.Queue
 	// PublicURL is server.public_url, the base of links in letters.
 	PublicURL string
+	// SiteName, when set, is the name the owner gave the site in a language
+	// ("" when they gave none); letters call the site by it.
+	SiteName func(lang string) string
 
 	// background tracks work left running after an answer (Wait).
 	background sync.WaitGroup
