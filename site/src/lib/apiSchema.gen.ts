@@ -8272,6 +8272,15 @@ export interface components {
             /** @description A simple-icons slug, served at /icons/{icon}.svg */
             icon: string;
         };
+        /** @description The site's name or subtitle per language code (en, uk, ru, es, fr, pt), each optional */
+        SiteText: {
+            [key: string]: string;
+        };
+        /** @description The site's own name (at most 40 characters) and subtitle (at most 80), one line each: the header's brand, page titles, feeds and letters. A language without a text takes the English one, and without that the default (DevHub / Developer hub and their translations). */
+        ProfileSite: {
+            name?: components["schemas"]["SiteText"];
+            subtitle?: components["schemas"]["SiteText"];
+        };
         Profile: {
             name: components["schemas"]["LocalText"];
             headline: components["schemas"]["LocalText"];
@@ -8279,6 +8288,7 @@ export interface components {
             avatar: string;
             /** @description Where the avatar is served; empty without one */
             avatarUrl: string;
+            site?: components["schemas"]["ProfileSite"];
             location: components["schemas"]["LocalText"] | null;
             links: {
                 label: string;
