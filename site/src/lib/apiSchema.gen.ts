@@ -8338,6 +8338,8 @@ export interface components {
         ChatAuthor: {
             id: number;
             name: string;
+            /** @description Where the account's avatar is served (its current one); absent without one */
+            avatarUrl?: string;
         };
         ChatMessage: {
             id: number;
@@ -8641,6 +8643,8 @@ export interface components {
         DiscussAuthor: {
             id: number;
             name: string;
+            /** @description Where the account's avatar is served (its current one); absent without one */
+            avatarUrl?: string;
         };
         /**
          * @description pending: waits for an admin (its author and admins see it); hidden: admins only
