@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -158,6 +158,9 @@ test('/, /skills and /tools open in the header language, else the nearest they h
 test('renaming the site in the portfolio editor changes the header, the title and the heads', async ({ page, request }) => {
   const { token } = await signInNewAccount(page, { prefix: 'brand', name: 'Brand Admin', admin: true });
   const original = await (await request.get('/api/profile')).json();
+  // The instance serves the repository's content/: the file goes back byte for byte too.
+  const file = join(repoDir, 'content', 'profile.yaml');
+  const originalFile = readFileSync(file);
   const name = `Hub ${uid().slice(-6)}`;
   try {
     await page.goto('/profile/portfolio');
@@ -177,6 +180,8 @@ test('renaming the site in the portfolio editor changes the header, the title an
   } finally {
     const res = await request.put('/api/profile', { data: original, headers: { Authorization: `Bearer ${token}` } });
     expect(res.status()).toBe(200);
+    writeFileSync(file, originalFile);
+    rmSync(`${file}.prev`, { force: true });
   }
   await page.goto('/skills');
   await expect(page.getByRole('banner').locator('a.brand')).toContainText('DevHub');
