@@ -56,18 +56,19 @@ type atomEntry struct {
 // reader resolves them against the address it fetched the feed from — and
 // the ids are URNs. The alternative, the Host header, is whatever the client
 // claims: a proxy or cache in front would hand the feed with the attacker's
-// links to everyone.
-func WriteFeed(w io.Writer, baseURL string, arts []Summary) error {
+// links to everyone. site is the site's name: the feed is "<site> blog",
+// and site its author.
+func WriteFeed(w io.Writer, baseURL, site string, arts []Summary) error {
 	baseURL = strings.TrimRight(baseURL, "/")
 	id := func(path string) string { return baseURL + path }
 	if baseURL == "" {
 		id = func(path string) string { return "urn:devhub" + strings.ReplaceAll(path, "/", ":") }
 	}
 	f := atomFeed{
-		Title:  "devhub blog",
+		Title:  site + " blog",
 		ID:     id("/blog"),
 		Links:  []atomLink{{Href: baseURL + "/feed.xml", Rel: "self", Type: "application/atom+xml"}, {Href: baseURL + "/blog", Rel: "alternate", Type: "text/html"}},
-		Author: atomPerson{Name: "devhub"},
+		Author: atomPerson{Name: site},
 	}
 	var latest time.Time
 	for _, a := range arts {

@@ -161,7 +161,7 @@ func TestSafeURL(t *testing.T) {
 func TestFeedEscapes(t *testing.T) {
 	var buf bytes.Buffer
 	arts := []Summary{{ID: 7, Name: `"><script>alert(1)</script>`, Excerpt: `<img src=x onerror=alert(1)> & more`, Category: `a"b`}}
-	if err := WriteFeed(&buf, "https://hub.example/", arts); err != nil {
+	if err := WriteFeed(&buf, "https://hub.example/", "DevHub", arts); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()

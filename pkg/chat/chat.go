@@ -63,6 +63,10 @@ type Options struct {
 type Author struct {
 	ID   uint64 `json:"id"`
 	Name string `json:"name"`
+	// AvatarURL is where the account's avatar is served, filled in when an
+	// answer or event is made (an account changes its avatar after it
+	// wrote); never stored.
+	AvatarURL string `json:"avatarUrl,omitempty"`
 }
 
 // Message is one message of the room.

@@ -98,6 +98,10 @@ func DefaultOptions() Options {
 type Author struct {
 	ID   uint64 `json:"id"`
 	Name string `json:"name"`
+	// AvatarURL is where the account's avatar is served, filled in when an
+	// answer is made (an account changes its avatar after it wrote); never
+	// stored.
+	AvatarURL string `json:"avatarUrl,omitempty"`
 }
 
 // Poster is the account that posts, as the checks need it.

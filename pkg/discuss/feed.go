@@ -80,19 +80,20 @@ func (s *Service) RecentThreads(n int) ([]FeedThread, error) {
 
 // WriteFeed writes an Atom feed of the threads for the site at baseURL
 // (scheme://host, or "" for relative links and URN ids). Every text goes
-// through encoding/xml as plain text.
-func WriteFeed(w io.Writer, baseURL string, threads []FeedThread) error {
+// through encoding/xml as plain text. site is the site's name: the feed is
+// "<site> forum", and site its author.
+func WriteFeed(w io.Writer, baseURL, site string, threads []FeedThread) error {
 	baseURL = strings.TrimRight(baseURL, "/")
 	id := func(path string) string { return baseURL + path }
 	if baseURL == "" {
 		id = func(path string) string { return "urn:devhub" + strings.ReplaceAll(path, "/", ":") }
 	}
 	f := atomFeed{
-		Title: "devhub forum",
+		Title: site + " forum",
 		ID:    id("/forum"),
 		Links: []atomLink{{Href: baseURL + "/forum/feed.xml", Rel: "self", Type: "application/atom+xml"},
 			{Href: baseURL + "/forum", Rel: "alternate", Type: "text/html"}},
-		Author: atomPerson{Name: "devhub"},
+		Author: atomPerson{Name: site},
 	}
 	latest := time.Unix(0, 0)
 	for _, t := range threads {

@@ -45,8 +45,9 @@ type atomEntry struct {
 // WriteFeed writes the Atom feed of the newest releases of a section's
 // visible entries, for the site at baseURL (relative links and URN ids
 // without one, as the blog's feed: never the client's Host header). Every
-// text goes through encoding/xml as plain text.
-func (s *Service) WriteFeed(w io.Writer, baseURL, section string) error {
+// text goes through encoding/xml as plain text. site is the site's name: the
+// feed is "<site> <section>", and site its author.
+func (s *Service) WriteFeed(w io.Writer, baseURL, site, section string) error {
 	baseURL = strings.TrimRight(baseURL, "/")
 	id := func(p string) string { return baseURL + p }
 	if baseURL == "" {
@@ -69,10 +70,10 @@ func (s *Service) WriteFeed(w io.Writer, baseURL, section string) error {
 	s.mu.RUnlock()
 	slices.SortFunc(items, func(a, b item) int { return b.r.Date.Compare(a.r.Date) })
 	items = items[:min(len(items), FeedSize)]
-	f := atomFeed{Title: "devhub " + section, ID: id("/" + section),
+	f := atomFeed{Title: site + " " + section, ID: id("/" + section),
 		Links: []atomLink{{Href: baseURL + "/" + section + "/feed.xml", Rel: "self", Type: "application/atom+xml"},
 			{Href: baseURL + "/" + section, Rel: "alternate", Type: "text/html"}}}
-	f.Author.Name = "devhub"
+	f.Author.Name = site
 	updated := time.Unix(0, 0).UTC()
 	for _, it := range items {
 		p := "/" + section + "/" + it.e.Slug

@@ -147,4 +147,5 @@ func (c *checker) profile(p *Profile) {
 		c.text(f+".description", pr.Description, "en")
 		c.url(f+".link", pr.Link)
 	}
+	c.site(p.Site)
 }

@@ -79,6 +79,7 @@ type Profile struct {
 	Tools        []Item    `yaml:"tools" json:"tools"`
 	DevTools     DevTools  `yaml:"devtools" json:"devtools"`
 	Projects     []Project `yaml:"projects" json:"projects"`
+	Site         Site      `yaml:"site,omitempty" json:"site"`
 }
 
 // Error is a problem in the file: where it is and what is wrong.

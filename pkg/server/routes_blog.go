@@ -290,7 +290,7 @@ func (s *Server) blogFeed(c fiber.Ctx) error {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := blog.WriteFeed(&buf, s.cfg.Server.PublicURL, page.Articles); err != nil {
+	if err := blog.WriteFeed(&buf, s.cfg.Server.PublicURL, s.siteName(headLang), page.Articles); err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderContentType, "application/atom+xml; charset=utf-8")

@@ -436,7 +436,7 @@ func (s *Server) forumFeed(c fiber.Ctx) error {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := discuss.WriteFeed(&buf, s.cfg.Server.PublicURL, threads); err != nil {
+	if err := discuss.WriteFeed(&buf, s.cfg.Server.PublicURL, s.siteName(headLang), threads); err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderContentType, "application/atom+xml; charset=utf-8")

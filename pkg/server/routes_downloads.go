@@ -437,7 +437,7 @@ func (s *Server) downloadBytes(c fiber.Ctx) error {
 func (s *Server) downloadsFeed(section string) fiber.Handler {
 	return func(c fiber.Ctx) error {
 		var buf bytes.Buffer
-		if err := s.svc.Downloads.WriteFeed(&buf, s.cfg.Server.PublicURL, section); err != nil {
+		if err := s.svc.Downloads.WriteFeed(&buf, s.cfg.Server.PublicURL, s.siteName(headLang), section); err != nil {
 			return err
 		}
 		c.Set(fiber.HeaderContentType, "application/atom+xml; charset=utf-8")

@@ -13,6 +13,8 @@ import (
 // profileAssets is the owner's portfolio as served: the JSON encoded once at start (the file is
 // read and checked once, by `serve`), with validators so a revisit costs a 304.
 type profileAssets struct {
+	// profile is the portfolio itself, for the site's name in heads, feeds and letters.
+	profile              *profile.Profile
 	json, avatar         []byte
 	jsonETag, avatarETag string
 	avatarType           string
@@ -45,7 +47,8 @@ func newProfileAssets(l *profile.Loaded) (*profileAssets, error) {
 	if p.Projects == nil {
 		p.Projects = []profile.Project{}
 	}
-	pa := &profileAssets{avatar: l.Avatar, avatarType: l.AvatarType}
+	own := l.Profile
+	pa := &profileAssets{profile: &own, avatar: l.Avatar, avatarType: l.AvatarType}
 	if len(l.Avatar) > 0 {
 		pa.avatarETag = etagOf(l.Avatar)
 		out.AvatarURL = "/api/profile/avatar?v=" + pa.avatarETag[1:9]
@@ -56,6 +59,15 @@ func newProfileAssets(l *profile.Loaded) (*profileAssets, error) {
 	}
 	pa.jsonETag = etagOf(pa.json)
 	return pa, nil
+}
+
+// siteProfile is the portfolio whose site block names the site; nil (the
+// defaults) without a portfolio.
+func (pa *profileAssets) siteProfile() *profile.Profile {
+	if pa == nil {
+		return nil
+	}
+	return pa.profile
 }
 
 // mountProfile serves GET /api/profile (the portfolio, docs/profile.md) and its avatar. Without

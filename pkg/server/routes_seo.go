@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"html"
 	"regexp"
@@ -15,7 +16,8 @@ import (
 	"github.com/devhub/devhub/pkg/blog"
 )
 
-// The SPA's routes. The server
+// The SPA's routes. A title is the page's own; the head adds the site's name
+// (headTitle), or puts it where the title says %s. The server
 // knows them so that an unknown path answers 404 — with the SPA, which shows
 // its not-found page — and so that each page's HTML already carries its
 // title, description and, for an article, its Open Graph tags and canonical
@@ -25,38 +27,38 @@ var spaPages = []struct {
 	title, desc string
 	public      bool // listed in the sitemap
 }{
-	{regexp.MustCompile(`^/$`), "DevHub — portfolio, tools, blog, file cloud and games", "A self-hosted developer hub: the owner's portfolio, browser self-test tools, a Markdown blog, a file cloud and retro games.", true},
-	{regexp.MustCompile(`^/skills$`), "Skills — DevHub", "Services, technologies and tools the owner works with.", true},
-	{regexp.MustCompile(`^/tools$`), "Development tools — DevHub", "The development tools the owner uses, by group.", true},
-	{regexp.MustCompile(`^/tools/camera$`), "Camera test — DevHub", "Check your camera in the browser: resolution, frame rate, photos; nothing is uploaded.", true},
-	{regexp.MustCompile(`^/tools/microphone$`), "Microphone test — DevHub", "Check your microphone in the browser: level in dBFS, spectrum, recordings; nothing is uploaded.", true},
-	{regexp.MustCompile(`^/tools/ip$`), "IP and browser report — DevHub", "Your IP address, its location and network, and what your browser tells websites.", true},
-	{regexp.MustCompile(`^/tools/tone_generator$`), "Tone generator — DevHub", "Play a tone of any frequency from 1 Hz to 21 kHz: waveforms, presets, sweeps and noise.", true},
-	{regexp.MustCompile(`^/chat$`), "Chat — DevHub", "Chat with the site's users.", true},
-	{regexp.MustCompile(`^/games$`), "Retro games — DevHub", "Play homebrew retro games in the browser.", true},
-	{regexp.MustCompile(`^/blog$`), "Blog — DevHub", "Notes on development.", true},
-	{regexp.MustCompile(`^/blog/new$`), "New article — DevHub", "Write a new article: Markdown with a live preview, drafts and scheduling.", false},
-	{regexp.MustCompile(`^/blog/\d+/edit$`), "Edit article — DevHub", "Edit an article: Markdown with a live preview, revisions and scheduling.", false},
+	{regexp.MustCompile(`^/$`), "%s — portfolio, tools, blog, file cloud and games", "A self-hosted developer hub: the owner's portfolio, browser self-test tools, a Markdown blog, a file cloud and retro games.", true},
+	{regexp.MustCompile(`^/skills$`), "Skills", "Services, technologies and tools the owner works with.", true},
+	{regexp.MustCompile(`^/tools$`), "Development tools", "The development tools the owner uses, by group.", true},
+	{regexp.MustCompile(`^/tools/camera$`), "Camera test", "Check your camera in the browser: resolution, frame rate, photos; nothing is uploaded.", true},
+	{regexp.MustCompile(`^/tools/microphone$`), "Microphone test", "Check your microphone in the browser: level in dBFS, spectrum, recordings; nothing is uploaded.", true},
+	{regexp.MustCompile(`^/tools/ip$`), "IP and browser report", "Your IP address, its location and network, and what your browser tells websites.", true},
+	{regexp.MustCompile(`^/tools/tone_generator$`), "Tone generator", "Play a tone of any frequency from 1 Hz to 21 kHz: waveforms, presets, sweeps and noise.", true},
+	{regexp.MustCompile(`^/chat$`), "Chat", "Chat with the site's users.", true},
+	{regexp.MustCompile(`^/games$`), "Retro games", "Play homebrew retro games in the browser.", true},
+	{regexp.MustCompile(`^/blog$`), "Blog", "Notes on development.", true},
+	{regexp.MustCompile(`^/blog/new$`), "New article", "Write a new article: Markdown with a live preview, drafts and scheduling.", false},
+	{regexp.MustCompile(`^/blog/\d+/edit$`), "Edit article", "Edit an article: Markdown with a live preview, revisions and scheduling.", false},
 	{regexp.MustCompile(`^/blog/[^/]+$`), "", "", false}, // an article: its own title
-	{regexp.MustCompile(`^/filecloud$`), "File cloud — DevHub", "Files shared on this site: images, videos, audio and documents.", true},
-	{regexp.MustCompile(`^/filecloud/\d+$`), "File — DevHub", "A file in the file cloud.", false},
-	{regexp.MustCompile(`^/s/[A-Za-z0-9_-]+$`), "Shared file — DevHub", "A file shared with a link.", false},
-	{regexp.MustCompile(`^/programs$`), "Programs for Windows — DevHub", "Programs for Windows 7, 10 and 11 to download, with their checksums.", true},
-	{regexp.MustCompile(`^/programs/[a-z0-9-]+$`), "Program — DevHub", "A program to download, with its releases and checksums.", false},
-	{regexp.MustCompile(`^/alavar$`), "Alavar games — DevHub", "Old casual games to download.", true},
-	{regexp.MustCompile(`^/alavar/[a-z0-9-]+$`), "Game — DevHub", "A game to download, with its releases and checksums.", false},
-	{regexp.MustCompile(`^/profile$`), "Profile — DevHub", "Sign in, register and manage your account.", false},
-	{regexp.MustCompile(`^/forum$`), "Forum — DevHub", "Discussions with other visitors, by category.", true},
-	{regexp.MustCompile(`^/forum/c/\d+$`), "Forum category — DevHub", "The threads of a forum category.", false},
-	{regexp.MustCompile(`^/forum/t/\d+$`), "Forum thread — DevHub", "A forum thread and its replies.", false},
-	{regexp.MustCompile(`^/forum/moderation$`), "Moderation — DevHub", "Comments and forum posts waiting for approval.", false},
-	{regexp.MustCompile(`^/contact$`), "Contact — DevHub", "Write to the owner of this site.", true},
-	{regexp.MustCompile(`^/setup$`), "First run — DevHub", "Create the owner's account of a new site.", false},
-	{regexp.MustCompile(`^/forgot-password$`), "Forgot password — DevHub", "Get a link to set a new password by e-mail.", false},
-	{regexp.MustCompile(`^/reset-password$`), "New password — DevHub", "Set a new password for your account.", false},
-	{regexp.MustCompile(`^/profile/portfolio$`), "Portfolio editor — DevHub", "Edit the site's portfolio: texts, links, projects, services and tools.", false},
-	{regexp.MustCompile(`^/privacy$`), "Privacy — DevHub", "How this site treats your data.", true},
-	{regexp.MustCompile(`^/terms$`), "Terms — DevHub", "The terms of using this site.", true},
+	{regexp.MustCompile(`^/filecloud$`), "File cloud", "Files shared on this site: images, videos, audio and documents.", true},
+	{regexp.MustCompile(`^/filecloud/\d+$`), "File", "A file in the file cloud.", false},
+	{regexp.MustCompile(`^/s/[A-Za-z0-9_-]+$`), "Shared file", "A file shared with a link.", false},
+	{regexp.MustCompile(`^/programs$`), "Programs for Windows", "Programs for Windows 7, 10 and 11 to download, with their checksums.", true},
+	{regexp.MustCompile(`^/programs/[a-z0-9-]+$`), "Program", "A program to download, with its releases and checksums.", false},
+	{regexp.MustCompile(`^/alavar$`), "Alavar games", "Old casual games to download.", true},
+	{regexp.MustCompile(`^/alavar/[a-z0-9-]+$`), "Game", "A game to download, with its releases and checksums.", false},
+	{regexp.MustCompile(`^/profile$`), "Profile", "Sign in, register and manage your account.", false},
+	{regexp.MustCompile(`^/forum$`), "Forum", "Discussions with other visitors, by category.", true},
+	{regexp.MustCompile(`^/forum/c/\d+$`), "Forum category", "The threads of a forum category.", false},
+	{regexp.MustCompile(`^/forum/t/\d+$`), "Forum thread", "A forum thread and its replies.", false},
+	{regexp.MustCompile(`^/forum/moderation$`), "Moderation", "Comments and forum posts waiting for approval.", false},
+	{regexp.MustCompile(`^/contact$`), "Contact", "Write to the owner of this site.", true},
+	{regexp.MustCompile(`^/setup$`), "First run", "Create the owner's account of a new site.", false},
+	{regexp.MustCompile(`^/forgot-password$`), "Forgot password", "Get a link to set a new password by e-mail.", false},
+	{regexp.MustCompile(`^/reset-password$`), "New password", "Set a new password for your account.", false},
+	{regexp.MustCompile(`^/profile/portfolio$`), "Portfolio editor", "Edit the site's portfolio: texts, links, projects, services and tools.", false},
+	{regexp.MustCompile(`^/privacy$`), "Privacy", "How this site treats your data.", true},
+	{regexp.MustCompile(`^/terms$`), "Terms", "The terms of using this site.", true},
 }
 
 // spaPage is the HTML of the SPA for path, with its head filled in, and
@@ -69,17 +71,52 @@ func (s *Server) spaPage(c fiber.Ctx, path string) (body []byte, found bool) {
 		if p.title == "" { // an article's page
 			a := s.article(c, strings.TrimPrefix(path, "/blog/"))
 			if a == nil {
-				return s.withHead("Not found — DevHub", "This page does not exist.", "", nil), false
+				return s.withHead(s.headTitle("Not found"), "This page does not exist.", "", nil), false
 			}
-			page := s.withHead(a.Name+" — DevHub", a.Excerpt, s.absolute(c, path), a, s.translationLinks(c, a)...)
+			page := s.withHead(s.headTitle(a.Name), a.Excerpt, s.absolute(c, path), a, s.translationLinks(c, a)...)
 			return withServerRender(page, s.ssrArticle(a)), true
 		}
 		if path == "/blog" && s.svc.Blog != nil {
-			return withServerRender(s.withHead(p.title, p.desc, s.absolute(c, path), nil), s.ssrBlogList()), true
+			return withServerRender(s.withHead(s.headTitle(p.title), p.desc, s.absolute(c, path), nil), s.ssrBlogList()), true
 		}
-		return s.withHead(p.title, p.desc, s.absolute(c, path), nil), true
+		return s.withHead(s.headTitle(p.title), p.desc, s.absolute(c, path), nil), true
 	}
-	return s.withHead("Not found — DevHub", "This page does not exist.", "", nil), false
+	return s.withHead(s.headTitle("Not found"), "This page does not exist.", "", nil), false
+}
+
+// headLang is the language of the heads the server writes (their texts are
+// English; the SPA writes the reader's once it runs).
+const headLang = "en"
+
+// siteName is the site's name in lang: the portfolio's site block as now
+// served (an admin's edit shows from the next request on), else the default.
+func (s *Server) siteName(lang string) string {
+	return s.portfolio.get().siteProfile().SiteName(lang)
+}
+
+// ownSiteName is the name the portfolio's site block gives the site in lang,
+// "" when it gives none (letters then name the site by its address).
+func (s *Server) ownSiteName(lang string) string {
+	p := s.portfolio.get().siteProfile()
+	if p == nil || len(p.Site.Name) == 0 {
+		return ""
+	}
+	return p.SiteName(lang)
+}
+
+// siteSubtitle is the site's subtitle in lang, as siteName.
+func (s *Server) siteSubtitle(lang string) string {
+	return s.portfolio.get().siteProfile().SiteSubtitle(lang)
+}
+
+// headTitle is a page's <title>: the page's own and the site's name after a
+// dash, or the site's name where title says %s.
+func (s *Server) headTitle(title string) string {
+	name := s.siteName(headLang)
+	if strings.Contains(title, "%s") {
+		return strings.Replace(title, "%s", name, 1)
+	}
+	return title + " — " + name
 }
 
 // articleBySlugRedirect is where /blog/<slug> of an existing article moves:
@@ -178,7 +215,7 @@ func (s *Server) withHead(title, desc, canonical string, a *blog.Article, altern
 	extra.WriteString(`<meta property="og:title" content="` + esc(title) + `" />`)
 	extra.WriteString(`<meta property="og:description" content="` + esc(desc) + `" />`)
 	extra.WriteString(`<meta property="og:type" content="` + ogType + `" />`)
-	extra.WriteString(`<meta property="og:site_name" content="DevHub" />`)
+	extra.WriteString(`<meta property="og:site_name" content="` + esc(s.siteName(headLang)) + `" />`)
 	if canonical != "" {
 		extra.WriteString(`<meta property="og:url" content="` + esc(canonical) + `" />`)
 	}
@@ -237,10 +274,16 @@ func (s *Server) mountSEO(app *fiber.App) {
 	})
 	app.Get("/manifest.webmanifest", func(c fiber.Ctx) error {
 		c.Set(fiber.HeaderContentType, "application/manifest+json")
-		c.Set(fiber.HeaderCacheControl, cacheShort)
-		return c.SendString(`{"name":"DevHub","short_name":"DevHub","description":"A self-hosted developer hub",` +
-			`"start_url":"/","display":"standalone","background_color":"#0f172a","theme_color":"#0f172a",` +
-			`"icons":[{"src":"/favicon.svg","sizes":"any","type":"image/svg+xml","purpose":"any"}]}`)
+		// The names are the site's (an admin may change them), so the manifest is revalidated.
+		c.Set(fiber.HeaderCacheControl, cacheNoCache)
+		name := s.siteName(headLang)
+		m, err := json.Marshal(map[string]any{"name": name, "short_name": name, "description": s.siteSubtitle(headLang),
+			"start_url": "/", "display": "standalone", "background_color": "#0f172a", "theme_color": "#0f172a",
+			"icons": []map[string]string{{"src": "/favicon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any"}}})
+		if err != nil {
+			return err
+		}
+		return c.Send(m)
 	})
 }
 

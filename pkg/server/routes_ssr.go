@@ -47,11 +47,12 @@ func ssrDate(t time.Time) string {
 	return `<time datetime="` + t.Format(time.RFC3339) + `">` + t.Format("2 January 2006") + `</time>`
 }
 
-// ssrFrame wraps a page's main content in the block with the site's bar.
-func ssrFrame(lang, main string) string {
+// ssrFrame wraps a page's main content in the block with the site's bar
+// (the site's name, siteName, links home).
+func ssrFrame(siteName, lang, main string) string {
 	var b strings.Builder
 	b.WriteString(`<div id="` + ssrPageID + `" class="ssr-page">` + ssrStyle)
-	b.WriteString(`<div class="ssr-page__bar"><a href="/">DevHub</a><a href="/blog">Blog</a></div>`)
+	b.WriteString(`<div class="ssr-page__bar"><a href="/">` + html.EscapeString(siteName) + `</a><a href="/blog">Blog</a></div>`)
 	b.WriteString(`<div class="ssr-page__main"`)
 	if lang != "" {
 		b.WriteString(` lang="` + html.EscapeString(lang) + `"`)
@@ -72,7 +73,8 @@ func (s *Server) ssrArticle(a *blog.Article) string {
 	b.WriteString(`<p class="ssr-page__meta">` + ssrDate(a.CreatedAt) + ` · ` + esc(a.Category) + `</p>`)
 	b.WriteString(`<p><strong>` + esc(a.Excerpt) + `</strong></p>`)
 	b.WriteString(`<div class="ssr-page__body">` + body + `</div></article>`)
-	return ssrFrame(articleLang(a.Summary()), b.String())
+	lang := articleLang(a.Summary())
+	return ssrFrame(s.siteName(lang), lang, b.String())
 }
 
 // ssrBlogList is the block of the blog list's first page.
@@ -91,7 +93,7 @@ func (s *Server) ssrBlogList() string {
 		b.WriteString(`<p>` + esc(a.Excerpt) + `</p></li>`)
 	}
 	b.WriteString(`</ul>`)
-	return ssrFrame("", b.String())
+	return ssrFrame(s.siteName(headLang), "", b.String())
 }
 
 // withServerRender puts block into page just before </body>.

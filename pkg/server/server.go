@@ -244,6 +244,7 @@ func newServer(o Options) (*Server, error) {
 		// The newsletter's use-cases.
 		Newsletter: o.Services.Newsletter,
 	}
+	s.hub.SiteName = s.ownSiteName
 	if s.hub.Events == nil {
 		s.hub.Events = events.NewHub(eventsOptions(o.Config.Events, o.Logger))
 	}

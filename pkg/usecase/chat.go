@@ -61,7 +61,11 @@ func (h *Hub) ChatHistory(actor Actor, before uint64, limit int) (chat.Page, err
 	if err := requireAccount(actor); err != nil {
 		return chat.Page{}, err
 	}
-	return h.Chat.History(before, limit)
+	page, err := h.Chat.History(before, limit)
+	if err == nil {
+		h.avatarLookup().messages(page.Messages)
+	}
+	return page, err
 }
 
 // PostChat posts text to the room as the actor, sends it live to every
@@ -83,6 +87,7 @@ func (h *Hub) PostChat(ctx context.Context, actor Actor, text string) (*chat.Mes
 	if err != nil {
 		return nil, err
 	}
+	m.Author.AvatarURL = h.avatarLookup().of(m.Author.ID)
 	h.Events.Publish(EventChatMessage, nil, m)
 	h.notifyMentions(context.WithoutCancel(ctx), m)
 	return m, nil

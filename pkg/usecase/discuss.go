@@ -87,7 +87,11 @@ func (h *Hub) Comments(_ context.Context, actor Actor, article uint64) (discuss.
 	if err := h.articleFor(actor, article); err != nil {
 		return discuss.Comments{}, err
 	}
-	return h.Discuss.CommentsOf(article, actor.viewerOf())
+	cs, err := h.Discuss.CommentsOf(article, actor.viewerOf())
+	if err == nil {
+		h.avatarLookup().comments(cs.Comments)
+	}
+	return cs, err
 }
 
 // CommentCounts counts the published comments of each article.
@@ -110,6 +114,7 @@ func (h *Hub) AddComment(ctx context.Context, actor Actor, article, parent uint6
 	if err != nil {
 		return nil, err
 	}
+	c.Author.AvatarURL = h.avatarLookup().of(c.Author.ID)
 	h.announceComment(ctx, actor, c)
 	return c, nil
 }
@@ -136,7 +141,11 @@ func (h *Hub) EditComment(ctx context.Context, actor Actor, id uint64, content s
 	if err != nil {
 		return nil, err
 	}
-	return h.Discuss.EditComment(ctx, id, p, content)
+	c, err := h.Discuss.EditComment(ctx, id, p, content)
+	if err == nil {
+		c.Author.AvatarURL = h.avatarLookup().of(c.Author.ID)
+	}
+	return c, err
 }
 
 // commentFor is comment id when the actor may see it and its article.
@@ -353,6 +362,7 @@ func (h *Hub) ForumThread(_ context.Context, actor Actor, id uint64, page, limit
 		return nil, err
 	}
 	cat, _ := h.Discuss.Category(t.CategoryID)
+	h.avatarLookup().posts(posts.Posts)
 	return &ThreadView{Thread: t, Category: cat, Posts: posts.Posts, Total: posts.Total,
 		Following: h.Discuss.Following(id, actor.UserID)}, nil
 }
@@ -369,6 +379,7 @@ func (h *Hub) StartThread(ctx context.Context, actor Actor, category uint64, tit
 		return nil, err
 	}
 	cat, _ := h.Discuss.Category(category)
+	post.Author.AvatarURL = h.avatarLookup().of(post.Author.ID)
 	return &ThreadView{Thread: t, Category: cat, Posts: []discuss.Post{*post}, Total: 1, Following: true}, nil
 }
 
@@ -387,6 +398,7 @@ func (h *Hub) ReplyToThread(ctx context.Context, actor Actor, thread uint64, con
 	if err != nil {
 		return nil, err
 	}
+	post.Author.AvatarURL = h.avatarLookup().of(post.Author.ID)
 	if post.Status == discuss.Published {
 		h.announceReply(ctx, actor, t, post)
 	}
@@ -426,7 +438,11 @@ func (h *Hub) EditForumPost(ctx context.Context, actor Actor, id uint64, content
 	if err != nil {
 		return nil, err
 	}
-	return h.Discuss.EditPost(ctx, id, p, content)
+	post, err := h.Discuss.EditPost(ctx, id, p, content)
+	if err == nil {
+		post.Author.AvatarURL = h.avatarLookup().of(post.Author.ID)
+	}
+	return post, err
 }
 
 // DeleteForumPost deletes a post (a first post takes its thread along): its

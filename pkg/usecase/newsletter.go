@@ -78,7 +78,7 @@ func (h *Hub) SubscribeNewsletter(ctx context.Context, actor Actor, email, lang 
 			}
 			return
 		}
-		l := newsletter.ConfirmLetter(c.Lang, newsletter.LetterData{Site: h.siteName(),
+		l := newsletter.ConfirmLetter(c.Lang, newsletter.LetterData{Site: h.siteName(c.Lang),
 			Link: h.newsletterLink("confirm", c.Token)})
 		if err := h.Mail.Enqueue(ctx, devmail.Message{To: c.Email, Lang: l.Lang, Subject: l.Subject, Text: l.Text, HTML: l.HTML}); err != nil {
 			h.log().Error("newsletter confirmation", slog.Any("err", err))
@@ -200,7 +200,7 @@ func (h *Hub) DispatchNewsletter(ctx context.Context) (int, error) {
 
 func (h *Hub) dispatchArticle(ctx context.Context, a *blog.Article) (bool, error) {
 	link := strings.TrimRight(h.PublicURL, "/") + "/blog/" + strconv.FormatUint(a.ID, 10)
-	site := h.siteName()
+	site := h.siteName(a.Lang)
 	recipients := 0
 	done, err := h.Newsletter.Dispatch(ctx, a.ID, a.Lang, !a.SendsNewsletter(), func(tx *bolt.Tx, subs []newsletter.Subscriber) error {
 		msgs := make([]devmail.Message, 0, len(subs))

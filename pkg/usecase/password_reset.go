@@ -66,7 +66,7 @@ func (h *Hub) mailResetLink(ctx context.Context, actor Actor, email, lang string
 		return
 	}
 	link := strings.TrimRight(h.PublicURL, "/") + "/reset-password?token=" + url.QueryEscape(req.Token)
-	msg := devmail.Letter(devmail.KindPasswordReset, lang, req.User.Email, devmail.Data{Site: h.siteName(), Link: link})
+	msg := devmail.Letter(devmail.KindPasswordReset, lang, req.User.Email, devmail.Data{Site: h.siteName(lang), Link: link})
 	if err := h.Mail.Enqueue(ctx, msg); err != nil {
 		h.log().Error("password reset mail", slog.Any("err", err))
 		return
@@ -87,8 +87,14 @@ func (h *Hub) ResetPassword(ctx context.Context, actor Actor, token, newPassword
 	return nil
 }
 
-// siteName is how letters name the site: the host of server.public_url.
-func (h *Hub) siteName() string {
+// siteName is how letters in lang name the site: the name the owner gave it
+// (SiteName), else the host of server.public_url.
+func (h *Hub) siteName(lang string) string {
+	if h.SiteName != nil {
+		if name := h.SiteName(devmail.Lang(lang)); name != "" {
+			return name
+		}
+	}
 	if u, err := url.Parse(h.PublicURL); err == nil && u.Host != "" {
 		return u.Host
 	}
@@ -111,7 +117,7 @@ func (h *Hub) MailAdmins(ctx context.Context, kind devmail.Kind, d devmail.Data)
 		return
 	}
 	if d.Site == "" {
-		d.Site = h.siteName()
+		d.Site = h.siteName(devmail.DefaultLang)
 	}
 	for _, u := range users {
 		if !u.IsAdmin() {

@@ -127,7 +127,7 @@ func (h *Hub) person(id uint64) Person {
 	if err != nil {
 		return Person{ID: id, Deleted: true}
 	}
-	return Person{ID: u.ID, Name: u.Name}
+	return Person{ID: u.ID, Name: u.Name, Avatar: h.avatarOf(u.AvatarURL)}
 }
 
 // existing is the account id for a request naming it: not found when there
@@ -140,7 +140,7 @@ func (h *Hub) existing(id uint64) (Person, error) {
 	if err != nil {
 		return Person{}, err
 	}
-	return Person{ID: u.ID, Name: u.Name}, nil
+	return Person{ID: u.ID, Name: u.Name, Avatar: h.avatarOf(u.AvatarURL)}, nil
 }
 
 // Blocked reports whether either of accounts a and b blocked the other:
@@ -170,7 +170,7 @@ func (h *Hub) SearchPeople(ctx context.Context, actor Actor, q string) ([]Person
 		if u.ID == actor.UserID || !text.ContainsAll(text.Fold(u.Name), terms) || h.Blocked(ctx, actor.UserID, u.ID) {
 			continue
 		}
-		out = append(out, Person{ID: u.ID, Name: u.Name})
+		out = append(out, Person{ID: u.ID, Name: u.Name, Avatar: h.avatarOf(u.AvatarURL)})
 		if len(out) == MaxPeople {
 			break
 		}

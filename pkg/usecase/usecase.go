@@ -105,6 +105,9 @@ type Hub struct {
 	// Newsletter is the blog's newsletter (its subscribers and what was
 	// mailed); it works only with Mail and PublicURL set.
 	Newsletter *newsletter.Service
+	// SiteName, when set, is the name the owner gave the site in a language
+	// ("" when they gave none); letters call the site by it.
+	SiteName func(lang string) string
 
 	// background tracks work left running after an answer (Wait).
 	background sync.WaitGroup

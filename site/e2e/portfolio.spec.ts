@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { devhubBin } from './env';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, signInNewAccount, test, uid } from './fixtures';
 
 const repoDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const en = JSON.parse(readFileSync(join(repoDir, 'site/src/features/portfolio/profile/locales/en.json'), 'utf8')) as Record<string, unknown>;
@@ -151,4 +151,39 @@ test('/, /skills and /tools open in the header language, else the nearest they h
   await header('Українська');
   await expect(h1).toHaveText('Інструменти розробки');
   await expect(page.getByRole('main').locator('[lang="uk"]').first()).toBeVisible();
+});
+
+// The site's name comes from the portfolio: renamed in the editor, the header, the page's title
+// and the server's heads say the new name at once. The shared instance gets its profile back.
+test('renaming the site in the portfolio editor changes the header, the title and the heads', async ({ page, request }) => {
+  const { token } = await signInNewAccount(page, { prefix: 'brand', name: 'Brand Admin', admin: true });
+  const original = await (await request.get('/api/profile')).json();
+  // The instance serves the repository's content/: the file goes back byte for byte too.
+  const file = join(repoDir, 'content', 'profile.yaml');
+  const originalFile = readFileSync(file);
+  const name = `Hub ${uid().slice(-6)}`;
+  try {
+    await page.goto('/profile/portfolio');
+    const brand = page.getByRole('banner').locator('a.brand');
+    await expect(brand).toContainText('DevHub');
+    await page.getByLabel('Site name (en)').fill(name);
+    await page.getByLabel('Subtitle (en)').fill('Notes and tools');
+    await page.getByRole('button', { name: 'Save the portfolio' }).click();
+    await expect(page.getByText('Saved: the pages show it now.')).toBeVisible();
+    await expect(brand).toContainText(name);
+    await expect(brand).toContainText('Notes and tools');
+    await expect(page).toHaveTitle(`Edit the portfolio · ${name}`);
+    const skills = await (await request.get('/skills')).text();
+    expect(skills).toContain(`<title>Skills — ${name}</title>`);
+    expect(skills).toContain(`<meta property="og:site_name" content="${name}" />`);
+    expect(await (await request.get('/feed.xml')).text()).toContain(`<title>${name} blog</title>`);
+  } finally {
+    const res = await request.put('/api/profile', { data: original, headers: { Authorization: `Bearer ${token}` } });
+    expect(res.status()).toBe(200);
+    writeFileSync(file, originalFile);
+    rmSync(`${file}.prev`, { force: true });
+  }
+  await page.goto('/skills');
+  await expect(page.getByRole('banner').locator('a.brand')).toContainText('DevHub');
+  await expect(page).toHaveTitle(/· DevHub$/);
 });

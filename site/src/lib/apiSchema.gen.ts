@@ -3361,6 +3361,7 @@ export interface paths {
                     };
                     content?: never;
                 };
+                307: components["responses"]["PresignedRedirect"];
                 400: components["responses"]["Error"];
                 404: components["responses"]["Error"];
                 416: components["responses"]["Error"];
@@ -3468,6 +3469,7 @@ export interface paths {
                     };
                     content?: never;
                 };
+                307: components["responses"]["PresignedRedirect"];
                 400: components["responses"]["Error"];
                 404: components["responses"]["Error"];
                 416: components["responses"]["Error"];
@@ -3779,6 +3781,7 @@ export interface paths {
                     };
                     content?: never;
                 };
+                307: components["responses"]["PresignedRedirect"];
                 401: components["responses"]["Error"];
                 403: components["responses"]["Error"];
                 404: components["responses"]["Error"];
@@ -4605,6 +4608,7 @@ export interface paths {
                     };
                     content?: never;
                 };
+                307: components["responses"]["PresignedRedirect"];
                 404: components["responses"]["Error"];
                 416: components["responses"]["Error"];
             };
@@ -8547,6 +8551,15 @@ export interface components {
             /** @description A simple-icons slug, served at /icons/{icon}.svg */
             icon: string;
         };
+        /** @description The site's name or subtitle per language code (en, uk, ru, es, fr, pt), each optional */
+        SiteText: {
+            [key: string]: string;
+        };
+        /** @description The site's own name (at most 40 characters) and subtitle (at most 80), one line each: the header's brand, page titles, feeds and letters. A language without a text takes the English one, and without that the default (DevHub / Developer hub and their translations). */
+        ProfileSite: {
+            name?: components["schemas"]["SiteText"];
+            subtitle?: components["schemas"]["SiteText"];
+        };
         Profile: {
             name: components["schemas"]["LocalText"];
             headline: components["schemas"]["LocalText"];
@@ -8554,6 +8567,7 @@ export interface components {
             avatar: string;
             /** @description Where the avatar is served; empty without one */
             avatarUrl: string;
+            site?: components["schemas"]["ProfileSite"];
             location: components["schemas"]["LocalText"] | null;
             links: {
                 label: string;
@@ -8603,6 +8617,8 @@ export interface components {
         ChatAuthor: {
             id: number;
             name: string;
+            /** @description Where the account's avatar is served (its current one); absent without one */
+            avatarUrl?: string;
         };
         ChatMessage: {
             id: number;
@@ -8906,6 +8922,8 @@ export interface components {
         DiscussAuthor: {
             id: number;
             name: string;
+            /** @description Where the account's avatar is served (its current one); absent without one */
+            avatarUrl?: string;
         };
         /**
          * @description pending: waits for an admin (its author and admins see it); hidden: admins only
@@ -9005,6 +9023,15 @@ export interface components {
         };
     };
     responses: {
+        /** @description With storage.s3.serve_direct on and the file kept on S3: a redirect to a presigned URL at the object store (valid 5 minutes; it answers GET and Range with the bytes, the attachment disposition with the file's name and the content type). Sent after the same checks and counting as the bytes; HEAD, inline answers and a page's fetch() (Sec-Fetch-Mode other than navigate) are never redirected. */
+        PresignedRedirect: {
+            headers: {
+                Location?: string;
+                "Cache-Control"?: string;
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The one error shape */
         Error: {
             headers: {

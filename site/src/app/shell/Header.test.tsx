@@ -36,6 +36,31 @@ describe('Header before localization is ready', () => {
   });
 });
 
+describe('Header brand', () => {
+  const site = { name: { en: "Ann's hub", uk: 'Хаб Анни' }, subtitle: { en: 'Notes and tools' } };
+
+  it('is the profile\'s site name and subtitle in the interface\'s language, English otherwise', async () => {
+    stubFetch({ 'GET /api/profile': () => json({ site }) });
+    renderWithShell(<Header ready />);
+    const brand = await screen.findByRole('link', { name: /Ann's hub/ });
+    expect(brand.getAttribute('href')).toBe('/');
+    expect(within(brand).getByText('Notes and tools')).toBeTruthy();
+    await act(() => i18n.changeLanguage('uk'));
+    expect(within(brand).getByText('Хаб Анни')).toBeTruthy();
+    expect(within(brand).getByText('Notes and tools')).toBeTruthy();
+  });
+
+  it('is the locale\'s DevHub and subtitle without a site block or a profile', async () => {
+    const fetch = stubFetch({ 'GET /api/profile': () => json({ site: {} }) });
+    renderWithShell(<Header ready />);
+    await waitFor(() => expect(fetch.mock.calls.some(([u]) => String(u).includes('/api/profile'))).toBe(true));
+    const brand = screen.getByRole('link', { name: /DevHub/ });
+    expect(within(brand).getByText('Developer hub')).toBeTruthy();
+    await act(() => i18n.changeLanguage('ru'));
+    expect(within(brand).getByText('Хаб разработчика')).toBeTruthy();
+  });
+});
+
 describe('Header', () => {
   it('has the brand link, tools dropdown, section links and the language selector', () => {
     renderWithShell(<Header ready />);

@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation } from 'react-router';
 import { useAuth } from '../../lib/auth';
+import { useSiteBrand } from '../../lib/profile';
 import { MenuIcon } from './icons';
 import { LanguageSelector } from './LanguageSelector';
 import { ThemeSwitch } from './ThemeSwitch';
@@ -43,6 +44,7 @@ export function Header({ ready }: { ready: boolean }) {
 function ReadyHeader() {
   const { t } = useTranslation();
   const { isAdmin, user } = useAuth();
+  const brand = useSiteBrand({ load: true });
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   const location = useLocation();
@@ -72,8 +74,8 @@ function ReadyHeader() {
             {'</>'}
           </span>
           <span className="brand__text">
-            <span className="brand__name">{t('brand')}</span>
-            <span className="brand__subtitle">{t('subtitle')}</span>
+            <span className="brand__name">{brand.name}</span>
+            <span className="brand__subtitle">{brand.subtitle}</span>
           </span>
         </Link>
 

@@ -16,6 +16,7 @@ import {
 } from './api';
 import { COMMENTS_NS } from './i18n';
 import './comments.css';
+import { Avatar } from '../../../components/ui/Avatar';
 
 /** How long an author may edit their own comment after writing it. */
 export const EDIT_WINDOW_MS = 15 * 60 * 1000;
@@ -103,6 +104,7 @@ function CommentItem({ comment, onReply }: { comment: Comment; onReply?: (conten
   return (
     <article className={`comment comment--${comment.status}`} aria-label={name}>
       <header className="comment__head">
+        <Avatar name={name} url={comment.author.avatarUrl} size={28} />
         <strong>{name}</strong>
         <time dateTime={comment.createdAt}>{when}</time>
         {comment.editedAt ? <span>({t('edited')})</span> : null}

@@ -1,6 +1,6 @@
-import { render } from '@testing-library/react';
+import { render, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useLeaveGuard } from './useLeaveGuard';
+import { GUARD_KEY, useLeaveGuard } from './useLeaveGuard';
 
 function Guarded({ when }: { when: boolean }) {
   useLeaveGuard(when, 'Leave?');
@@ -56,5 +56,49 @@ describe('useLeaveGuard', () => {
     const unload = new Event('beforeunload', { cancelable: true });
     window.dispatchEvent(unload);
     expect(unload.defaultPrevented).toBe(false);
+  });
+
+  // Back in the browser: the page's history entry is doubled while there are unsaved changes, so
+  // Back stays on the page (the editor keeps its text) and asks there.
+  describe('the Back button', () => {
+    const onGuard = () => (window.history.state as Record<string, unknown> | null)?.[GUARD_KEY] === true;
+    const back = () =>
+      new Promise<void>((resolve) => {
+        window.addEventListener('popstate', () => setTimeout(resolve, 0), { once: true });
+        window.history.back();
+      });
+
+    it('adds a guard entry for the page, and asks on Back; refused, the guard entry is back', async () => {
+      window.history.replaceState({ idx: 3, key: 'k' }, '', '/blog/new');
+      const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+      const { unmount } = render(<Guarded when />);
+      expect(onGuard()).toBe(true);
+      expect(window.history.state).toMatchObject({ idx: 3, key: 'k' }); // the router sees the same entry
+      await back();
+      expect(confirm).toHaveBeenCalledWith('Leave?');
+      expect(window.location.pathname).toBe('/blog/new');
+      expect(onGuard()).toBe(true);
+      unmount();
+      await waitFor(() => expect(onGuard()).toBe(false)); // closed without leaving: the guard entry goes
+    });
+
+    it('goes back once more when the writer agrees', async () => {
+      window.history.replaceState(null, '', '/blog/new');
+      vi.spyOn(window, 'confirm').mockReturnValue(true);
+      render(<Guarded when />);
+      const historyBack = vi.spyOn(window.history, 'back');
+      await back();
+      expect(historyBack).toHaveBeenCalledTimes(2); // the test's Back, then the guard's own
+    });
+
+    it('drops the guard entry once the changes are saved', async () => {
+      window.history.replaceState(null, '', '/blog/new');
+      const confirm = vi.spyOn(window, 'confirm');
+      const { rerender } = render(<Guarded when />);
+      expect(onGuard()).toBe(true);
+      rerender(<Guarded when={false} />);
+      await waitFor(() => expect(onGuard()).toBe(false));
+      expect(confirm).not.toHaveBeenCalled();
+    });
   });
 });

@@ -17,6 +17,7 @@ import {
 } from '../api';
 import { CHAT_NS } from '../i18n';
 import { linkify } from '../linkify';
+import { Avatar } from '../../../components/ui/Avatar';
 
 type Pages = InfiniteData<ChatPage, number | undefined>;
 
@@ -174,6 +175,7 @@ export function LiveRoom() {
               return (
                 <li key={m.id} className={`chat-msg chat-msg--${mine ? 'user' : 'bot'}`} data-message-id={m.id}>
                   <span className="chat-msg__author">
+                    <Avatar name={m.author.name} url={m.author.avatarUrl} size={24} />{' '}
                     {mine ? t('you') : m.author.name}{' '}
                     <time dateTime={m.createdAt} className="chat-msg__time">
                       {time.format(new Date(m.createdAt))}

@@ -6,6 +6,7 @@ import { deletePost, editPost, moderatePost, useForumMutation, type Post } from 
 import { formatWhen, withinEditWindow } from '../format';
 import { FORUM_NS } from '../i18n';
 import { PostForm } from './PostForm';
+import { Avatar } from '../../../components/ui/Avatar';
 
 /** One post: author, time, its status when not published, the server's HTML, and the actions
  *  the reader may take (edit their own within 15 minutes, delete their own; an admin approves,
@@ -22,6 +23,7 @@ export function PostItem({ post }: { post: Post }) {
   return (
     <article className={`forum-post forum-post--${post.status}`} aria-label={name}>
       <header className="forum-post__head">
+        <Avatar name={name} url={post.author.avatarUrl} size={32} />
         <strong>{name}</strong>
         <time dateTime={post.createdAt}>{formatWhen(post.createdAt, i18n.language)}</time>
         {post.editedAt ? <span className="forum-post__edited">({t('edited')})</span> : null}

@@ -1,5 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Page } from '../../../components/ui/Page';
+import { useSiteBrand } from '../../../lib/profile';
 import { initTestI18n, json, renderWithShell, stubFetch } from '../../../test/utils';
 import { searchIcons } from './api';
 import PortfolioEditorPage from './PortfolioEditorPage';
@@ -71,5 +73,33 @@ describe('PortfolioEditorPage', () => {
     fireEvent.change(screen.getAllByLabelText('Icon')[0], { target: { value: 'github' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save the portfolio' }));
     expect(await screen.findByText('Saved: the pages show it now.')).toBeTruthy();
+  });
+
+  it('saves the site name and subtitle, and the brand and the page title show them at once', async () => {
+    localStorage.setItem('token', 't');
+    const puts: Record<string, unknown>[] = [];
+    stubFetch({
+      'GET /api/auth/profile': () => json(admin),
+      'GET /api/profile': () => json({ ...profile, site: {} }),
+      'GET /icons/index.json': () => json([]),
+      'PUT /api/profile': ({ body }) => {
+        puts.push(body as Record<string, unknown>);
+        return json(body);
+      },
+    });
+    function Brand() {
+      const { name, subtitle } = useSiteBrand({ load: true });
+      return <p data-testid="brand">{`${name} / ${subtitle}`}</p>;
+    }
+    renderWithShell(<PortfolioEditorPage />, { extra: <><Brand /><Page title="Blog" /></> });
+    await waitFor(() => expect(document.title).toBe('Blog · DevHub'));
+    expect(screen.getByTestId('brand').textContent).toBe('DevHub / Developer hub');
+    fireEvent.change(await screen.findByLabelText('Site name (en)'), { target: { value: "Ann's hub" } });
+    fireEvent.change(screen.getByLabelText('Subtitle (en)'), { target: { value: 'Notes' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save the portfolio' }));
+    expect(await screen.findByText('Saved: the pages show it now.')).toBeTruthy();
+    expect(puts[0]).toMatchObject({ site: { name: { en: "Ann's hub" }, subtitle: { en: 'Notes' } } });
+    expect(screen.getByTestId('brand').textContent).toBe("Ann's hub / Notes");
+    await waitFor(() => expect(document.title).toBe("Blog · Ann's hub"));
   });
 });

@@ -79,6 +79,13 @@ function Editor({ initial }: { initial: Profile }) {
       </div>
 
       <fieldset className="pe-section">
+        <legend>{t('sections.site')}</legend>
+        <p className="pe-hint">{t('siteHint')}</p>
+        {text(t('fields.siteName'), (p) => p.site?.name as LocalText | undefined, (p, v) => (p.site = { ...p.site, name: v }))}
+        {text(t('fields.siteSubtitle'), (p) => p.site?.subtitle as LocalText | undefined, (p, v) => (p.site = { ...p.site, subtitle: v }))}
+      </fieldset>
+
+      <fieldset className="pe-section">
         <legend>{t('sections.about')}</legend>
         {text(t('fields.name'), (p) => p.name, (p, v) => (p.name = v))}
         {text(t('fields.headline'), (p) => p.headline, (p, v) => (p.headline = v))}
