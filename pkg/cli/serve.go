@@ -78,6 +78,39 @@ const defaultMemoryLimit = 48 << 20
 // a 64 MiB budget for the whole server.
 const defaultGCPercent = 50
 
+// streamsReleaseStep is how many event streams must have closed since the
+// last look for serve to hand their memory back to the OS at once. Each open
+// stream holds about 40 KiB (connection buffers, two goroutine stacks); when
+// a crowd leaves, the runtime keeps those pages until its next forced
+// collection and then returns them slowly, so the server stayed tens of MiB
+// above its idle size for minutes. A full collection of a heap this small
+// costs a few milliseconds, and it runs only after such a drop.
+const streamsReleaseStep = 256
+
+// releaseAfterStreams watches the number of open event streams and returns
+// freed memory to the OS when at least streamsReleaseStep of them closed.
+func releaseAfterStreams(ctx context.Context, open func() int, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	high := open()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		n := open()
+		if high-n >= streamsReleaseStep {
+			// Twice: the first collection moves the connections' pooled
+			// buffers (sync.Pool) aside, the second frees them.
+			debug.FreeOSMemory()
+			debug.FreeOSMemory()
+			high = n
+		}
+		high = max(high, n)
+	}
+}
+
 // setupURL is the first-run link: public_url's, else this server's own
 // address (localhost for an unspecified host).
 func setupURL(cfg config.Config, addr net.Addr, token string) string {
@@ -200,6 +233,7 @@ func serve(ctx context.Context, env *Env) error {
 	}
 	// Published articles are mailed to the newsletter's subscribers.
 	svc.hub.StartNewsletter(ctx)
+	go releaseAfterStreams(ctx, svc.events.Streams, 5*time.Second)
 
 	services := svc.httpServices()
 	services.Ready = readinessChecks(svc)

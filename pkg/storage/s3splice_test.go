@@ -27,21 +27,22 @@ func tcpSink(t *testing.T) (w *bufio.Writer, received func() []byte) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	got := make(chan []byte, 1)
-	go func() {
-		c, err := ln.Accept()
-		if err != nil {
-			got <- nil
-			return
-		}
-		b, _ := io.ReadAll(c)
-		c.Close()
-		got <- b
-	}()
 	conn, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Accepted here, before the listener closes: a connection still
+	// waiting in the backlog when it does is reset.
+	c, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan []byte, 1)
+	go func() {
+		b, _ := io.ReadAll(c)
+		c.Close()
+		got <- b
+	}()
 	t.Cleanup(func() { conn.Close() })
 	w = bufio.NewWriter(conn)
 	w.WriteString("HTTP/1.1 200 OK\r\n\r\n") // something buffered, as fasthttp's header is
