@@ -54,6 +54,7 @@ var spaPages = []struct {
 	{regexp.MustCompile(`^/setup$`), "First run — DevHub", "Create the owner's account of a new site.", false},
 	{regexp.MustCompile(`^/forgot-password$`), "Forgot password — DevHub", "Get a link to set a new password by e-mail.", false},
 	{regexp.MustCompile(`^/reset-password$`), "New password — DevHub", "Set a new password for your account.", false},
+	{regexp.MustCompile(`^/verify-email$`), "Confirm e-mail — DevHub", "Confirm the e-mail address of your account with the link mailed to it.", false},
 	{regexp.MustCompile(`^/profile/portfolio$`), "Portfolio editor — DevHub", "Edit the site's portfolio: texts, links, projects, services and tools.", false},
 	{regexp.MustCompile(`^/privacy$`), "Privacy — DevHub", "How this site treats your data.", true},
 	{regexp.MustCompile(`^/terms$`), "Terms — DevHub", "The terms of using this site.", true},

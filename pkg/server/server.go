@@ -135,6 +135,12 @@ type Services struct {
 	// Mail queues outgoing e-mail (password reset links); nil when mail is
 	// off. Its Health belongs in the readiness check.
 	Mail *mail.Queue
+	// ConfirmNewEmail and ContactMail are the use-cases' mail hooks (see
+	// usecase.Hub): serve sets them where mail and server.public_url are
+	// configured; nil keeps a change of e-mail immediate and contact form
+	// messages unmailed.
+	ConfirmNewEmail func(ctx context.Context, u *auth.User, next, lang string) error
+	ContactMail     func(ctx context.Context, m social.Message) error
 	// Backups runs the scheduled backups; nil without backup.schedule. Its
 	// Health (the last scheduled backup's failure) belongs in the readiness
 	// check, its counts in /metrics.
@@ -237,6 +243,9 @@ func newServer(o Options) (*Server, error) {
 		Setup:     o.Services.Setup,
 		Mail:      o.Services.Mail,
 		PublicURL: o.Config.Server.PublicURL,
+
+		ConfirmNewEmail: o.Services.ConfirmNewEmail,
+		ContactMail:     o.Services.ContactMail,
 	}
 	if s.hub.Events == nil {
 		s.hub.Events = events.NewHub(eventsOptions(o.Config.Events, o.Logger))
@@ -330,6 +339,7 @@ func (s *Server) mountAreas(app *fiber.App, cores fs.FS) error {
 	s.mountAvatars(api)
 	s.mountSetup(api)
 	s.mountPasswordReset(app, api)
+	s.mountVerifyEmail(api)
 	s.mountActivity(api)
 	s.mountIP(api)
 	s.mountFiles(api)
