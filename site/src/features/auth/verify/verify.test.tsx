@@ -82,3 +82,23 @@ describe('the sign-in form under required verification', () => {
     expect(bodyOf(fetch, 1)).toEqual({ email: 'new@example.com', lang: 'uk' });
   });
 });
+
+describe('the sign-up form under required verification', () => {
+  it('a registration that waits for its link signs nobody in and says where the link went', async () => {
+    stubFetch({
+      'GET /api/auth/registration': () => json({ policy: 'open', verifyEmail: 'required' }),
+      'POST /api/auth/register': () =>
+        json({ user: { id: 7, email: 'new@example.com', name: 'N', role: 'user', createdAt: '2025-01-01T00:00:00Z', emailVerified: false }, verificationRequired: true }, 202),
+    });
+    renderWithShell(<AuthForm initialMode="register" />);
+    await screen.findByLabelText("Ім'я", { selector: 'input' });
+    fill("Ім'я", 'N');
+    fill('Електронна пошта', 'new@example.com');
+    fill('Пароль', 'password 123');
+    fill('Підтвердіть пароль', 'password 123');
+    fireEvent.click(screen.getByRole('button', { name: 'Зареєструватися' }));
+    expect(await screen.findByText(/Ми надіслали посилання на new@example.com/)).toBeTruthy();
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Надіслати посилання ще раз' })).toBeTruthy();
+  });
+});
