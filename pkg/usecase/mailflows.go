@@ -29,7 +29,7 @@ const (
 	EmailVerified           = "account.email_verified"
 	EmailVerificationResent = "account.email_verification_sent"
 	EmailChangeRequested    = "account.email_change_requested"
-	notificationsPage       = "/notifications"
+	notificationsPage       = "/profile?section=notifications"
 )
 
 // DigestEvery is how often unread notifications are mailed as a digest.
