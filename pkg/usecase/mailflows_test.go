@@ -141,3 +141,23 @@ func TestMailContact(t *testing.T) {
 		t.Fatalf("mailed to %v", to)
 	}
 }
+
+// The digest setting is offered only where mail is configured: without
+// mail there is no digest to turn on or off.
+func TestDigestSettingOnlyWithMail(t *testing.T) {
+	for _, withMail := range []bool{true, false} {
+		h, _ := mailHub(t)
+		if !withMail {
+			h.Mail = nil
+		}
+		u := mkUser(t, h, "ann@example.org", auth.RoleUser)
+		set, err := h.NotificationSettings(actorOf(u))
+		if _, has := set[notify.SettingEmailDigest]; err != nil || has != withMail {
+			t.Fatalf("mail %v: settings %v (%v)", withMail, set, err)
+		}
+		set, err = h.SetNotificationSettings(actorOf(u), notify.Settings{notify.SettingEmailDigest: false})
+		if on, has := set[notify.SettingEmailDigest]; err != nil || has != withMail || on {
+			t.Fatalf("mail %v: after turning it off %v (%v)", withMail, set, err)
+		}
+	}
+}
