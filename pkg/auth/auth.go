@@ -92,6 +92,9 @@ type User struct {
 	// AvatarURL is where the account's avatar is served (self.go); empty
 	// when it has none.
 	AvatarURL string `json:"avatarUrl,omitempty"`
+	// EmailVerified is false only for an account registered while
+	// auth.verify_email was on that has not yet opened its link.
+	EmailVerified bool `json:"emailVerified"`
 }
 
 // IsAdmin reports whether the user has the admin role.
@@ -115,6 +118,10 @@ type AuthResult struct {
 	// account with two-factor sign-in: no session yet, only the token
 	// that LoginMFA takes with a code.
 	Challenge *Challenge `json:"-"`
+	// VerificationRequired answers a registration under auth.verify_email
+	// required: the account exists but has no session (Tokens are empty)
+	// until its address is verified.
+	VerificationRequired bool `json:"verificationRequired,omitempty"`
 }
 
 // Principal is the verified caller behind an access token.
@@ -159,6 +166,12 @@ type Service struct {
 	sleep      func(time.Duration)
 	// registration is the policy Register follows (config auth.registration).
 	registration string
+	// verifyEmail is auth.verify_email as it takes effect: off unless mail
+	// can carry the links.
+	verifyEmail string
+	// verifyRequests counts resend requests per client network,
+	// verifyPerAccount the verification links mailed per account.
+	verifyRequests, verifyPerAccount *limiter
 	// ceremonies are the passkey registrations and sign-ins begun and not
 	// yet finished.
 	ceremonies ceremonies
@@ -193,30 +206,36 @@ type Service struct {
 // set (config validation demands ≥ 32 bytes), otherwise 32 random bytes
 // generated once and kept in the store, so tokens survive restarts.
 func New(st *store.Store, cfg config.Auth, opts ...Option) (*Service, error) {
-	if err := st.EnsureBuckets(bucketUsers, bucketEmails, bucketSessions, bucketInvites, bucketMFASpent, bucketResets); err != nil {
+	if err := st.EnsureBuckets(bucketUsers, bucketEmails, bucketSessions, bucketInvites, bucketMFASpent, bucketResets, bucketEmailTokens); err != nil {
 		return nil, err
 	}
 	s := &Service{
-		st:              st,
-		accessTTL:       cfg.AccessTTL,
-		refreshTTL:      cfg.RefreshTTL,
-		params:          DefaultHashParams,
-		now:             time.Now,
-		sleep:           time.Sleep,
-		registration:    cfg.Registration,
-		throttle:        newLimiter(LoginMaxFailures, LoginWindow),
-		accountFailures: newLimiter(math.MaxInt, AccountFailureWindow),
-		registrations:   newLimiter(RegisterMaxPerWindow, RegisterWindow),
-		signIns:         newLimiter(SignInMaxPerWindow, SignInWindow),
-		codeFailures:    newLimiter(CodeMaxFailures, CodeWindow),
-		resetRequests:   newLimiter(ResetMaxPerNetwork, ResetNetworkWindow),
-		resetPerAccount: newLimiter(ResetMaxPerAccount, ResetAccountWindow),
+		st:               st,
+		accessTTL:        cfg.AccessTTL,
+		refreshTTL:       cfg.RefreshTTL,
+		params:           DefaultHashParams,
+		now:              time.Now,
+		sleep:            time.Sleep,
+		registration:     cfg.Registration,
+		verifyEmail:      cfg.VerifyEmail,
+		verifyRequests:   newLimiter(VerifyMaxPerNetwork, VerifyNetworkWindow),
+		verifyPerAccount: newLimiter(VerifyMaxPerAccount, VerifyAccountWindow),
+		throttle:         newLimiter(LoginMaxFailures, LoginWindow),
+		accountFailures:  newLimiter(math.MaxInt, AccountFailureWindow),
+		registrations:    newLimiter(RegisterMaxPerWindow, RegisterWindow),
+		signIns:          newLimiter(SignInMaxPerWindow, SignInWindow),
+		codeFailures:     newLimiter(CodeMaxFailures, CodeWindow),
+		resetRequests:    newLimiter(ResetMaxPerNetwork, ResetNetworkWindow),
+		resetPerAccount:  newLimiter(ResetMaxPerAccount, ResetAccountWindow),
 	}
 	if s.accessTTL <= 0 {
 		s.accessTTL = 15 * time.Minute
 	}
 	if s.registration == "" {
 		s.registration = RegistrationOpen
+	}
+	if s.verifyEmail == "" {
+		s.verifyEmail = VerifyOff
 	}
 	if s.refreshTTL <= 0 {
 		s.refreshTTL = 30 * 24 * time.Hour

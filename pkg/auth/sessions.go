@@ -84,11 +84,15 @@ type RegisterInput struct {
 	// Invite is the invitation code, needed when registration is by
 	// invitation.
 	Invite string
+	// Lang is the language of the letters the account will get.
+	Lang string
 }
 
 // Register creates an ordinary account (never an admin, whatever the
 // request says) and signs it in. Valid forms are throttled per client
-// network (RegisterMaxPerWindow per RegisterWindow).
+// network (RegisterMaxPerWindow per RegisterWindow). While auth.verify_email
+// is on the account starts unverified; when it is required the account is
+// not signed in (the answer has VerificationRequired and no tokens).
 func (s *Service) Register(ctx context.Context, in RegisterInput, c Client) (*AuthResult, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -131,24 +135,34 @@ func (s *Service) Register(ctx context.Context, in RegisterInput, c Client) (*Au
 				s.releaseInvite(h)
 			}
 		}()
-		u, err := s.createRegistered(ctx, email, name, in.Password)
+		u, err := s.createRegistered(ctx, email, name, in.Password, in.Lang)
 		if err != nil {
 			return nil, err
 		}
 		created = true
-		return s.startSession(u.ID, c)
+		return s.registered(u, c)
 	}
-	u, err := s.createRegistered(ctx, email, name, in.Password)
+	u, err := s.createRegistered(ctx, email, name, in.Password, in.Lang)
 	if err != nil {
 		return nil, err
+	}
+	return s.registered(u, c)
+}
+
+// registered signs a new account in, unless its address must be verified
+// first.
+func (s *Service) registered(u *User, c Client) (*AuthResult, error) {
+	if s.verifyEmail == VerifyRequired && !u.EmailVerified {
+		return &AuthResult{User: *u, VerificationRequired: true}, nil
 	}
 	return s.startSession(u.ID, c)
 }
 
 // createRegistered creates the account of a registration: an ordinary
 // user, and a conflict that does not echo the address the guest typed.
-func (s *Service) createRegistered(ctx context.Context, email, name, password string) (*User, error) {
-	u, err := s.CreateUser(ctx, NewUser{Email: email, Name: name, Password: password, Role: RoleUser})
+func (s *Service) createRegistered(ctx context.Context, email, name, password, lang string) (*User, error) {
+	u, err := s.CreateUser(ctx, NewUser{Email: email, Name: name, Password: password, Role: RoleUser,
+		Unverified: s.verifyEmail != VerifyOff, Lang: lang})
 	if errors.Is(err, store.ErrConflict) {
 		// The guest typed the address; the answer need not echo it back
 		// (the owner's CLI, which calls CreateUser, does name it).
@@ -223,6 +237,9 @@ func (s *Service) Login(ctx context.Context, email, password string, c Client) (
 			})
 		}
 	}
+	if s.verifyEmail == VerifyRequired && rec.Unverified {
+		return nil, ErrEmailUnverified
+	}
 	if rec.TOTP != nil && rec.TOTP.Confirmed {
 		ch, err := s.challenge(rec)
 		if err != nil {
@@ -249,6 +266,9 @@ func (s *Service) startSession(userID uint64, c Client) (*AuthResult, error) {
 		var err error
 		if rec, err = getByID(tx, userID); err != nil {
 			return err
+		}
+		if s.verifyEmail == VerifyRequired && rec.Unverified {
+			return ErrEmailUnverified
 		}
 		if err := putSession(tx, &sess); err != nil {
 			return err

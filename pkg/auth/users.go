@@ -37,6 +37,14 @@ type userRecord struct {
 	// with the first passkey) and Passkeys its credentials (passkeys.go).
 	WebAuthnID []byte          `json:"webauthnId,omitempty"`
 	Passkeys   []storedPasskey `json:"passkeys,omitempty"`
+	// Unverified marks an account registered while auth.verify_email was
+	// on whose address has not yet been proven by its link; every other
+	// account (made by the owner or an admin, or before verification was
+	// on) counts as verified. User.EmailVerified is read from it.
+	Unverified bool `json:"unverified,omitempty"`
+	// Lang is the language letters to the account are written in (the one
+	// its holder last used for a request that mails them).
+	Lang string `json:"lang,omitempty"`
 }
 
 // NormalizeEmail is how e-mails are compared and stored: trimmed and lower
@@ -109,6 +117,10 @@ type NewUser struct {
 	Name     string
 	Password string
 	Role     string
+	// Unverified makes the account prove its address (a registration
+	// while auth.verify_email is on); Lang is its letters' language.
+	Unverified bool
+	Lang       string
 }
 
 // CreateUser validates and stores a new account. A taken e-mail is an error
@@ -141,9 +153,11 @@ func (s *Service) CreateUser(ctx context.Context, in NewUser) (*User, error) {
 		return nil, err
 	}
 	rec := userRecord{
-		User:         User{Email: in.Email, Name: in.Name, Role: in.Role, CreatedAt: s.now().UTC()},
+		User:         User{Email: in.Email, Name: in.Name, Role: in.Role, CreatedAt: s.now().UTC(), EmailVerified: !in.Unverified},
 		PasswordHash: hash,
 		TokenVersion: 1,
+		Unverified:   in.Unverified,
+		Lang:         in.Lang,
 	}
 	err = s.st.Update(func(tx *bolt.Tx) error {
 		emails := tx.Bucket([]byte(bucketEmails))
@@ -190,6 +204,7 @@ func getByID(tx *bolt.Tx, id uint64) (*userRecord, error) {
 	if err := store.GetJSON(tx.Bucket([]byte(bucketUsers)), store.Itob(id), &rec); err != nil {
 		return nil, err
 	}
+	rec.EmailVerified = !rec.Unverified
 	return &rec, nil
 }
 
@@ -230,6 +245,7 @@ func (s *Service) Users() ([]User, error) {
 	out := []User{}
 	err := s.st.View(func(tx *bolt.Tx) error {
 		return store.ForEachJSON(tx.Bucket([]byte(bucketUsers)), func(_ []byte, rec *userRecord) error {
+			rec.EmailVerified = !rec.Unverified
 			out = append(out, rec.User)
 			return nil
 		})
@@ -333,6 +349,9 @@ func (s *Service) DeleteUser(ctx context.Context, email string) error {
 			return err
 		}
 		if err := deleteAvatar(tx, rec.ID); err != nil {
+			return err
+		}
+		if err := dropEmailTokens(tx, rec.ID); err != nil {
 			return err
 		}
 		return tx.Bucket([]byte(bucketUsers)).Delete(store.Itob(rec.ID))

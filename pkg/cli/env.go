@@ -200,7 +200,13 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 	}
 	romSvc.UseReserve(s.reserve)
 	s.roms = romSvc
-	authSvc, err := auth.New(st, cfg.Auth)
+	authCfg := cfg.Auth
+	if !cfg.Mail.Enabled() || cfg.Server.PublicURL == "" {
+		// No mail can carry the links: nothing to verify (serve refuses
+		// "required" in this case; the other commands run as with "off").
+		authCfg.VerifyEmail = auth.VerifyOff
+	}
+	authSvc, err := auth.New(st, authCfg)
 	if err != nil {
 		return nil, err
 	}

@@ -147,6 +147,9 @@ func readinessChecks(svc *services) *readiness.Registry {
 
 func serve(ctx context.Context, env *Env) error {
 	cfg, log := env.cfg, env.log
+	if err := checkVerifyEmail(cfg); err != nil {
+		return err
+	}
 	if cfg.Log.Format == "json" {
 		log = slog.New(slog.NewJSONHandler(env.Err, &slog.HandlerOptions{Level: slog.LevelInfo}))
 		env.log = log
@@ -236,6 +239,7 @@ func serve(ctx context.Context, env *Env) error {
 	go releaseAfterStreams(ctx, svc.events.Streams, 5*time.Second)
 
 	services := svc.httpServices()
+	svc.mailHooks(services)
 	services.Ready = readinessChecks(svc)
 	services.Setup = auth.NewOwnerSetup(svc.auth)
 	app, err := server.New(server.Options{Config: cfg, Services: services, Site: site.FS(), Cores: cores.FS(), Logger: log})

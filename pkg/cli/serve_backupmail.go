@@ -2,11 +2,16 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"time"
 
+	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/backup"
+	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/mail"
+	"github.com/devhub/devhub/pkg/server"
+	"github.com/devhub/devhub/pkg/usecase"
 )
 
 // openMail builds the mail queue when mail.host is set; the CLI's and the
@@ -27,16 +32,46 @@ func (s *services) openMail() error {
 	return nil
 }
 
+// checkVerifyEmail refuses auth.verify_email required where no link can be
+// mailed: nobody who registers could ever sign in.
+func checkVerifyEmail(cfg config.Config) error {
+	if cfg.Auth.VerifyEmail != auth.VerifyRequired {
+		return nil
+	}
+	switch {
+	case !cfg.Mail.Enabled():
+		return errors.New("auth.verify_email is required but mail is off: set mail.host and mail.from (or make auth.verify_email optional or off)")
+	case cfg.Server.PublicURL == "":
+		return errors.New("auth.verify_email is required but server.public_url is empty: the verification links need the site's address")
+	}
+	return nil
+}
+
+// mailHooks are the use-cases' mail hooks where mail is on: a change of
+// e-mail waits for the link sent to the new address (which needs
+// server.public_url), and contact form messages are mailed to the admins.
+func (s *services) mailHooks(out *server.Services) {
+	if s.mail == nil {
+		return
+	}
+	out.ContactMail = s.hub.MailContact
+	if s.hub.EmailLinksAvailable() {
+		out.ConfirmNewEmail = s.hub.MailEmailChangeLink
+	}
+}
+
 // startBackupMail starts serve's background work of this area until ctx
-// ends: the mail queue's deliveries and the backup schedule. A failed
+// ends: the mail queue's deliveries, the notification digests (every
+// usecase.DigestEvery) and the backup schedule. A failed
 // scheduled backup is logged, counted (/metrics), reported by the
 // scheduler's Health (readiness) and mailed to the admins.
 func (s *services) startBackupMail(ctx context.Context) error {
 	if s.mail != nil {
 		s.mail.Start(ctx)
 		if s.cfg.Server.PublicURL == "" {
-			s.log.Warn("mail is on but server.public_url is empty: \"forgot password\" stays off, since its links need the site's address")
+			s.log.Warn("mail is on but server.public_url is empty: \"forgot password\", e-mail verification and the confirmation of a new e-mail stay off, since their links need the site's address")
 		}
+		s.hub.StartDigests(ctx, usecase.DigestEvery)
 	}
 	sched, err := backup.ParseSchedule(s.cfg.Backup.Schedule)
 	if err != nil || sched == nil {

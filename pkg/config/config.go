@@ -251,6 +251,12 @@ type Auth struct {
 	// (anyone), "invite" (with a code an admin made) or "closed" (only the
 	// owner, with `devhub user create`).
 	Registration string `mapstructure:"registration"`
+	// VerifyEmail is whether a registered account proves its e-mail with a
+	// link mailed to it: "off", "optional" (it may sign in meanwhile) or
+	// "required" (it may not sign in until it did). Accounts the owner or
+	// an admin made count as verified. It takes effect only where mail and
+	// server.public_url are set; "required" without them stops serve.
+	VerifyEmail string `mapstructure:"verify_email"`
 }
 
 // Files configures the file cloud.
@@ -366,6 +372,7 @@ func Default() Config {
 			AccessTTL:    15 * time.Minute,
 			RefreshTTL:   30 * 24 * time.Hour,
 			Registration: "open",
+			VerifyEmail:  "off",
 		},
 		Log:    Log{Format: "text"},
 		Backup: Backup{Keep: 7},
@@ -435,6 +442,11 @@ func (c Config) Validate() error {
 	case "open", "invite", "closed":
 	default:
 		errs = append(errs, fmt.Errorf("auth.registration must be open, invite or closed, got %q", c.Auth.Registration))
+	}
+	switch c.Auth.VerifyEmail {
+	case "off", "optional", "required":
+	default:
+		errs = append(errs, fmt.Errorf("auth.verify_email must be off, optional or required, got %q", c.Auth.VerifyEmail))
 	}
 	if c.Auth.AccessTTL < time.Minute {
 		errs = append(errs, fmt.Errorf("auth.access_ttl must be at least 1m, got %s", c.Auth.AccessTTL))

@@ -15,6 +15,17 @@ const (
 	KindTest          Kind = "test"
 	KindPasswordReset Kind = "password_reset"
 	KindBackupFailed  Kind = "backup_failed"
+	// KindVerifyEmail carries the link that verifies a new account's
+	// address; KindEmailChange the link, sent to the new address, that
+	// confirms a change of e-mail; KindEmailChanged tells the old address
+	// that the change was made.
+	KindVerifyEmail  Kind = "verify_email"
+	KindEmailChange  Kind = "email_change"
+	KindEmailChanged Kind = "email_changed"
+	// KindContact is a contact form message, to the admins.
+	KindContact Kind = "contact"
+	// KindDigest lists a user's unread notifications.
+	KindDigest Kind = "notification_digest"
 )
 
 // Languages are the languages letters are written in; DefaultLang is used
@@ -35,6 +46,14 @@ type Data struct {
 	Detail string
 	// When is a time already formatted for the reader.
 	When string
+	// Email is an address the letter names (the new one of a change).
+	Email string
+	// From is who wrote a message ("Name <address>").
+	From string
+	// Count is how many things the letter is about; Items lists them (a
+	// bullet list in HTML, dashed lines in text).
+	Count int
+	Items []string
 }
 
 type letter struct {
@@ -77,10 +96,19 @@ var letters = map[Kind]map[string]letter{
 	},
 }
 
+func init() {
+	for k, v := range flowLetters {
+		letters[k] = v
+	}
+}
+
 var page = template.Must(template.New("mail").Parse(`<!doctype html>
 <html lang="{{.Lang}}"><head><meta charset="utf-8"><title>{{.Subject}}</title></head>
 <body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1f2328;max-width:36em;margin:0 auto;padding:1em">
-{{range .Lines}}<p>{{.}}</p>
+{{range .Lines}}<p style="white-space:pre-wrap">{{.}}</p>
+{{end}}{{if .Items}}<ul>
+{{range .Items}}<li>{{.}}</li>
+{{end}}</ul>
 {{end}}{{if .Link}}<p><a href="{{.Link}}" style="display:inline-block;padding:.6em 1.2em;background:#0b63ce;color:#fff;border-radius:6px;text-decoration:none">{{.LinkLabel}}</a></p>
 <p style="font-size:.9em;color:#57606a">{{.Link}}</p>
 {{end}}</body></html>
@@ -119,11 +147,17 @@ func Render(kind Kind, lang string, d Data) (subject, text, html string) {
 	for _, s := range lines {
 		tb.WriteString(s + "\n\n")
 	}
+	if len(d.Items) > 0 {
+		for _, it := range d.Items {
+			tb.WriteString("- " + it + "\n")
+		}
+		tb.WriteString("\n")
+	}
 	if d.Link != "" {
 		tb.WriteString(l.LinkLabel + ":\n" + d.Link + "\n")
 	}
 	var hb bytes.Buffer
-	page.Execute(&hb, map[string]any{"Lang": lang, "Subject": subject, "Lines": lines, "Link": d.Link, "LinkLabel": l.LinkLabel})
+	page.Execute(&hb, map[string]any{"Lang": lang, "Subject": subject, "Lines": lines, "Link": d.Link, "LinkLabel": l.LinkLabel, "Items": d.Items})
 	return subject, strings.TrimSpace(tb.String()) + "\n", hb.String()
 }
 

@@ -33,6 +33,11 @@ const (
 	KindCommentNew     = "comment.new"
 )
 
+// SettingEmailDigest is the setting, beside the kinds, of whether unread
+// notifications also reach the account by e-mail (a digest; on unless
+// turned off).
+const SettingEmailDigest = "email.digest"
+
 // Kinds lists every kind, in the order settings show them.
 var Kinds = []string{KindFriendRequest, KindFriendAccepted, KindDM, KindMention,
 	KindForumReply, KindCommentReply, KindCommentNew}
@@ -57,6 +62,9 @@ const (
 const (
 	itemsBucket    = "notifications"
 	settingsBucket = "notification_settings"
+	// mailedBucket keeps, per account, the id of the newest notification
+	// a digest already carried (user id → id).
+	mailedBucket = "notification_mailed"
 )
 
 // Notification is one stored notification.
@@ -78,7 +86,7 @@ type Service struct {
 
 // New opens the notification buckets; hub may be nil (nothing published).
 func New(st *store.Store, hub *events.Hub) (*Service, error) {
-	if err := st.EnsureBuckets(itemsBucket, settingsBucket); err != nil {
+	if err := st.EnsureBuckets(itemsBucket, settingsBucket, mailedBucket); err != nil {
 		return nil, err
 	}
 	return &Service{st: st, hub: hub, now: time.Now}, nil
@@ -298,6 +306,7 @@ func (s *Service) Settings(userID uint64) (Settings, error) {
 	for _, k := range Kinds {
 		out[k] = !off[k]
 	}
+	out[SettingEmailDigest] = !off[SettingEmailDigest]
 	return out, nil
 }
 
@@ -307,7 +316,7 @@ func (s *Service) Settings(userID uint64) (Settings, error) {
 func (s *Service) SetSettings(userID uint64, change Settings) (Settings, error) {
 	var v store.Validator
 	for k := range change {
-		if !KnownKind(k) {
+		if !KnownKind(k) && k != SettingEmailDigest {
 			v.Add(k, "invalid", "unknown notification kind")
 		}
 	}
@@ -360,6 +369,9 @@ func (s *Service) DeleteUser(userID uint64) error {
 			if err := b.DeleteBucket(store.Itob(userID)); err != nil {
 				return err
 			}
+		}
+		if err := tx.Bucket([]byte(mailedBucket)).Delete(store.Itob(userID)); err != nil {
+			return err
 		}
 		return tx.Bucket([]byte(settingsBucket)).Delete(store.Itob(userID))
 	})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 
+	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/internal/freespace"
 	"github.com/devhub/devhub/pkg/internal/text"
 	"github.com/devhub/devhub/pkg/quota"
@@ -59,6 +60,11 @@ func (s *Server) toAPIError(c fiber.Ctx, err error) *APIError {
 	var refusal *store.Refusal
 	var exists *roms.ExistsError
 	switch {
+	case errors.Is(err, auth.ErrEmailUnverified):
+		// The sign-in page tells this refusal by its field code and offers
+		// to send the link again.
+		return &APIError{Status: http.StatusForbidden, Message: err.Error(),
+			Data: map[string]store.FieldError{"email": {Code: "unverified", Message: err.Error()}}}
 	case errors.As(err, &qerr):
 		return quotaError(qerr)
 	case errors.As(err, &exists):

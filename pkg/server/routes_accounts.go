@@ -33,9 +33,14 @@ func (s *Server) mountAccounts(g fiber.Router) {
 }
 
 // registrationPolicy tells the sign-in page whether to offer registration
-// and whether to ask for an invitation code.
+// and whether to ask for an invitation code, and the auth.verify_email
+// policy in effect (off where mail cannot carry the links).
 func (s *Server) registrationPolicy(c fiber.Ctx) error {
-	return c.JSON(fiber.Map{"policy": s.svc.Auth.Registration()})
+	verify := s.hub.VerifyEmailPolicy()
+	if !s.hub.EmailLinksAvailable() {
+		verify = auth.VerifyOff
+	}
+	return c.JSON(fiber.Map{"policy": s.svc.Auth.Registration(), "verifyEmail": verify})
 }
 
 func (s *Server) adminInvites(c fiber.Ctx) error {

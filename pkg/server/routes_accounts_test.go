@@ -173,7 +173,7 @@ func TestRegistrationPolicies(t *testing.T) {
 	t.Run("closed", func(t *testing.T) {
 		a := newAuthApp(t, func(c *config.Config) { c.Auth.Registration = "closed" })
 		resp, raw := a.call(t, "GET", "/api/auth/registration", nil)
-		if resp.StatusCode != 200 || string(raw) != `{"policy":"closed"}` {
+		if resp.StatusCode != 200 || string(raw) != `{"policy":"closed","verifyEmail":"off"}` {
 			t.Fatalf("policy: %d %s", resp.StatusCode, raw)
 		}
 		if st := a.status(t, "POST", "/api/auth/register", form("x@example.com", "")); st != 403 {

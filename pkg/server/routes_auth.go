@@ -94,6 +94,8 @@ type registerBody struct {
 	ConfirmPassword string `json:"confirmPassword"`
 	// Invite is the invitation code when auth.registration is invite.
 	Invite string `json:"invite"`
+	// Lang is the language of the letters the account gets.
+	Lang string `json:"lang"`
 	// No role field: whatever role a client sends is dropped here.
 	tokenChoice
 }
@@ -122,12 +124,18 @@ func (s *Server) authRegister(c fiber.Ctx) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	res, err := s.svc.Auth.Register(c.Context(), auth.RegisterInput{Name: in.Name, Email: in.Email, Password: in.Password,
+	actor := s.actor(c)
+	actor.Lang = in.Lang
+	res, err := s.hub.Register(c.Context(), actor, auth.RegisterInput{Name: in.Name, Email: in.Email, Password: in.Password,
 		ConfirmPassword: in.ConfirmPassword, Invite: in.Invite}, s.authClient(c))
 	if err != nil {
 		return err
 	}
 	s.record(c, audit.Event{Type: audit.UserCreated, Actor: res.User.Email, Target: res.User.Email, Details: map[string]string{"via": "registration"}})
+	if res.VerificationRequired {
+		// No session until the address is verified: 202 and no cookie.
+		return c.Status(fiber.StatusAccepted).JSON(fiber.Map{"user": res.User, "verificationRequired": true})
+	}
 	return c.Status(fiber.StatusCreated).JSON(s.issue(c, res, in.RefreshTokenInBody))
 }
 

@@ -666,12 +666,12 @@ func TestAuthAdminUsers(t *testing.T) {
 		t.Fatalf("list %s", raw)
 	}
 	for _, u := range list {
-		for _, k := range []string{"id", "email", "name", "role", "createdAt"} {
+		for _, k := range []string{"id", "email", "name", "role", "createdAt", "emailVerified"} {
 			if _, ok := u[k]; !ok {
 				t.Fatalf("user %v lacks %s", u, k)
 			}
 		}
-		if len(u) != 5 {
+		if len(u) != 6 {
 			t.Fatalf("user has extra fields: %v", u)
 		}
 	}

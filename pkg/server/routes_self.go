@@ -60,11 +60,15 @@ func (s *Server) changeOwnEmail(c fiber.Ctx) error {
 		Email    string `json:"email"`
 		Password string `json:"password"`
 		Code     string `json:"code"`
+		// Lang is the language of the confirmation letter, when one is sent.
+		Lang string `json:"lang"`
 	}
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	res, err := s.hub.ChangeOwnEmail(c.Context(), s.actor(c), in.Email, auth.Proof{Password: in.Password, Code: in.Code}, s.authClient(c))
+	actor := s.actor(c)
+	actor.Lang = in.Lang
+	res, err := s.hub.ChangeOwnEmail(c.Context(), actor, in.Email, auth.Proof{Password: in.Password, Code: in.Code}, s.authClient(c))
 	if err != nil {
 		return err
 	}

@@ -56,6 +56,7 @@ var spaPages = []struct {
 	{regexp.MustCompile(`^/setup$`), "First run", "Create the owner's account of a new site.", false},
 	{regexp.MustCompile(`^/forgot-password$`), "Forgot password", "Get a link to set a new password by e-mail.", false},
 	{regexp.MustCompile(`^/reset-password$`), "New password", "Set a new password for your account.", false},
+	{regexp.MustCompile(`^/verify-email$`), "Confirm e-mail", "Confirm the e-mail address of your account with the link mailed to it.", false},
 	{regexp.MustCompile(`^/profile/portfolio$`), "Portfolio editor", "Edit the site's portfolio: texts, links, projects, services and tools.", false},
 	{regexp.MustCompile(`^/privacy$`), "Privacy", "How this site treats your data.", true},
 	{regexp.MustCompile(`^/terms$`), "Terms", "The terms of using this site.", true},

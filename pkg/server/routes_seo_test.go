@@ -306,7 +306,7 @@ func TestSPADescriptionsMatchServer(t *testing.T) {
 		"/filecloud/1": "file", "/s/abc": "share", "/profile": "profile", "/privacy": "privacy",
 		"/terms": "terms",
 	}
-	for path, key := range map[string]string{"/programs": "programs", "/programs/tool": "program", "/alavar": "alavar", "/alavar/game": "alavarGame", "/blog/new": "articleNew", "/blog/1/edit": "articleEdit", "/forum": "forum", "/forum/c/1": "forumCategory", "/forum/t/1": "forumThread", "/forum/moderation": "moderation", "/contact": "contact", "/setup": "setup", "/forgot-password": "forgotPassword", "/reset-password": "resetPassword", "/profile/portfolio": "portfolioEditor"} {
+	for path, key := range map[string]string{"/programs": "programs", "/programs/tool": "program", "/alavar": "alavar", "/alavar/game": "alavarGame", "/blog/new": "articleNew", "/blog/1/edit": "articleEdit", "/forum": "forum", "/forum/c/1": "forumCategory", "/forum/t/1": "forumThread", "/forum/moderation": "moderation", "/contact": "contact", "/setup": "setup", "/forgot-password": "forgotPassword", "/reset-password": "resetPassword", "/verify-email": "verifyEmail", "/profile/portfolio": "portfolioEditor"} {
 		keys[path] = key
 	}
 	for _, p := range spaPages {

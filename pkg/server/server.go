@@ -139,6 +139,12 @@ type Services struct {
 	// Newsletter is the blog's newsletter (/api/newsletter); it works only
 	// with Mail and server.public_url set.
 	Newsletter *newsletter.Service
+	// ConfirmNewEmail and ContactMail are the use-cases' mail hooks (see
+	// usecase.Hub): serve sets them where mail and server.public_url are
+	// configured; nil keeps a change of e-mail immediate and contact form
+	// messages unmailed.
+	ConfirmNewEmail func(ctx context.Context, u *auth.User, next, lang string) error
+	ContactMail     func(ctx context.Context, m social.Message) error
 	// Backups runs the scheduled backups; nil without backup.schedule. Its
 	// Health (the last scheduled backup's failure) belongs in the readiness
 	// check, its counts in /metrics.
@@ -243,6 +249,9 @@ func newServer(o Options) (*Server, error) {
 		PublicURL: o.Config.Server.PublicURL,
 		// The newsletter's use-cases.
 		Newsletter: o.Services.Newsletter,
+
+		ConfirmNewEmail: o.Services.ConfirmNewEmail,
+		ContactMail:     o.Services.ContactMail,
 	}
 	s.hub.SiteName = s.ownSiteName
 	if s.hub.Events == nil {
@@ -339,6 +348,7 @@ func (s *Server) mountAreas(app *fiber.App, cores fs.FS) error {
 	s.mountAvatars(api)
 	s.mountSetup(api)
 	s.mountPasswordReset(app, api)
+	s.mountVerifyEmail(api)
 	s.mountActivity(api)
 	s.mountIP(api)
 	s.mountFiles(api)

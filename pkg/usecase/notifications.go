@@ -19,12 +19,22 @@ func (h *Hub) ReadNotifications(actor Actor, ids []uint64, all bool) (int, error
 	return h.Notify.MarkRead(actor.UserID, ids, all)
 }
 
-// NotificationSettings are the kinds the actor receives.
+// NotificationSettings are the kinds the actor receives, and whether
+// unread ones are mailed as a digest (only where mail is configured).
 func (h *Hub) NotificationSettings(actor Actor) (notify.Settings, error) {
 	if err := requireAccount(actor); err != nil {
 		return nil, err
 	}
-	return h.Notify.Settings(actor.UserID)
+	return h.withoutDigest(h.Notify.Settings(actor.UserID))
+}
+
+// withoutDigest leaves the digest setting out where mail is off: there is
+// no digest to turn on or off.
+func (h *Hub) withoutDigest(set notify.Settings, err error) (notify.Settings, error) {
+	if err == nil && h.Mail == nil {
+		delete(set, notify.SettingEmailDigest)
+	}
+	return set, err
 }
 
 // SetNotificationSettings turns the kinds named in change on or off for the
@@ -33,5 +43,5 @@ func (h *Hub) SetNotificationSettings(actor Actor, change notify.Settings) (noti
 	if err := requireAccount(actor); err != nil {
 		return nil, err
 	}
-	return h.Notify.SetSettings(actor.UserID, change)
+	return h.withoutDigest(h.Notify.SetSettings(actor.UserID, change))
 }

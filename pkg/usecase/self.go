@@ -92,7 +92,7 @@ func (h *Hub) ChangeOwnEmail(ctx context.Context, actor Actor, email string, pro
 		return nil, err
 	}
 	if h.ConfirmNewEmail != nil {
-		if err := h.ConfirmNewEmail(ctx, before, next); err != nil {
+		if err := h.ConfirmNewEmail(ctx, before, next, actor.Lang); err != nil {
 			return nil, err
 		}
 		return &EmailChange{User: before, Pending: true}, nil

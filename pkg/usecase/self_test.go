@@ -33,7 +33,7 @@ func TestSelfNeedsAnAccount(t *testing.T) {
 func TestEmailChangeWaitsForConfirmation(t *testing.T) {
 	f := newFixture(t)
 	var asked string
-	f.hub.ConfirmNewEmail = func(_ context.Context, u *auth.User, next string) error {
+	f.hub.ConfirmNewEmail = func(_ context.Context, u *auth.User, next, _ string) error {
 		asked = u.Email + " → " + next
 		return nil
 	}

@@ -36,7 +36,10 @@ type Actor struct {
 	Email  string
 	Admin  bool
 	// IP is the client's address (empty at the terminal).
-	IP    string
+	IP string
+	// Lang is the language the actor reads letters in, where the request
+	// said (empty: the account's own, else the site's).
+	Lang  string
 	owner bool
 }
 
@@ -93,9 +96,10 @@ type Hub struct {
 	Social      *social.Service
 	ContactMail func(ctx context.Context, m social.Message) error
 	// ConfirmNewEmail, when set, is given an account's next e-mail to
-	// confirm (a link sent to the new address); the change waits for it.
-	// Unset (no mail configured), a change of e-mail is made at once.
-	ConfirmNewEmail func(ctx context.Context, u *auth.User, next string) error
+	// confirm (a link sent to the new address, in lang); the change waits
+	// for it. Unset (no mail configured), a change of e-mail is made at
+	// once. MailEmailChangeLink is the one serve sets.
+	ConfirmNewEmail func(ctx context.Context, u *auth.User, next, lang string) error
 	// Setup is the first-run link (nil: none was made).
 	Setup *auth.OwnerSetup
 	// Mail queues outgoing e-mail; nil when mail is off.

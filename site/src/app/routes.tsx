@@ -34,6 +34,7 @@ const ContactPage = lazyPage(() => import('../features/social/pages/ContactRoute
 const SetupPage = lazyPage(() => import('../features/setup/pages/SetupPage'));
 const ForgotPasswordPage = lazyPage(() => import('../features/auth/reset/ForgotPasswordPage'));
 const ResetPasswordPage = lazyPage(() => import('../features/auth/reset/ResetPasswordPage'));
+const VerifyEmailPage = lazyPage(() => import('../features/auth/verify/VerifyEmailPage'));
 const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
 
 /**
@@ -94,6 +95,7 @@ export const routes: RouteObject[] = [
       { path: 'setup', element: <SetupPage /> },
       { path: 'forgot-password', element: <ForgotPasswordPage /> },
       { path: 'reset-password', element: <ResetPasswordPage /> },
+      { path: 'verify-email', element: <VerifyEmailPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -549,7 +549,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an ordinary account and sign it in */
+        /**
+         * Create an ordinary account and sign it in
+         * @description While auth.verify_email is optional or required (and mail is on) the account starts with `emailVerified: false` and a single-use link, valid 24 hours, is mailed to <server.public_url>/verify-email?token=…. Under required the answer is 202 with no session and no cookie: the account signs in once the link was opened.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -567,11 +570,26 @@ export interface paths {
                         /** @description Needed when auth.registration is invite */
                         invite?: string;
                         refreshTokenInBody?: boolean;
+                        /** @description Language of the account's letters: uk, ru or en (else uk) */
+                        lang?: string;
                     };
                 };
             };
             responses: {
                 201: components["responses"]["SignedIn"];
+                /** @description Created, not signed in until its e-mail is verified (auth.verify_email required) */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: components["schemas"]["User"];
+                            /** @constant */
+                            verificationRequired: true;
+                        };
+                    };
+                };
                 400: components["responses"]["Error"];
                 403: components["responses"]["Error"];
                 409: components["responses"]["Error"];
@@ -694,7 +712,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with e-mail and password
-         * @description With two-factor sign-in on, the answer is a challenge for POST /api/auth/login/2fa.
+         * @description With two-factor sign-in on, the answer is a challenge for POST /api/auth/login/2fa. Under auth.verify_email required, the right password of an account whose e-mail is not verified yet is a 403 whose data names email with code unverified (POST /api/auth/verify-email/resend mails a new link); a wrong password is the usual 401.
          */
         post: {
             parameters: {
@@ -1153,7 +1171,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Who may register (auth.registration) */
+        /** Who may register (auth.registration) and whether new accounts verify their e-mail */
         get: {
             parameters: {
                 query?: never;
@@ -1172,6 +1190,11 @@ export interface paths {
                         "application/json": {
                             /** @enum {unknown} */
                             policy: "open" | "invite" | "closed";
+                            /**
+                             * @description auth.verify_email as it takes effect (off while mail or server.public_url is unset)
+                             * @enum {unknown}
+                             */
+                            verifyEmail: "off" | "optional" | "required";
                         };
                     };
                 };
@@ -1238,6 +1261,115 @@ export interface paths {
             };
             responses: {
                 /** @description A link is on its way if an account has the address */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+                429: components["responses"]["Throttled"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a mailed link — verify a new account's e-mail, or confirm a change of e-mail
+         * @description The token of <server.public_url>/verify-email?token=… is spent. A verification link marks the account's address verified; an e-mail change link moves the account to the new address (verified) and a notice goes to the old one. An unknown, used or expired token is a 400 naming token; an address another account took meanwhile a 400 naming email.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Done */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {unknown} */
+                            purpose: "verify" | "email_change";
+                            /** @description The account's address now */
+                            email: string;
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                413: components["responses"]["Error"];
+                415: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/verify-email/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a new verification link to an account that waits for one
+         * @description Answers 202 whether or not an account has the address or waits for verification, and the account is looked up after the answer. Requests are limited per client network (5 per 15 minutes, 429) and links per account (3 an hour, the same 202 and no mail). 404 while auth.verify_email is off or mail cannot carry links.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                        /** @description Language of the mail: uk, ru or en */
+                        lang?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description A link is on its way if an account with the address waits for one */
                 202: {
                     headers: {
                         [name: string]: unknown;
@@ -3874,6 +4006,8 @@ export interface paths {
                         email: string;
                         password: string;
                         code?: string;
+                        /** @description Language of the confirmation letter: uk, ru or en */
+                        lang?: string;
                     };
                 };
             };
@@ -8229,6 +8363,8 @@ export interface components {
             createdAt: string;
             /** @description The account's avatar (a square JPEG), when it has one; the URL changes with it */
             avatarUrl?: string;
+            /** @description false only for an account registered while auth.verify_email was on that has not yet opened its link; accounts made by the owner or an admin count as verified */
+            emailVerified?: boolean;
         };
         Tokens: {
             accessToken: string;
@@ -8652,7 +8788,7 @@ export interface components {
             /** @description The before of the page of older ones; absent when there are none */
             next?: number;
         };
-        /** @description Kind → on; in a change, only the kinds named */
+        /** @description Kind → on, and email.digest: whether unread notifications are also mailed as a digest (hourly, each at most once; where mail is configured); in a change, only the keys named */
         NotificationSettings: {
             [key: string]: boolean;
         };

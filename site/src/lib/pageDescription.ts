@@ -13,7 +13,8 @@ export type DescriptionKey =
   | 'home' | 'skills' | 'tools' | 'camera' | 'microphone' | 'ip' | 'tone' | 'chat' | 'games' | 'blog'
   | 'article' | 'filecloud' | 'file' | 'share' | 'profile' | 'privacy' | 'terms' | 'notFound'
   | 'programs' | 'program' | 'alavar' | 'alavarGame' | 'articleNew' | 'articleEdit' | 'forum' | 'forumCategory'
-  | 'forumThread' | 'moderation' | 'contact' | 'setup' | 'forgotPassword' | 'resetPassword' | 'portfolioEditor';
+  | 'forumThread' | 'moderation' | 'contact' | 'setup' | 'forgotPassword' | 'resetPassword' | 'portfolioEditor'
+  | 'verifyEmail';
 
 /** The routes (app/routes.tsx) and their descriptions; any other path is the not-found page. */
 const ROUTES: ReadonlyArray<readonly [RegExp, DescriptionKey]> = [
@@ -46,6 +47,7 @@ const ROUTES: ReadonlyArray<readonly [RegExp, DescriptionKey]> = [
   [/^\/setup$/, 'setup'],
   [/^\/forgot-password$/, 'forgotPassword'],
   [/^\/reset-password$/, 'resetPassword'],
+  [/^\/verify-email$/, 'verifyEmail'],
   [/^\/profile\/portfolio$/, 'portfolioEditor'],
   [/^\/privacy$/, 'privacy'],
   [/^\/terms$/, 'terms'],

@@ -98,6 +98,9 @@ export function NotificationList() {
   );
 }
 
+/** The setting, beside the kinds, of whether unread notifications are also mailed as an hourly digest. */
+const EMAIL_DIGEST = 'email.digest';
+
 function KindSettings() {
   const { t } = useTranslation(NOTIFICATIONS_NS);
   const qc = useQueryClient();
@@ -121,6 +124,18 @@ function KindSettings() {
           {t(`kindNames.${k.replace('.', '_')}`)}
         </label>
       ))}
+      {/* Offered only where mail is configured: the server sends the setting then. */}
+      {EMAIL_DIGEST in settings.data ? (
+        <label className="notify-settings__item notify-settings__item--digest">
+          <input
+            type="checkbox"
+            checked={settings.data[EMAIL_DIGEST] !== false}
+            disabled={save.isPending}
+            onChange={(e) => save.mutate({ [EMAIL_DIGEST]: e.target.checked })}
+          />
+          {t('emailDigest')}
+        </label>
+      ) : null}
     </fieldset>
   );
 }

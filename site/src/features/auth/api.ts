@@ -2,7 +2,7 @@
 // TanStack Query hooks the sign-in, sign-up and password forms use.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, setToken } from '../../lib/api';
-import type { RequestOf, Schema } from '../../lib/apiTypes';
+import type { RequestOf, ResponseOf, Schema } from '../../lib/apiTypes';
 import { useAuth } from '../../lib/auth';
 import { accountKeys, useSecurityWrite } from './security/api';
 import { passkeySecondFactor, signInWithPasskey } from './security/webauthn';
@@ -11,7 +11,15 @@ export type AuthResponse = Schema<'AuthResult'>;
 
 /** The registration form's fields: every one but the invitation code is filled in. */
 type RegisterBody = RequestOf<'/api/auth/register', 'post'>;
-export type RegisterInput = Required<Pick<RegisterBody, 'name' | 'email' | 'password' | 'confirmPassword'>> & Pick<RegisterBody, 'invite'>;
+export type RegisterInput = Required<Pick<RegisterBody, 'name' | 'email' | 'password' | 'confirmPassword'>> &
+  Pick<RegisterBody, 'invite' | 'lang'>;
+
+/** A registration under auth.verify_email required: the account exists, with no session until its link is opened. */
+export type VerificationPending = ResponseOf<'/api/auth/register', 'post'> & { verificationRequired: true };
+
+export function isVerificationPending(v: unknown): v is VerificationPending {
+  return !!v && typeof v === 'object' && (v as VerificationPending).verificationRequired === true && !!(v as VerificationPending).user;
+}
 
 /** The password step's answer when the account signs in with a second factor. */
 export type MfaChallenge = Schema<'Challenge'>;
@@ -25,8 +33,8 @@ export type AdminUser = Schema<'User'>;
 // Sign-in calls never carry an old token and never trigger a refresh.
 const anonymous = { auth: false, retryOnUnauthorized: false } as const;
 
-export function register(input: RegisterInput): Promise<AuthResponse> {
-  return api.post<AuthResponse>('/api/auth/register', input, anonymous);
+export function register(input: RegisterInput): Promise<AuthResponse | VerificationPending> {
+  return api.post<AuthResponse | VerificationPending>('/api/auth/register', input, anonymous);
 }
 
 export function login(email: string, password: string): Promise<AuthResponse | MfaChallenge> {
@@ -39,9 +47,11 @@ export function loginMfa(mfaToken: string, code: string): Promise<AuthResponse> 
 }
 
 export type RegistrationPolicy = 'open' | 'invite' | 'closed';
+/** {policy, verifyEmail}: who may register, and whether new accounts confirm their e-mail. */
+export type RegistrationInfo = ResponseOf<'/api/auth/registration', 'get'>;
 
-export function fetchRegistrationPolicy(signal?: AbortSignal): Promise<{ policy: RegistrationPolicy }> {
-  return api.get<{ policy: RegistrationPolicy }>('/api/auth/registration', { ...anonymous, signal });
+export function fetchRegistrationPolicy(signal?: AbortSignal): Promise<RegistrationInfo> {
+  return api.get<RegistrationInfo>('/api/auth/registration', { ...anonymous, signal });
 }
 
 export function changePassword(oldPassword: string, newPassword: string): Promise<{ message?: string; token?: string }> {
@@ -59,11 +69,11 @@ export function useRegistrationPolicy() {
   });
 }
 
-export type SignInResult = AuthResponse | MfaChallenge;
+export type SignInResult = AuthResponse | MfaChallenge | VerificationPending;
 
-/** An answer that is neither a challenge nor an account with its token is a failure. */
+/** An answer that is neither a challenge, a registration waiting for its e-mail, nor an account with its token is a failure. */
 function checked(res: SignInResult): SignInResult {
-  if (isMfaChallenge(res)) return res;
+  if (isMfaChallenge(res) || isVerificationPending(res)) return res;
   if (!res?.user || !res.tokens?.accessToken) throw new Error('malformed answer');
   return res;
 }
@@ -79,7 +89,7 @@ function useSignIn<V>(call: (v: V) => Promise<SignInResult>) {
   return useMutation({
     mutationFn: async (v: V) => checked(await call(v)),
     onSuccess: (res) => {
-      if (!isMfaChallenge(res)) setSession(res.user, res.tokens.accessToken);
+      if (!isMfaChallenge(res) && !isVerificationPending(res)) setSession(res.user, res.tokens.accessToken);
     },
   });
 }

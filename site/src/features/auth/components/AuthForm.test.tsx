@@ -77,6 +77,8 @@ describe('AuthForm — registration', () => {
       email: 'olena@example.com',
       password: 'password1',
       confirmPassword: 'password1',
+      // The account's letters (a verification link) are written in the interface language.
+      lang: 'uk',
     });
     expect(new Headers(init.headers).has('Authorization')).toBe(false);
   });

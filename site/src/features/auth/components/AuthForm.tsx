@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiError } from '../../../lib/api';
-import { isMfaChallenge, useLogin, usePasskeySignIn, useRegister, useRegistrationPolicy } from '../api';
+import { isMfaChallenge, isVerificationPending, useLogin, usePasskeySignIn, useRegister, useRegistrationPolicy } from '../api';
 import { errorText, fieldErrors } from '../errors';
 import { MfaStep } from '../security/MfaStep';
 import { ACCOUNT_NS } from '../security/i18n';
@@ -10,6 +10,15 @@ import { onIPAddress, passkeysSupported } from '../security/webauthn';
 import { FORGOT_PASSWORD_PATH } from '../paths';
 import { useForgotAvailable } from '../reset/api';
 import { RESET_NS } from '../reset/i18n';
+import { VERIFY_NS } from '../verify/i18n';
+import { ResendVerification } from '../verify/ResendVerification';
+
+/** Whether a sign-in was refused because the account's e-mail is not confirmed yet (auth.verify_email required). */
+function unverified(err: unknown): boolean {
+  if (!(err instanceof ApiError) || err.status !== 403 || !err.data) return false;
+  const email = (err.data as Record<string, { code?: string } | undefined>).email;
+  return email?.code === 'unverified';
+}
 
 export type AuthMode = 'login' | 'register';
 
@@ -33,6 +42,7 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
   const { t } = useTranslation();
   const { t: ta } = useTranslation(ACCOUNT_NS);
   const { t: tr } = useTranslation(RESET_NS);
+  const { t: tv, i18n } = useTranslation(VERIFY_NS);
   const policy = useRegistrationPolicy().data?.policy;
   const canReset = useForgotAvailable().data?.available === true;
   const id = useId();
@@ -48,6 +58,9 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
   const needsInvite = isRegister && policy === 'invite';
   // The password step's answer for an account with a second factor: the code step follows.
   const challenge = [login.data, register.data].find(isMfaChallenge) ?? null;
+  // A registration that signs in only once its e-mail is confirmed.
+  const pending = isVerificationPending(register.data) ? register.data : null;
+  const loginUnverified = unverified(login.error);
 
   // One attempt's outcome at a time: a new one (or the other mode) forgets the last.
   const forget = () => {
@@ -62,6 +75,8 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
   if (!error && register.error) {
     fields = fieldErrors(register.error, t);
     error = errorText(register.error, t, t('auth.errors.registerFailed'), 'register');
+  } else if (!error && loginUnverified) {
+    error = tv('unverified');
   } else if (!error && login.error) {
     error =
       login.error instanceof ApiError && login.error.status === 429
@@ -92,7 +107,8 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
       setRefused(t('auth.errors.passwordsMismatch'));
       return;
     }
-    if (isRegister) register.mutate(needsInvite ? values : { ...values, invite: undefined });
+    const lang = i18n.resolvedLanguage ?? i18n.language;
+    if (isRegister) register.mutate(needsInvite ? { ...values, lang } : { ...values, invite: undefined, lang });
     else login.mutate({ email: values.email, password: values.password });
   };
 
@@ -136,39 +152,56 @@ export function AuthForm({ initialMode = 'login' }: { initialMode?: AuthMode }) 
     );
   }
 
+  if (pending) {
+    return (
+      <div className="auth-form">
+        <h2 className="auth-form__title">{t('auth.form.registerTitle')}</h2>
+        <p className="auth-form__success" role="status">{tv('registered', { email: pending.user.email })}</p>
+        <ResendVerification email={pending.user.email} />
+        <button type="button" className="btn btn--ghost auth-form__toggle" onClick={() => { setMode('login'); forget(); setValues((v) => ({ ...v, password: '', confirmPassword: '' })); }}>
+          {t('auth.form.toLogin')}
+        </button>
+      </div>
+    );
+  }
+
   const title = isRegister ? t('auth.form.registerTitle') : t('auth.form.loginTitle');
   return (
-    <form className="auth-form" onSubmit={onSubmit} aria-label={title} noValidate>
-      <h2 className="auth-form__title">{title}</h2>
-      {isRegister ? field('name', t('auth.form.name'), 'text', 'name') : null}
-      {field('email', t('auth.form.email'), 'email', isRegister ? 'email' : 'username')}
-      {field('password', t('auth.form.password'), 'password', isRegister ? 'new-password' : 'current-password')}
-      {!isRegister && canReset ? (
-        <Link className="auth-form__forgot" to={FORGOT_PASSWORD_PATH}>
-          {tr('forgotLink')}
-        </Link>
-      ) : null}
-      {isRegister ? field('confirmPassword', t('auth.form.confirmPassword'), 'password', 'new-password') : null}
-      {needsInvite ? field('invite', ta('register.invite'), 'text', 'off') : null}
-      {mode === 'register' && policy === 'closed' ? <p className="profile-section__hint">{ta('register.closed')}</p> : null}
-      {error ? (
-        <p className="auth-form__error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      <button type="submit" className="btn btn--primary" disabled={busy}>
-        {busy ? t('auth.form.submitting') : isRegister ? t('auth.form.submitRegister') : t('auth.form.submitLogin')}
-      </button>
-      {!isRegister && passkeysSupported() && !onIPAddress() ? (
-        <button type="button" className="btn auth-form__passkey" onClick={withPasskey} disabled={busy}>
-          {ta('login.withPasskey')}
+    <>
+      <form className="auth-form" onSubmit={onSubmit} aria-label={title} noValidate>
+        <h2 className="auth-form__title">{title}</h2>
+        {isRegister ? field('name', t('auth.form.name'), 'text', 'name') : null}
+        {field('email', t('auth.form.email'), 'email', isRegister ? 'email' : 'username')}
+        {field('password', t('auth.form.password'), 'password', isRegister ? 'new-password' : 'current-password')}
+        {!isRegister && canReset ? (
+          <Link className="auth-form__forgot" to={FORGOT_PASSWORD_PATH}>
+            {tr('forgotLink')}
+          </Link>
+        ) : null}
+        {isRegister ? field('confirmPassword', t('auth.form.confirmPassword'), 'password', 'new-password') : null}
+        {needsInvite ? field('invite', ta('register.invite'), 'text', 'off') : null}
+        {mode === 'register' && policy === 'closed' ? <p className="profile-section__hint">{ta('register.closed')}</p> : null}
+        {error ? (
+          <p className="auth-form__error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <button type="submit" className="btn btn--primary" disabled={busy}>
+          {busy ? t('auth.form.submitting') : isRegister ? t('auth.form.submitRegister') : t('auth.form.submitLogin')}
         </button>
-      ) : null}
-      {policy === 'closed' && !isRegister ? null : (
-        <button type="button" className="btn btn--ghost auth-form__toggle" onClick={toggle}>
-          {isRegister ? t('auth.form.toLogin') : t('auth.form.toRegister')}
-        </button>
-      )}
-    </form>
+        {!isRegister && passkeysSupported() && !onIPAddress() ? (
+          <button type="button" className="btn auth-form__passkey" onClick={withPasskey} disabled={busy}>
+            {ta('login.withPasskey')}
+          </button>
+        ) : null}
+        {policy === 'closed' && !isRegister ? null : (
+          <button type="button" className="btn btn--ghost auth-form__toggle" onClick={toggle}>
+            {isRegister ? t('auth.form.toLogin') : t('auth.form.toRegister')}
+          </button>
+        )}
+      </form>
+      {/* Its own form, beside the sign-in one: forms do not nest. */}
+      {loginUnverified ? <ResendVerification email={values.email} /> : null}
+    </>
   );
 }

@@ -97,6 +97,28 @@ describe('ProfilePage for signed-in users', () => {
     await waitFor(() => expect(screen.queryByRole('button', { name: /Позначити прочитаним:/ })).toBeNull());
   });
 
+  it.each([
+    ['offered where mail is on (the server sends the setting)', true],
+    ['not offered where mail is off', false],
+  ])('the e-mail digest setting is %s', async (_, mailOn) => {
+    const kinds = { 'friend.request': true, 'friend.accepted': true, 'dm.message': true, mention: true, 'forum.reply': true, 'comment.reply': true, 'comment.new': true };
+    const fetch = signedIn(USER, {
+      'GET /api/notifications': () => json({ items: [], unread: 0 }),
+      'GET /api/notifications/settings': () => json(mailOn ? { ...kinds, 'email.digest': false } : kinds),
+      'PATCH /api/notifications/settings': ({ body }) => json({ ...kinds, ...(body as object) }),
+    });
+    renderWithShell(<ProfilePage />, { route: '/profile?section=notifications' });
+    await screen.findByRole('checkbox', { name: 'Згадки' });
+    const digest = screen.queryByRole('checkbox', { name: /Також надсилати непрочитані сповіщення на пошту/ }) as HTMLInputElement | null;
+    expect(!!digest).toBe(mailOn);
+    if (!digest) return;
+    expect(digest.checked).toBe(false);
+    fireEvent.click(digest);
+    await waitFor(() => expect(fetch.mock.calls.some(([u, i]) => String(u).endsWith('/api/notifications/settings') && i?.method === 'PATCH')).toBe(true));
+    const call = fetch.mock.calls.find(([u, i]) => String(u).endsWith('/api/notifications/settings') && i?.method === 'PATCH');
+    expect(JSON.parse(String(call?.[1]?.body))).toEqual({ 'email.digest': true });
+  });
+
   it("a non-admin opening the admin panel sees 'Доступ заборонено' and nothing is fetched", async () => {
     const fetch = signedIn(USER);
     renderWithShell(<ProfilePage />, { route: '/profile?section=admin' });

@@ -70,6 +70,39 @@ describe('AccountSettings', () => {
     expect(fetch).toHaveBeenCalled();
   });
 
+  it('a change waiting for its link names the new address and keeps the current one', async () => {
+    const { fetch } = setup({ 'POST /api/auth/email': () => json({ user: me, pending: true }) });
+    const f = await waitFor(() => form('E-mail'));
+    fireEvent.change(within(f).getByLabelText('New e-mail'), { target: { value: ' new@example.com ' } });
+    fireEvent.change(within(f).getByLabelText('Current password'), { target: { value: 'password1' } });
+    fireEvent.click(within(f).getByRole('button', { name: 'Change e-mail' }));
+    expect(await within(f).findByText('We sent a link to new@example.com; the e-mail changes once it is opened.')).toBeTruthy();
+    expect(within(f).getByText('Now: ann@example.com')).toBeTruthy();
+    const call = fetch.mock.calls.find(([u, i]) => String(u).endsWith('/api/auth/email') && i?.method === 'POST');
+    // The confirmation letter is written in the interface language.
+    expect(JSON.parse(String(call?.[1]?.body))).toMatchObject({ email: 'new@example.com', lang: 'en' });
+  });
+
+  it.each([
+    [false, true],
+    [true, false],
+    [undefined, false],
+  ])('an e-mail with emailVerified %s is shown as not confirmed: %s, with a new link to ask for', async (verified, shown) => {
+    localStorage.setItem('token', 't0');
+    const fetch = stubFetch({
+      'GET /api/auth/profile': () => json({ ...me, ...(verified === undefined ? {} : { emailVerified: verified }) }),
+      'POST /api/auth/verify-email/resend': () => json({ message: 'ok' }, 202),
+    });
+    renderWithShell(<AccountSettings />);
+    await waitFor(() => form('E-mail'));
+    expect(!!screen.queryByText('Not confirmed')).toBe(shown);
+    if (!shown) return;
+    fireEvent.click(screen.getByRole('button', { name: 'Send the link again' }));
+    expect(await screen.findByText(/a new link is on its way/)).toBeTruthy();
+    const call = fetch.mock.calls.find(([u]) => String(u).endsWith('/api/auth/verify-email/resend'));
+    expect(JSON.parse(String(call?.[1]?.body))).toEqual({ email: 'ann@example.com', lang: 'en' });
+  });
+
   it('refuses a picture over 5 MB before sending it', async () => {
     const { fetch } = setup();
     const input = (await screen.findByLabelText('Choose a picture')) as HTMLInputElement;

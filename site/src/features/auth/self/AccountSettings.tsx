@@ -5,6 +5,8 @@ import { TextField } from '../../../components/ui/Field';
 import { useAuth, type User } from '../../../lib/auth';
 import { errorText } from '../errors';
 import { codeRequired, MAX_AVATAR_BYTES, useChangeEmail, useExportData, useRemoveAvatar, useSetAvatar, useSetName } from './api';
+import { VERIFY_NS } from '../verify/i18n';
+import { ResendVerification } from '../verify/ResendVerification';
 import { DeleteAccountForm } from './DeleteAccountForm';
 import { SELF_NS } from './i18n';
 import './self.css';
@@ -17,6 +19,7 @@ export function AccountSettings() {
     <>
       <NameForm user={user} />
       <AvatarForm user={user} />
+      {user.emailVerified === false ? <EmailUnverified email={user.email} /> : null}
       <EmailForm user={user} />
       <ExportData />
       <DeleteAccountForm />
@@ -105,8 +108,21 @@ function AvatarForm({ user }: { user: User }) {
   );
 }
 
+/** An account registered while e-mail verification was on that has not opened its link yet. */
+function EmailUnverified({ email }: { email: string }) {
+  const { t } = useTranslation(VERIFY_NS);
+  return (
+    <section className="auth-form self-form" aria-label={t('notVerified')}>
+      <p className="profile-section__hint">
+        <span className="self-badge self-badge--warn">{t('notVerified')}</span> {t('unverified')}
+      </p>
+      <ResendVerification email={email} />
+    </section>
+  );
+}
+
 function EmailForm({ user }: { user: User }) {
-  const { t } = useTranslation(SELF_NS);
+  const { t, i18n } = useTranslation(SELF_NS);
   const { t: tc } = useTranslation();
   const id = useId();
   const [email, setEmail] = useState('');
@@ -116,12 +132,14 @@ function EmailForm({ user }: { user: User }) {
   const needsCode = change.isError && codeRequired(change.error);
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    change.mutate({ email, password, ...(code ? { code } : {}) }, {
+    change.mutate({ email, password, ...(code ? { code } : {}), lang: i18n.resolvedLanguage ?? i18n.language }, {
       onSuccess: () => { setPassword(''); setCode(''); setEmail(''); },
     });
   };
   let ok: string | null = null;
-  if (change.isSuccess) ok = change.data.pending ? t('email.pending') : t('email.saved', { email: change.data.user.email });
+  if (change.isSuccess) {
+    ok = change.data.pending ? t('email.pending', { email: change.variables.email.trim() }) : t('email.saved', { email: change.data.user.email });
+  }
   return (
     <form className="auth-form self-form" onSubmit={onSubmit} aria-labelledby={`${id}-title`} noValidate>
       <h2 id={`${id}-title`} className="auth-form__title">{t('email.title')}</h2>
