@@ -13,9 +13,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	bolt "go.etcd.io/bbolt"
@@ -295,22 +295,44 @@ func (s *Service) MutedUntil(userID uint64) (time.Time, error) {
 	return until, nil
 }
 
-// mentionRE finds @name mentions: an @ not inside a word (not an e-mail
-// address), then letters, digits, '_', '.' or '-'.
-var mentionRE = regexp.MustCompile(`(?:^|[^\p{L}\p{N}_.@])@([\p{L}\p{N}_][\p{L}\p{N}_.\-]*)`)
-
-// Mentions are the distinct names text mentions as @name, in order, without
-// a trailing '.' or '-' (the end of a sentence).
-func Mentions(text string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, m := range mentionRE.FindAllStringSubmatch(text, 20) {
-		name := strings.TrimRight(m[1], ".-")
-		key := strings.ToLower(name)
-		if name != "" && !seen[key] {
-			seen[key] = true
-			out = append(out, name)
-		}
+// Mentioned reports whether text mentions the account called name as
+// @name: the @ not inside a word or an e-mail address, then the whole name
+// in any letter case — spaces included, as display names have them — and no
+// letter, digit, '_' or '-' right after it. So "@Anna Petrenko, hi" mentions
+// "Anna Petrenko" (and "Anna"), and "@Annabel" mentions neither.
+func Mentioned(text, name string) bool {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return false
 	}
-	return out
+	want := utf8.RuneCountInString(name)
+	for i := 0; ; {
+		j := strings.IndexByte(text[i:], '@')
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		i = at + 1
+		if before, _ := utf8.DecodeLastRuneInString(text[:at]); at > 0 && (nameRune(before) || before == '.' || before == '@') {
+			continue
+		}
+		rest, n := text[at+1:], 0
+		end := len(rest)
+		for k := range rest {
+			if n == want {
+				end = k
+				break
+			}
+			n++
+		}
+		if n < want || !strings.EqualFold(rest[:end], name) {
+			continue
+		}
+		if after, _ := utf8.DecodeRuneInString(rest[end:]); end < len(rest) && (nameRune(after) || after == '-') {
+			continue
+		}
+		return true
+	}
 }
+
+func nameRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }

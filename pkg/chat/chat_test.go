@@ -204,18 +204,33 @@ func TestRetentionAndDelete(t *testing.T) {
 	})
 }
 
-func TestMentions(t *testing.T) {
-	tests := []struct{ text, want string }{
-		{"hi @ann and @Bob.", "ann,Bob"},
-		{"@ann @ANN", "ann"},
-		{"mail me at a@b.com", ""},
-		{"@Олена, привіт", "Олена"},
-		{"(@x_y-z)", "x_y-z"},
-		{"@ alone", ""},
+func TestMentioned(t *testing.T) {
+	tests := []struct {
+		text, name string
+		want       bool
+	}{
+		{"hi @ann and @Bob.", "ann", true},
+		{"hi @ann and @Bob.", "bob", true},
+		{"@ANN, look", "ann", true},
+		{"@Anna Petrenko, look", "Anna Petrenko", true},
+		{"@anna petrenko", "Anna Petrenko", true},
+		{"@Anna Petrenko, look", "Anna", true},
+		{"@Annabel", "Anna", false},
+		{"@Anna-Maria", "Anna", false},
+		{"@Anna_2", "Anna", false},
+		{"@Anna Pet", "Anna Petrenko", false},
+		{"mail me at anna@example.com", "example.com", false},
+		{"x.@ann", "ann", false},
+		{"@@ann", "ann", false},
+		{"@Олена, привіт", "олена", true},
+		{"(@x_y-z)", "x_y-z", true},
+		{"@ alone", "alone", false},
+		{"no mention of ann", "ann", false},
+		{"@ann", "", false},
 	}
 	for _, tt := range tests {
-		if got := strings.Join(Mentions(tt.text), ","); got != tt.want {
-			t.Errorf("Mentions(%q) = %q, want %q", tt.text, got, tt.want)
+		if got := Mentioned(tt.text, tt.name); got != tt.want {
+			t.Errorf("Mentioned(%q, %q) = %v, want %v", tt.text, tt.name, got, tt.want)
 		}
 	}
 }

@@ -97,8 +97,7 @@ func (h *Hub) PostChat(ctx context.Context, actor Actor, text string) (*chat.Mes
 // as @name (a display name, compared without case), except its author and
 // an account that blocked the author or that the author blocked.
 func (h *Hub) notifyMentions(ctx context.Context, m *chat.Message) {
-	names := chat.Mentions(m.Text)
-	if len(names) == 0 || h.Notify == nil {
+	if !strings.Contains(m.Text, "@") || h.Notify == nil {
 		return
 	}
 	users, err := h.Auth.Users()
@@ -106,16 +105,14 @@ func (h *Hub) notifyMentions(ctx context.Context, m *chat.Message) {
 		h.log().Warn("chat mentions", slog.Any("err", err))
 		return
 	}
-	for _, name := range names {
-		for _, u := range users {
-			if u.ID == m.Author.ID || !strings.EqualFold(u.Name, name) || h.Blocked(ctx, u.ID, m.Author.ID) {
-				continue
-			}
-			data := map[string]any{"where": "chat", "messageId": m.ID, "by": m.Author,
-				"text": text.Truncate(m.Text, mentionExcerpt)}
-			if err := h.Notify.Add(ctx, u.ID, notify.KindMention, data); err != nil {
-				h.log().Warn("chat mention", slog.Uint64("user", u.ID), slog.Any("err", err))
-			}
+	for _, u := range users {
+		if u.ID == m.Author.ID || !chat.Mentioned(m.Text, u.Name) || h.Blocked(ctx, u.ID, m.Author.ID) {
+			continue
+		}
+		data := map[string]any{"where": "chat", "messageId": m.ID, "by": m.Author,
+			"text": text.Truncate(m.Text, mentionExcerpt)}
+		if err := h.Notify.Add(ctx, u.ID, notify.KindMention, data); err != nil {
+			h.log().Warn("chat mention", slog.Uint64("user", u.ID), slog.Any("err", err))
 		}
 	}
 }

@@ -65,6 +65,18 @@ func TestChatAndNotifications(t *testing.T) {
 	if p, _ := n.List(f.owner.ID, 0, 0); len(p.Items) != 0 {
 		t.Fatal("the author was notified of their own mention")
 	}
+	// A display name with a space is mentioned whole; a longer word that
+	// starts with a name mentions nobody.
+	anna := mk("anna@example.com", "Anna Petrenko", auth.RoleUser)
+	if _, err := f.hub.PostChat(ctx, actorOf(f.owner), "@anna petrenko, see this; @bobby too"); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := n.List(anna.ID, 0, 0); len(p.Items) != 1 {
+		t.Fatalf("Anna Petrenko's notifications %+v", p.Items)
+	}
+	if p, _ := n.List(f.other.ID, 0, 0); len(p.Items) != 1 {
+		t.Fatalf("@bobby reached bob: %+v", p.Items)
+	}
 	// An account that blocked the author is not reached by their mentions.
 	soc, err := social.New(st, social.Options{})
 	if err != nil {
