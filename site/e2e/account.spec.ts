@@ -158,7 +158,7 @@ test('a user deletes their account with their password; the session and the sign
 
 test('an admin edits the portfolio from the site and the home page changes', async ({ page, consoleErrors }) => {
   test.setTimeout(90_000);
-  // The instance reads the repository's content/: the file is put back exactly as it was after.
+  // The instance's content/ is shared by every spec: the file is put back exactly as it was after.
   const { readFileSync: read, writeFileSync, rmSync } = await import('node:fs');
   const { join } = await import('node:path');
   const file = join(devhubEnv.DEVHUB_STORAGE_CONTENT_DIR, 'profile.yaml');

@@ -2,7 +2,7 @@
 // port with a fresh temporary data directory. Computed once in Playwright's main process and
 // handed to its workers through the environment (DEVHUB_E2E_*), so every file sees the same.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +33,12 @@ export const baseURL = `http://${host}:${port}`;
 export const dataDir = process.env.DEVHUB_E2E_DATA_DIR;
 export const uploadsDir = join(dataDir, 'uploads');
 mkdirSync(uploadsDir, { recursive: true });
+/**
+ * The instance's content/: a copy of the repository's, made once, so the specs that edit the
+ * portfolio from the site write there and never into the working tree.
+ */
+export const contentDir = join(dataDir, 'content');
+if (!existsSync(contentDir)) cpSync(join(repoDir, 'content'), contentDir, { recursive: true });
 
 /**
  * The DEVHUB_* environment of the instance, for the server and for CLI commands run against it.
@@ -43,7 +49,7 @@ export const devhubEnv: Record<string, string> = {
   DEVHUB_STORAGE_DATA_DIR: dataDir,
   DEVHUB_STORAGE_UPLOADS_DIR: uploadsDir,
   DEVHUB_STORAGE_ROMS_DIR: join(repoDir, 'roms'),
-  DEVHUB_STORAGE_CONTENT_DIR: join(repoDir, 'content'),
+  DEVHUB_STORAGE_CONTENT_DIR: contentDir,
   // many page loads come from one address in a test run: keep the per-IP limit out of the way
   DEVHUB_ACTIVITY_RATE_PER_MINUTE: '100000',
   DEVHUB_ACTIVITY_GLOBAL_RATE_PER_MINUTE: '100000',

@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { devhubBin } from './env';
+import { devhubBin, devhubEnv } from './env';
 import type { Page } from '@playwright/test';
 import { expect, signInNewAccount, test, uid } from './fixtures';
 
@@ -18,7 +18,7 @@ async function expectNoRawKeys(page: Page) {
   expect(raw).toEqual([]);
 }
 
-// The portfolio against the real binary, which reads the shipped content/profile.yaml:
+// The portfolio against the real binary, which reads a copy of the shipped content/profile.yaml:
 // the owner on the home page, /skills and /tools from that file, icons served by the binary.
 
 test.beforeEach(async ({ page }) => {
@@ -158,8 +158,8 @@ test('/, /skills and /tools open in the header language, else the nearest they h
 test('renaming the site in the portfolio editor changes the header, the title and the heads', async ({ page, request }) => {
   const { token } = await signInNewAccount(page, { prefix: 'brand', name: 'Brand Admin', admin: true });
   const original = await (await request.get('/api/profile')).json();
-  // The instance serves the repository's content/: the file goes back byte for byte too.
-  const file = join(repoDir, 'content', 'profile.yaml');
+  // The instance's content/ is shared by every spec: the file goes back byte for byte too.
+  const file = join(devhubEnv.DEVHUB_STORAGE_CONTENT_DIR, 'profile.yaml');
   const originalFile = readFileSync(file);
   const name = `Hub ${uid().slice(-6)}`;
   try {
