@@ -112,9 +112,11 @@ test('an account slot saved on one device loads on another at the same position'
   await second.getByRole('region', { name: 'Continue playing' }).getByRole('button', { name: 'Coin Catcher', exact: true }).click();
   await expect.poll(() => frames(second), { timeout: 60_000 }).toBeGreaterThan(30);
   const autoThumb = second.getByRole('region', { name: 'Continue where you left off' }).getByRole('img', { name: 'Screenshot of where you left off' });
-  await expect.poll(() => autoThumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 10_000 }).toBeGreaterThan(0);
+  // The autosave's picture and the game's frames come after the server and the emulator did
+  // their work, which takes long on a loaded machine.
+  await expect.poll(() => autoThumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 30_000 }).toBeGreaterThan(0);
   await second.getByRole('button', { name: 'Continue where you left off' }).click();
-  await expect.poll(async () => Math.abs((await playerX(second, b.canvas)) - moved), { timeout: 10_000 }).toBeLessThan(0.05);
+  await expect.poll(async () => Math.abs((await playerX(second, b.canvas)) - moved), { timeout: 30_000 }).toBeLessThan(0.05);
   await second.context().close();
 });
 

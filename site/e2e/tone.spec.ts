@@ -349,6 +349,8 @@ test.describe('tone generator', () => {
 });
 
 test('the generator has no accessibility violations (axe)', async ({ page }) => {
+  // Four axe runs over the page: each takes seconds of CPU on a loaded machine.
+  test.setTimeout(120_000);
   const { default: AxeBuilder } = await import('@axe-core/playwright');
   await page.goto('/tools/tone_generator');
   await page.getByRole('button', { name: /Mid-high/ }).click();
