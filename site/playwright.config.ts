@@ -9,7 +9,7 @@ export default defineConfig({
   // The https test has its own config and server (playwright.https.config.ts).
   testIgnore: 'tls.spec.ts',
   fullyParallel: false,
-  workers: process.env.CI ? 1 : 2,
+  workers: 2,
   retries: 0,
   forbidOnly: !!process.env.CI,
   timeout: 30_000,

@@ -11,13 +11,13 @@ import (
 // TakeUndigested returns userID's unread notifications that no digest
 // carried yet, oldest first, and marks them carried: each notification is
 // handed out at most once, even if the mail that carries it is lost. It
-// returns none when the account turned the digest off (nothing is marked
-// then: turning it on again mails those still unread).
+// returns none unless the account turned the digest on (nothing is marked
+// then: turning it on mails those still unread).
 func (s *Service) TakeUndigested(userID uint64) ([]Notification, error) {
 	var out []Notification
 	err := s.st.Update(func(tx *bolt.Tx) error {
 		off, err := offKinds(tx, userID)
-		if err != nil || off[SettingEmailDigest] {
+		if err != nil || !off[SettingEmailDigest] {
 			return err
 		}
 		b := tx.Bucket([]byte(itemsBucket)).Bucket(store.Itob(userID))

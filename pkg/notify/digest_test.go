@@ -21,10 +21,11 @@ func TestTakeUndigested(t *testing.T) {
 		name  string
 		steps []step
 	}{
-		{"nothing yet", []step{{want: 0}}},
-		{"new ones once", []step{{add: 3, want: 3}, {want: 0}, {add: 1, want: 1}}},
-		{"read ones are left out", []step{{add: 2, readAll: true, want: 0}, {add: 1, want: 1}}},
-		{"turned off", []step{{add: 2, digestOn: &off, want: 0}, {digestOn: &on, want: 2}, {want: 0}}},
+		{"nothing yet", []step{{digestOn: &on, want: 0}}},
+		{"off until turned on", []step{{add: 2, want: 0}, {digestOn: &on, want: 2}, {want: 0}}},
+		{"new ones once", []step{{digestOn: &on, add: 3, want: 3}, {want: 0}, {add: 1, want: 1}}},
+		{"read ones are left out", []step{{digestOn: &on, add: 2, readAll: true, want: 0}, {add: 1, want: 1}}},
+		{"turned off", []step{{digestOn: &on}, {add: 2, digestOn: &off, want: 0}, {digestOn: &on, want: 2}, {want: 0}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, _ := newService(t)

@@ -34,8 +34,8 @@ const (
 )
 
 // SettingEmailDigest is the setting, beside the kinds, of whether unread
-// notifications also reach the account by e-mail (a digest; on unless
-// turned off).
+// notifications also reach the account by e-mail (a digest). It is off
+// until the account turns it on: mail nobody asked for is spam.
 const SettingEmailDigest = "email.digest"
 
 // Kinds lists every kind, in the order settings show them.
@@ -306,7 +306,7 @@ func (s *Service) Settings(userID uint64) (Settings, error) {
 	for _, k := range Kinds {
 		out[k] = !off[k]
 	}
-	out[SettingEmailDigest] = !off[SettingEmailDigest]
+	out[SettingEmailDigest] = off[SettingEmailDigest] != defaultOn(SettingEmailDigest)
 	return out, nil
 }
 
@@ -329,7 +329,7 @@ func (s *Service) SetSettings(userID uint64, change Settings) (Settings, error) 
 			return err
 		}
 		for k, on := range change {
-			if on {
+			if on == defaultOn(k) {
 				delete(off, k)
 			} else {
 				off[k] = true
@@ -347,7 +347,12 @@ func (s *Service) SetSettings(userID uint64, change Settings) (Settings, error) 
 	return s.Settings(userID)
 }
 
-// offKinds are the kinds userID turned off.
+// defaultOn is a setting's state until the account changes it: every kind
+// on, the e-mail digest off.
+func defaultOn(setting string) bool { return setting != SettingEmailDigest }
+
+// offKinds are the settings userID switched away from their default: the
+// kinds turned off, and the e-mail digest when turned on.
 func offKinds(tx *bolt.Tx, userID uint64) (map[string]bool, error) {
 	off := map[string]bool{}
 	err := store.GetJSON(tx.Bucket([]byte(settingsBucket)), store.Itob(userID), &off)

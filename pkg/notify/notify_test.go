@@ -186,7 +186,7 @@ func TestSettings(t *testing.T) {
 	s, hub := newService(t)
 	ctx := context.Background()
 	got, err := s.Settings(1)
-	if err != nil || len(got) != len(Kinds)+1 || !got[KindMention] || !got[SettingEmailDigest] {
+	if err != nil || len(got) != len(Kinds)+1 || !got[KindMention] || got[SettingEmailDigest] {
 		t.Fatalf("defaults %v %v", got, err)
 	}
 	var verr *store.ValidationError

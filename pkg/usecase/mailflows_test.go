@@ -56,21 +56,23 @@ func mkUser(t *testing.T, h *Hub, email, role string) *auth.User {
 	return u
 }
 
-// The digest mails each verified account its unread notifications once:
-// not again at the next run, not to an account that turned it off, not to
-// an unverified address.
+// The digest mails each verified account that turned it on its unread
+// notifications once: not again at the next run, not to an account that
+// left it off (the default), not to an unverified address.
 func TestMailDigests(t *testing.T) {
 	ctx := context.Background()
 	h, srv := mailHub(t)
 	ann := mkUser(t, h, "ann@example.org", auth.RoleUser)
 	off := mkUser(t, h, "off@example.org", auth.RoleUser)
-	if _, err := h.Notify.SetSettings(off.ID, notify.Settings{notify.SettingEmailDigest: false}); err != nil {
-		t.Fatal(err)
-	}
 	res, err := h.Auth.Register(ctx, auth.RegisterInput{Name: "Unv", Email: "unverified@example.org", Password: "a long password 1",
 		ConfirmPassword: "a long password 1"}, auth.Client{})
 	if err != nil || res.User.EmailVerified {
 		t.Fatalf("register: %+v %v", res, err)
+	}
+	for _, id := range []uint64{ann.ID, res.User.ID} {
+		if _, err := h.Notify.SetSettings(id, notify.Settings{notify.SettingEmailDigest: true}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, id := range []uint64{ann.ID, off.ID, res.User.ID} {
 		for _, kind := range []string{notify.KindFriendRequest, notify.KindDM} {

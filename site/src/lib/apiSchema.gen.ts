@@ -8788,7 +8788,7 @@ export interface components {
             /** @description The before of the page of older ones; absent when there are none */
             next?: number;
         };
-        /** @description Kind → on, and email.digest: whether unread notifications are also mailed as a digest (hourly, each at most once; where mail is configured); in a change, only the keys named */
+        /** @description Kind → on, and email.digest: whether unread notifications are also mailed as a digest (hourly, each at most once; where mail is configured; off until turned on); in a change, only the keys named */
         NotificationSettings: {
             [key: string]: boolean;
         };
