@@ -285,6 +285,20 @@ func (s *Service) Lang(id uint64) string {
 	return rec.Lang
 }
 
+// dropEmailChanges spends account id's pending change of e-mail: its
+// password was reset or changed (whoever started the change may have been
+// a thief the owner has just locked out) or its address was set another
+// way (the link would move it to an address it no longer asks for).
+func dropEmailChanges(tx *bolt.Tx, id uint64) error {
+	b := tx.Bucket([]byte(bucketEmailTokens))
+	if b == nil {
+		return nil
+	}
+	return sweepEmailTokens(b, time.Time{}, func(o emailTokenRecord) bool {
+		return o.UserID == id && o.Purpose == PurposeEmailChange
+	})
+}
+
 // dropEmailTokens forgets every link of account id (its deletion).
 func dropEmailTokens(tx *bolt.Tx, id uint64) error {
 	b := tx.Bucket([]byte(bucketEmailTokens))

@@ -222,3 +222,60 @@ func TestConfirmEmailChange(t *testing.T) {
 		})
 	}
 }
+
+// A pending change of e-mail is spent when the account's password is reset
+// or changed, or its address is set another way: whoever started the change
+// (a thief with the session and the password) cannot finish it from the new
+// mailbox once the owner has taken the account back, and a link never moves
+// the account to an address it no longer asks for.
+func TestPasswordAndAddressChangesSpendEmailChangeLinks(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name    string
+		between func(t *testing.T, s *Service, id uint64)
+	}{
+		{"password reset", func(t *testing.T, s *Service, _ uint64) {
+			req, err := s.CreatePasswordReset(ctx, "old@example.com")
+			if err != nil || req == nil {
+				t.Fatalf("reset link: %v %v", req, err)
+			}
+			if _, err := s.ResetPassword(ctx, req.Token, "a new password 1", client); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"password change", func(t *testing.T, s *Service, _ uint64) {
+			res, err := s.Login(ctx, "old@example.com", "password1", client)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := s.Authenticate(res.Tokens.AccessToken)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.ChangePassword(ctx, p, "password1", "a new password 1", client); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"address set directly", func(t *testing.T, s *Service, id uint64) {
+			if _, err := s.SetEmail(ctx, id, "other@example.com"); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := newVerifyService(t, VerifyOptional)
+			res := register(t, s, "old@example.com", "password1")
+			l, err := s.EmailChangeLink(ctx, res.User.ID, "thief@example.com", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.between(t, s, res.User.ID)
+			if _, err := s.ConfirmEmail(ctx, l.Token); err == nil {
+				t.Fatal("the pending change's link still worked")
+			}
+			if u, _ := s.UserByID(res.User.ID); u.Email == "thief@example.com" {
+				t.Fatalf("moved to %s", u.Email)
+			}
+		})
+	}
+}

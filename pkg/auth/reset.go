@@ -171,6 +171,9 @@ func (s *Service) ResetPassword(ctx context.Context, token, newPassword string, 
 		if err := dropResets(tx, rec.ID); err != nil {
 			return err
 		}
+		if err := dropEmailChanges(tx, rec.ID); err != nil {
+			return err
+		}
 		rec.PasswordHash = hash
 		rec.TokenVersion++
 		if err := putUser(tx, rec); err != nil {

@@ -187,6 +187,9 @@ func (s *Service) SetEmail(ctx context.Context, id uint64, email string) (*User,
 		if err := dropResets(tx, rec.ID); err != nil {
 			return err
 		}
+		if err := dropEmailChanges(tx, rec.ID); err != nil {
+			return err
+		}
 		return emails.Put([]byte(email), store.Itob(rec.ID))
 	})
 }

@@ -472,6 +472,9 @@ func (s *Service) ChangePassword(ctx context.Context, p *Principal, oldPassword,
 		}
 		cur.PasswordHash = hash
 		cur.TokenVersion++
+		if err := dropEmailChanges(tx, cur.ID); err != nil {
+			return err
+		}
 		if err := putUser(tx, cur); err != nil {
 			return err
 		}

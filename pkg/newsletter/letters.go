@@ -42,7 +42,9 @@ type texts struct {
 	ArticleSubject, ArticleLabel string
 	ArticleIntro                 string
 	UnsubLine, UnsubLabel        string
-	// The pages the links open.
+	// The pages the links open: first the question (a GET changes
+	// nothing), then what the button did.
+	AskConfirmText, AskUnsubText  string
 	ConfirmedTitle, ConfirmedText string
 	GoneTitle, GoneText           string
 	BadTitle, BadText             string
@@ -59,6 +61,8 @@ var byLang = map[string]texts{
 		ArticleSubject: "{{.Title}} — {{.Site}}", ArticleLabel: "Читати статтю",
 		ArticleIntro: "Нова стаття в блозі {{.Site}}:",
 		UnsubLine:    "Ви отримали цей лист, бо підписалися на блог {{.Site}}.", UnsubLabel: "Відписатися",
+		AskConfirmText: "Підписати {{.Who}} на нові статті блогу?",
+		AskUnsubText:   "Відписати {{.Who}} від розсилки блогу?",
 		ConfirmedTitle: "Підписку підтверджено", ConfirmedText: "Дякуємо! Нові статті блогу надходитимуть на {{.Who}}.",
 		GoneTitle: "Ви відписалися", GoneText: "Адресу {{.Who}} видалено зі списку розсилки. Листів більше не буде.",
 		BadTitle: "Посилання не діє", BadText: "Це посилання недійсне, застаріле або вже використане.",
@@ -73,6 +77,8 @@ var byLang = map[string]texts{
 		ArticleSubject: "{{.Title}} — {{.Site}}", ArticleLabel: "Читать статью",
 		ArticleIntro: "Новая статья в блоге {{.Site}}:",
 		UnsubLine:    "Вы получили это письмо, потому что подписались на блог {{.Site}}.", UnsubLabel: "Отписаться",
+		AskConfirmText: "Подписать {{.Who}} на новые статьи блога?",
+		AskUnsubText:   "Отписать {{.Who}} от рассылки блога?",
 		ConfirmedTitle: "Подписка подтверждена", ConfirmedText: "Спасибо! Новые статьи блога будут приходить на {{.Who}}.",
 		GoneTitle: "Вы отписались", GoneText: "Адрес {{.Who}} удалён из списка рассылки. Писем больше не будет.",
 		BadTitle: "Ссылка не действует", BadText: "Эта ссылка недействительна, устарела или уже использована.",
@@ -87,6 +93,8 @@ var byLang = map[string]texts{
 		ArticleSubject: "{{.Title}} — {{.Site}}", ArticleLabel: "Read the article",
 		ArticleIntro: "A new article on the {{.Site}} blog:",
 		UnsubLine:    "You receive this because you subscribed to the {{.Site}} blog.", UnsubLabel: "Unsubscribe",
+		AskConfirmText: "Subscribe {{.Who}} to new articles of the blog?",
+		AskUnsubText:   "Unsubscribe {{.Who}} from the blog's letters?",
 		ConfirmedTitle: "Subscription confirmed", ConfirmedText: "Thank you! New articles of the blog will come to {{.Who}}.",
 		GoneTitle: "You are unsubscribed", GoneText: "{{.Who}} was removed from the list. No more letters will come.",
 		BadTitle: "This link does not work", BadText: "The link is invalid, expired or already used.",
@@ -172,4 +180,17 @@ func PageText(outcome, lang, who string) (title, text, blogLink string) {
 	default:
 		return t.BadTitle, t.BadText, t.BlogLink
 	}
+}
+
+// AskText is the page a link opens before anything is done (a GET, which
+// mail scanners send on their own): its title, question and the label of
+// the button that confirms (confirm) or unsubscribes, in lang; who is the
+// address.
+func AskText(confirm bool, lang, who string) (title, text, button string) {
+	t := byLang[Lang(lang)]
+	d := map[string]string{"Who": who}
+	if confirm {
+		return t.ConfirmLabel, fill(t.AskConfirmText, d), t.ConfirmLabel
+	}
+	return t.UnsubLabel, fill(t.AskUnsubText, d), t.UnsubLabel
 }

@@ -260,6 +260,44 @@ func (s *Service) Unsubscribe(ctx context.Context, token string) (*Subscriber, e
 	})
 }
 
+// Check is the subscriber a link of purpose would act on, without acting
+// (the page a GET of the link opens): errLink when the link would be
+// refused.
+func (s *Service) Check(ctx context.Context, token, purpose string) (*Subscriber, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if token == "" || len(token) > 128 {
+		return nil, errLink
+	}
+	var out *Subscriber
+	err := s.st.View(func(tx *bolt.Tx) error {
+		var rec tokenRecord
+		if err := store.GetJSON(tx.Bucket(bucketTokens), hashToken(token), &rec); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return errLink
+			}
+			return err
+		}
+		if rec.Purpose != purpose {
+			return errLink
+		}
+		var sub stored
+		if err := store.GetJSON(tx.Bucket(bucketSubscribers), []byte(rec.Email), &sub); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return errLink
+			}
+			return err
+		}
+		if purpose == PurposeConfirm && (sub.Confirmed || s.now().After(sub.Expires)) {
+			return errLink
+		}
+		out = &sub.Subscriber
+		return nil
+	})
+	return out, err
+}
+
 func (s *Service) useToken(ctx context.Context, token, purpose string, fn func(tx *bolt.Tx, sub *stored, now time.Time) error) (*Subscriber, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err

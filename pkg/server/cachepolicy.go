@@ -18,6 +18,8 @@ import (
 //     for that caller (an admin's list includes drafts), so its answer is
 //     never "public": public becomes private and s-maxage goes; an answer
 //     that says nothing becomes "private, no-cache".
+//   - An answer that sets a cookie is treated the same way: it is never
+//     public, and one that says nothing becomes "private, no-cache".
 //   - /api/auth/* is never stored anywhere (no-store).
 //   - A guest's GET of a public page or list (publicCachePath) that the
 //     handler did not mark private, no-store or public itself (immutable
@@ -104,15 +106,20 @@ func (s *Server) cachePolicy(c fiber.Ctx) error {
 		return err
 	}
 	status := c.Response().StatusCode()
+	// An answer that sets a cookie (a share link's grant, a session) is
+	// the caller's alone, whatever its path: a shared cache that kept it
+	// would hand the cookie to everyone after.
+	setsCookie := false
+	h.VisitAllCookie(func(_, _ []byte) { setsCookie = true })
 	// A streamed answer without a validator (a zip made on the fly) is not
 	// a page: it keeps what its handler said.
-	public := err == nil && (status == fiber.StatusOK || status == fiber.StatusNotModified) && publicCachePath(c, path) &&
+	public := err == nil && !setsCookie && (status == fiber.StatusOK || status == fiber.StatusNotModified) && publicCachePath(c, path) &&
 		(!c.Response().IsBodyStream() || len(h.Peek(fiber.HeaderETag)) > 0)
 	if public {
 		c.Append(fiber.HeaderVary, fiber.HeaderAuthorization, fiber.HeaderCookie)
 	}
 	switch {
-	case hasCredentials(c):
+	case hasCredentials(c) || setsCookie:
 		if !strings.Contains(cc, "no-store") && !strings.Contains(cc, "private") {
 			h.Set(fiber.HeaderCacheControl, privateOf(cc))
 		}

@@ -105,7 +105,8 @@ func TestNewsletterRoutes(t *testing.T) {
 	})
 	runScenarios(t, sameApp(na.testApp), []apiScenario{
 		{Name: "HEAD of the real link", Method: "HEAD", URL: confirm, ExpectedStatus: 200},
-		{Name: "confirm from the mail", URL: confirm, NoHead: true, ExpectedStatus: 200,
+		{Name: "confirm from the mail", Method: "POST", URL: confirm, ExpectedStatus: 200,
+			Headers:         map[string]string{"Content-Type": "application/x-www-form-urlencoded"},
 			ExpectedContent: []string{"Subscription confirmed", "ann@example.org", `lang="en"`},
 			ExpectedHeaders: map[string]string{"Cache-Control": "no-store"}},
 		{Name: "the link is spent", URL: confirm, NoHead: true, Headers: map[string]string{"Accept-Language": "en-GB,en;q=0.8"}, ExpectedStatus: 404, ExpectedContent: []string{"This link does not work"}},
@@ -153,14 +154,15 @@ func TestNewsletterRoutes(t *testing.T) {
 	}
 	confirm = na.confirmPath(t, 3)
 	runScenarios(t, sameApp(na.testApp), []apiScenario{
-		{Name: "confirm in Ukrainian", URL: confirm, NoHead: true, ExpectedStatus: 200, ExpectedContent: []string{"Підписку підтверджено"}},
+		{Name: "confirm in Ukrainian", Method: "POST", URL: confirm, Headers: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, ExpectedStatus: 200, ExpectedContent: []string{"Підписку підтверджено"}},
 	})
 	subs, _ := na.services.Newsletter.Subscribers()
 	if len(subs) != 1 || subs[0].UnsubToken == "" {
 		t.Fatalf("subscribers %+v", subs)
 	}
 	runScenarios(t, sameApp(na.testApp), []apiScenario{
-		{Name: "unsubscribe from the mail", URL: "/api/newsletter/unsubscribe?token=" + subs[0].UnsubToken, NoHead: true,
+		{Name: "unsubscribe from the mail's page", Method: "POST", URL: "/api/newsletter/unsubscribe?token=" + subs[0].UnsubToken,
+			Headers:        map[string]string{"Content-Type": "application/x-www-form-urlencoded"},
 			ExpectedStatus: 200, ExpectedContent: []string{"Ви відписалися"}},
 	})
 	// Only the article with the newsletter on was mailed.
@@ -200,4 +202,49 @@ func TestNewsletterIsOffWithoutMail(t *testing.T) {
 	if json.Unmarshal(body, &out) != nil || out.Available {
 		t.Fatalf("%s", body)
 	}
+}
+
+// Opening a newsletter link (a GET, which mail scanners and link previews
+// send on their own for every link in a letter and in its
+// List-Unsubscribe header) changes nothing: its page asks for a press of a
+// button, a POST, which then confirms or unsubscribes.
+func TestNewsletterLinksChangeNothingOnGet(t *testing.T) {
+	na := newNewsletterApp(t, true)
+	resp, body := na.call(t, "POST", "/api/newsletter/subscribe", `{"email":"ann@example.org","lang":"en"}`)
+	if resp.StatusCode != 202 {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	confirm := na.confirmPath(t, 1)
+	form := map[string]string{"Content-Type": "application/x-www-form-urlencoded"}
+	pending := []string{`"confirmed":0`, `"pending":1`}
+	runScenarios(t, sameApp(na.testApp), []apiScenario{
+		{Name: "a scanner opens the link", URL: confirm, NoHead: true, ExpectedStatus: 200,
+			ExpectedContent: []string{`method="post"`, "Confirm the subscription"}, NotExpectedContent: []string{"Subscription confirmed"},
+			ExpectedHeaders: map[string]string{"Cache-Control": "no-store"}},
+		{Name: "and again", URL: confirm, NoHead: true, ExpectedStatus: 200, ExpectedContent: []string{`method="post"`}},
+		{Name: "still unconfirmed", URL: "/api/newsletter/subscribers", Token: na.admin, ExpectedStatus: 200, ExpectedContent: pending},
+		{Name: "a bad link has no button", URL: "/api/newsletter/confirm?token=nope&lang=en", NoHead: true, ExpectedStatus: 404,
+			ExpectedContent: []string{"This link does not work"}, NotExpectedContent: []string{`method="post"`}},
+		{Name: "the button", Method: "POST", URL: confirm, Headers: form, Body: "", ExpectedStatus: 200,
+			ExpectedContent: []string{"Subscription confirmed", "ann@example.org"}},
+		{Name: "confirmed", URL: "/api/newsletter/subscribers", Token: na.admin, ExpectedStatus: 200,
+			ExpectedContent: []string{`"confirmed":1`, `"pending":0`}},
+		{Name: "the button is spent", Method: "POST", URL: confirm + "&lang=en", Headers: form, ExpectedStatus: 404,
+			ExpectedContent: []string{"This link does not work"}},
+	})
+	subs, _ := na.services.Newsletter.Subscribers()
+	if len(subs) != 1 || subs[0].UnsubToken == "" {
+		t.Fatalf("subscribers %+v", subs)
+	}
+	unsub := "/api/newsletter/unsubscribe?token=" + subs[0].UnsubToken
+	runScenarios(t, sameApp(na.testApp), []apiScenario{
+		{Name: "a scanner opens the unsubscribe link", URL: unsub, NoHead: true, ExpectedStatus: 200,
+			ExpectedContent: []string{`method="post"`, "Unsubscribe"}, NotExpectedContent: []string{"You are unsubscribed"}},
+		{Name: "still subscribed", URL: "/api/newsletter/subscribers", Token: na.admin, ExpectedStatus: 200,
+			ExpectedContent: []string{`"confirmed":1`}},
+		{Name: "the page's button", Method: "POST", URL: unsub, Headers: form, ExpectedStatus: 200,
+			ExpectedContent: []string{"You are unsubscribed", "ann@example.org"}},
+		{Name: "gone", URL: "/api/newsletter/subscribers", Token: na.admin, ExpectedStatus: 200,
+			ExpectedContent: []string{`"confirmed":0`}},
+	})
 }

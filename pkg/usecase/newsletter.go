@@ -107,6 +107,20 @@ func (h *Hub) ConfirmNewsletter(ctx context.Context, actor Actor, token string) 
 	return sub, nil
 }
 
+// CheckNewsletterLink is the subscriber a confirmation (confirm) or
+// unsubscribe link would act on, without acting: the page a GET of the
+// link opens only asks.
+func (h *Hub) CheckNewsletterLink(ctx context.Context, token string, confirm bool) (*newsletter.Subscriber, error) {
+	if h.Newsletter == nil {
+		return nil, h.newsletterOff()
+	}
+	purpose := newsletter.PurposeUnsubscribe
+	if confirm {
+		purpose = newsletter.PurposeConfirm
+	}
+	return h.Newsletter.Check(ctx, token, purpose)
+}
+
 // UnsubscribeNewsletter follows an unsubscribe link (from a letter, or its
 // one-click List-Unsubscribe POST).
 func (h *Hub) UnsubscribeNewsletter(ctx context.Context, actor Actor, token string) (*newsletter.Subscriber, error) {

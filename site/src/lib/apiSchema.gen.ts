@@ -2408,12 +2408,46 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The confirmation link of a letter; answers a small page in the subscriber's language */
+        /** The confirmation link of a letter; answers a small page in the subscriber's language that asks (a button POSTs the same URL) and changes nothing, as mail scanners open links on their own */
         get: {
             parameters: {
                 query: {
                     token: string;
                     /** @description The page's language when the link does not work (else Accept-Language) */
+                    lang?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The link works; the page asks for the button */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description The link is invalid, expired or already used */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** The button of the confirmation link's page; confirms the subscription and answers a page saying so */
+        post: {
+            parameters: {
+                query: {
+                    token: string;
                     lang?: string;
                 };
                 header?: never;
@@ -2442,8 +2476,6 @@ export interface paths {
                 };
             };
         };
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2457,7 +2489,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The unsubscribe link of a letter; answers a small page in the subscriber's language */
+        /** The unsubscribe link of a letter; answers a small page in the subscriber's language that asks (a button POSTs the same URL) and changes nothing, as mail scanners open links on their own */
         get: {
             parameters: {
                 query: {
@@ -2470,7 +2502,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Unsubscribed */
+                /** @description The link works; the page asks for the button */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2492,8 +2524,8 @@ export interface paths {
         };
         put?: never;
         /**
-         * One-click unsubscribe (RFC 8058) from the letters' List-Unsubscribe header
-         * @description Every article letter carries List-Unsubscribe <…/api/newsletter/unsubscribe?token=…> and List-Unsubscribe-Post List-Unsubscribe=One-Click; the mail provider POSTs that URL (body List-Unsubscribe=One-Click) from anywhere, so no origin check applies.
+         * One-click unsubscribe (RFC 8058) from the letters' List-Unsubscribe header, or the button of the link's page
+         * @description Every article letter carries List-Unsubscribe <…/api/newsletter/unsubscribe?token=…> and List-Unsubscribe-Post List-Unsubscribe=One-Click; the mail provider POSTs that URL (body List-Unsubscribe=One-Click) from anywhere, so no origin check applies, and is answered JSON. Any other POST (the page's button) is answered with a page.
          */
         post: {
             parameters: {
@@ -2522,9 +2554,19 @@ export interface paths {
                         "application/json": {
                             message: string;
                         };
+                        "text/html": string;
                     };
                 };
-                404: components["responses"]["Error"];
+                /** @description The link is invalid or already used */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                        "text/html": string;
+                    };
+                };
                 413: components["responses"]["Error"];
             };
         };
