@@ -24,16 +24,46 @@ type Comment struct {
 	EditedAt  *time.Time `json:"editedAt,omitempty"`
 }
 
-// Comments are the comments under an article a viewer sees, oldest first,
-// and whether new ones are closed.
+// Comments are one page of the comments under an article a viewer sees,
+// oldest first: up to the page's limit of top-level comments, the newest
+// ones older than its cursor, each with every reply it has (replies go
+// one level deep and stay with their parent). Closed is whether new ones
+// are closed; Next is the cursor of the page of older top-level comments
+// (nil when none is older), Older how many top-level comments are older
+// than this page, Published how many published comments the article has
+// in all (replies included).
 type Comments struct {
-	Comments []Comment `json:"comments"`
-	Closed   bool      `json:"closed"`
+	Comments  []Comment `json:"comments"`
+	Closed    bool      `json:"closed"`
+	Next      *uint64   `json:"next"`
+	Older     int       `json:"older"`
+	Published int       `json:"published"`
 }
 
-// CommentsOf lists the comments under article that v may see.
-func (s *Service) CommentsOf(article uint64, v Viewer) (Comments, error) {
+// A page of comments holds DefaultCommentThreads top-level comments when
+// the request names no limit, and at most MaxCommentThreads.
+const (
+	DefaultCommentThreads = 50
+	MaxCommentThreads     = 200
+)
+
+// CommentQuery picks a page of comments: Limit top-level comments (0: the
+// default, capped at MaxCommentThreads), those before the top-level
+// comment id Before (0: the newest).
+type CommentQuery struct {
+	Limit  int
+	Before uint64
+}
+
+// CommentsOf lists the page q of the comments under article that v may see.
+func (s *Service) CommentsOf(article uint64, v Viewer, q CommentQuery) (Comments, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultCommentThreads
+	}
+	limit = min(limit, MaxCommentThreads)
 	out := Comments{Comments: []Comment{}}
+	var seen []Comment
 	err := s.st.View(func(tx *bolt.Tx) error {
 		out.Closed = tx.Bucket([]byte(bucketClosed)).Get(store.Itob(article)) != nil
 		b := tx.Bucket([]byte(bucketComments))
@@ -42,13 +72,41 @@ func (s *Service) CommentsOf(article uint64, v Viewer) (Comments, error) {
 			if err := store.GetJSON(b, store.Itob(id), &c); err != nil {
 				return err
 			}
+			if c.Status == Published {
+				out.Published++
+			}
 			if v.sees(c.Status, c.Author.ID) {
-				out.Comments = append(out.Comments, c)
+				seen = append(seen, c)
 			}
 			return nil
 		})
 	})
-	return out, err
+	if err != nil {
+		return out, err
+	}
+	// The page's threads: the last limit top-level comments before the
+	// cursor (ids grow with time, so the index's order is the age).
+	var tops []uint64
+	for _, c := range seen {
+		if c.ParentID == nil && (q.Before == 0 || c.ID < q.Before) {
+			tops = append(tops, c.ID)
+		}
+	}
+	first := max(len(tops)-limit, 0)
+	page := make(map[uint64]bool, len(tops)-first)
+	for _, id := range tops[first:] {
+		page[id] = true
+	}
+	if out.Older = first; first > 0 {
+		next := tops[first]
+		out.Next = &next
+	}
+	for _, c := range seen {
+		if page[c.ID] || (c.ParentID != nil && page[*c.ParentID]) {
+			out.Comments = append(out.Comments, c)
+		}
+	}
+	return out, nil
 }
 
 // CommentCounts is how many published comments each article has.

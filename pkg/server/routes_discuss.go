@@ -70,7 +70,19 @@ func (s *Server) commentList(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	out, err := s.hub.Comments(c.Context(), s.actor(c), id)
+	var v store.Validator
+	q := discuss.CommentQuery{Limit: queryInt(c, "limit", &v)}
+	if raw := c.Query("before"); raw != "" {
+		n, err := strconv.ParseUint(raw, 10, 64)
+		if err != nil || n == 0 {
+			v.Add("before", "invalid", "before must be a comment id")
+		}
+		q.Before = n
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	out, err := s.hub.Comments(c.Context(), s.actor(c), id, q)
 	if err != nil {
 		return err
 	}

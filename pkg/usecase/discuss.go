@@ -82,12 +82,13 @@ func (h *Hub) admins() []uint64 {
 	return out
 }
 
-// Comments lists the comments under an article the actor may read.
-func (h *Hub) Comments(_ context.Context, actor Actor, article uint64) (discuss.Comments, error) {
+// Comments lists the page q of the comments under an article the actor may
+// read.
+func (h *Hub) Comments(_ context.Context, actor Actor, article uint64, q discuss.CommentQuery) (discuss.Comments, error) {
 	if err := h.articleFor(actor, article); err != nil {
 		return discuss.Comments{}, err
 	}
-	cs, err := h.Discuss.CommentsOf(article, actor.viewerOf())
+	cs, err := h.Discuss.CommentsOf(article, actor.viewerOf(), q)
 	if err == nil {
 		h.avatarLookup().comments(cs.Comments)
 	}

@@ -138,3 +138,51 @@ test('a user comments on an article, another replies, and the admin approves bot
     for (const p of [admin, alice, bob]) await p.context.close();
   }
 });
+
+test('a long discussion opens at its newest threads; older ones load above with their replies', async ({ page, browser, consoleErrors }) => {
+  const word = uid();
+  const md = join(tmpdir(), `comment-pages-${word}.md`);
+  writeFileSync(md, 'Текст для довгої розмови.\n');
+  const article = cliJson<{ id: number }>(['article', 'create', '--name', `Розмова ${word}`, '--excerpt', 'E2E', '--category', 'E2E', '--file', md]);
+  const admin = await person(browser, 'comment-pages-admin', 'Адмін', true);
+  try {
+    // 23 threads (an admin's comments publish at once and are not throttled), and a reply to the
+    // oldest written last.
+    await admin.page.evaluate(
+      async ([id, token, w]) => {
+        const post = async (body: object) => {
+          const res = await fetch(`/api/blog/${id}/comments`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+            body: JSON.stringify(body),
+          });
+          if (res.status !== 201) throw new Error(`comment: ${res.status}`);
+          return ((await res.json()) as { id: number }).id;
+        };
+        const oldest = await post({ content: `Нитка 1 ${w}` });
+        for (let i = 2; i <= 23; i++) await post({ content: `Нитка ${i} ${w}` });
+        await post({ content: `Відповідь на першу ${w}`, parentId: oldest });
+      },
+      [article.id, admin.token, word] as const,
+    );
+
+    await page.goto(`/blog/${article.id}`);
+    const thread = page.getByRole('region', { name: /Коментарі/ });
+    await expect(thread.getByText(`Нитка 23 ${word}`)).toBeVisible();
+    await expect(thread.getByRole('heading', { level: 2 })).toContainText('24 коментарі');
+    await expect(thread.getByText(`Нитка 4 ${word}`)).toBeVisible();
+    await expect(thread.getByText(`Нитка 3 ${word}`)).toHaveCount(0);
+    await expect(thread.getByText(`Відповідь на першу ${word}`)).toHaveCount(0);
+
+    await thread.getByRole('button', { name: 'Попередні коментарі (3)' }).click();
+    const first = thread.locator('.comments__list > li').first();
+    await expect(first.getByRole('article').first()).toContainText(`Нитка 1 ${word}`);
+    await expect(first.locator('.comments__replies')).toContainText(`Відповідь на першу ${word}`);
+    await expect(thread.getByRole('button', { name: /Попередні коментарі/ })).toHaveCount(0);
+    await expect(thread.locator('.comments__list > li')).toHaveCount(23);
+    expect(consoleErrors).toEqual([]);
+  } finally {
+    cli(['article', 'rm', String(article.id)]);
+    await admin.context.close();
+  }
+});

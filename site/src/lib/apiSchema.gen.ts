@@ -7230,10 +7230,18 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** The comments under an article the caller sees (published; their own pending ones; all for admins), oldest first */
+        /**
+         * The comments under an article the caller sees (published; their own pending ones; all for admins), oldest first, a page of threads at a time
+         * @description A page holds up to `limit` top-level comments (default 50, at most 200): the newest ones older than the top-level comment `before` (the newest ones without it), each with all its replies. `next` is the `before` of the page of older threads, null when none is older.
+         */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Top-level comments per page (default 50, at most 200) */
+                    limit?: string;
+                    /** @description A top-level comment id: the threads before it */
+                    before?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -7251,9 +7259,16 @@ export interface paths {
                         "application/json": {
                             comments: components["schemas"]["Comment"][];
                             closed: boolean;
+                            /** @description The before of the page of older threads */
+                            next: number | null;
+                            /** @description How many top-level comments are older than this page */
+                            older: number;
+                            /** @description The article's published comments, replies included, on every page */
+                            published: number;
                         };
                     };
                 };
+                400: components["responses"]["Error"];
                 404: components["responses"]["Error"];
             };
         };

@@ -23,7 +23,8 @@ export const EDIT_WINDOW_MS = 15 * 60 * 1000;
 
 /**
  * The comments under an article: top-level comments oldest first, each with its replies (one
- * level deep) under it. Signed-in readers comment and reply; guests are invited to sign in.
+ * level deep) under it. The newest page of threads comes first; "show older comments" above the
+ * list reads the page before, so a long discussion is never rendered whole at once. Signed-in readers comment and reply; guests are invited to sign in.
  * Authors edit their own for 15 minutes and delete their own; admins approve, hide, delete and
  * close the comments. The HTML is the server's rendering (sanitised there).
  */
@@ -34,9 +35,13 @@ export function CommentThread({ articleId }: { articleId: number }) {
   const [held, setHeld] = useState(false);
   const add = useCommentMutation((v: { content: string; parentId?: number }) => postComment(articleId, v.content, v.parentId));
   const close = useCommentMutation((closed: boolean) => setClosed(articleId, closed));
-  const comments = query.data?.comments ?? [];
-  const closed = query.data?.closed ?? false;
-  const published = comments.filter((c) => c.status === 'published').length;
+  // Pages run newest first; on the screen the older ones stand above.
+  const pages = query.data?.pages ?? [];
+  const comments = [...pages].reverse().flatMap((p) => p.comments);
+  const newest = pages[0];
+  const closed = newest?.closed ?? false;
+  const published = newest?.published ?? 0;
+  const older = pages.at(-1)?.older ?? 0;
   const top = comments.filter((c) => c.parentId == null);
   const repliesOf = (id: number) => comments.filter((c) => c.parentId === id);
   const submit = async (content: string, parentId?: number) => {
@@ -57,6 +62,11 @@ export function CommentThread({ articleId }: { articleId: number }) {
       ) : null}
       {query.isError ? <p role="alert">{t('loadError')}</p> : null}
       {query.data && comments.length === 0 ? <p className="comments__empty">{t('empty')}</p> : null}
+      {query.hasNextPage ? (
+        <button type="button" className="btn comments__older" disabled={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+          {t('older', { n: older })}
+        </button>
+      ) : null}
       <ol className="comments__list">
         {top.map((c) => (
           <li key={c.id}>

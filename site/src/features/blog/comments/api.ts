@@ -1,14 +1,15 @@
 // Comments under articles: the calls, the query keys (commentKeys) and the hooks. Every change
 // refreshes the article's comments and the comment counts.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
-import type { Schema } from '../../../lib/apiTypes';
+import type { ResponseOf, Schema } from '../../../lib/apiTypes';
 
 export type Comment = Schema<'Comment'>;
-export interface CommentList {
-  comments: Comment[];
-  closed: boolean;
-}
+/** One page of an article's comments: threads (top-level comments with their replies), oldest first. */
+export type CommentPage = ResponseOf<'/api/blog/{id}/comments', 'get'>;
+
+/** Threads per page: the newest ones first, older ones on request. */
+export const COMMENT_THREADS_PER_PAGE = 20;
 
 export const commentKeys = {
   all: ['comments'] as const,
@@ -16,7 +17,9 @@ export const commentKeys = {
   counts: (ids: readonly number[]) => [...commentKeys.all, 'counts', ids.join(',')] as const,
 };
 
-export const listComments = (article: number) => api.get<CommentList>(`/api/blog/${article}/comments`);
+/** The page of threads before the top-level comment `before` (the newest ones without it). */
+export const listComments = (article: number, before?: number) =>
+  api.get<CommentPage>(`/api/blog/${article}/comments`, { query: { limit: COMMENT_THREADS_PER_PAGE, before } });
 export const postComment = (article: number, content: string, parentId?: number) =>
   api.post<Comment>(`/api/blog/${article}/comments`, parentId ? { content, parentId } : { content });
 export const editComment = (id: number, content: string) => api.patch<Comment>(`/api/comments/${id}`, { content });
@@ -27,7 +30,14 @@ export const setClosed = (article: number, closed: boolean) =>
 export const commentCounts = (ids: readonly number[]) =>
   api.get<{ counts: Record<string, number> }>('/api/comments/counts', { query: { ids: ids.join(',') } });
 
-export const useComments = (article: number) => useQuery({ queryKey: commentKeys.list(article), queryFn: () => listComments(article) });
+/** An article's comments, the newest page of threads first; fetchNextPage reads the older ones. */
+export const useComments = (article: number) =>
+  useInfiniteQuery({
+    queryKey: commentKeys.list(article),
+    queryFn: ({ pageParam }) => listComments(article, pageParam),
+    initialPageParam: undefined as number | undefined,
+    getNextPageParam: (last) => last.next ?? undefined,
+  });
 
 /** Published comments per article of a list page (none asked for an empty page). */
 export const useCommentCounts = (ids: readonly number[]) =>
