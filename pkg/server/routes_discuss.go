@@ -268,7 +268,8 @@ func (s *Server) forumCategoryDelete(c fiber.Ctx) error {
 // (/forum/search?q=).
 func (s *Server) forumThreads(c fiber.Ctx) error {
 	var v store.Validator
-	q := discuss.ThreadQuery{Page: queryInt(c, "page", &v), Limit: queryInt(c, "limit", &v), Search: c.Query("q")}
+	pq := queryPage(c, &v)
+	q := discuss.ThreadQuery{Page: pq.Page, Limit: pq.Limit, Search: c.Query("q")}
 	switch sort := c.Query("sort"); sort {
 	case "", string(discuss.Newest), string(discuss.Active):
 		q.Sort = discuss.Sort(sort)
@@ -317,11 +318,11 @@ func (s *Server) forumThread(c fiber.Ctx) error {
 		return err
 	}
 	var v store.Validator
-	page, limit := queryInt(c, "page", &v), queryInt(c, "limit", &v)
+	pq := queryPage(c, &v)
 	if err := v.Err(); err != nil {
 		return err
 	}
-	view, err := s.hub.ForumThread(c.Context(), s.actor(c), id, page, limit)
+	view, err := s.hub.ForumThread(c.Context(), s.actor(c), id, pq.Page, pq.Limit)
 	if err != nil {
 		return err
 	}
