@@ -255,7 +255,7 @@ func (s *Server) blogImage(c fiber.Ctx) error {
 
 // blogFeed answers the Atom feed of the newest articles. Links point at
 // server.public_url when configured, else they are relative (never built
-// from the Host header a client sent; see blog.WriteFeed).
+// from the Host header a client sent; see atom.Site).
 func (s *Server) blogFeed(c fiber.Ctx) error {
 	page, err := s.svc.Blog.List(blog.Query{Limit: blog.FeedSize}) // public articles only
 	if err != nil {
