@@ -518,30 +518,7 @@ func syncThreadStatus(tx *bolt.Tx, p Post) error {
 
 // EditPost changes the text of p's own post within EditWindow.
 func (s *Service) EditPost(_ context.Context, id uint64, p Poster, content string) (*Post, error) {
-	ck, err := s.check(p, content, s.opts.Forum)
-	if err != nil {
-		return nil, err
-	}
-	var post Post
-	err = s.st.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte(bucketPosts))
-		if err := store.GetJSON(b, store.Itob(id), &post); err != nil {
-			return err
-		}
-		if err := s.editable(post.Author.ID, post.CreatedAt, p.ID); err != nil {
-			return err
-		}
-		if tx.Bucket([]byte(bucketBlocks)).Get(store.Itob(p.ID)) != nil {
-			return store.Refuse(store.KindForbidden, "this account may not post comments or forum posts")
-		}
-		now := s.now().UTC()
-		post.Content, post.HTML, post.EditedAt = ck.content, ck.html, &now
-		return store.PutJSON(b, store.Itob(id), post)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &post, nil
+	return editWriting[Post](s, bucketPosts, id, p, content, s.opts.Forum)
 }
 
 // DeletePost removes a post; removing a thread's first post removes the
@@ -615,27 +592,7 @@ func deleteThreadTx(tx *bolt.Tx, id uint64) error {
 // SetPostStatus approves (publishes) or hides a post; approving trusts its
 // author under ModeFirst. The first post's status is the thread's.
 func (s *Service) SetPostStatus(_ context.Context, id uint64, st Status) (*Post, error) {
-	var p Post
-	err := s.st.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte(bucketPosts))
-		if err := store.GetJSON(b, store.Itob(id), &p); err != nil {
-			return err
-		}
-		p.Status = st
-		if st == Published {
-			if err := trust(tx, p.Author.ID); err != nil {
-				return err
-			}
-		}
-		if err := store.PutJSON(b, store.Itob(id), p); err != nil {
-			return err
-		}
-		return syncThreadStatus(tx, p)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &p, nil
+	return setWritingStatus[Post](s, bucketPosts, id, st, func(tx *bolt.Tx, p *Post) error { return syncThreadStatus(tx, *p) })
 }
 
 // ThreadFlags are what an admin sets on a thread (nil: unchanged).
