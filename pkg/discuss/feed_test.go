@@ -1,11 +1,11 @@
 package discuss
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
+	"io"
 	"testing"
 	"time"
+
+	"github.com/devhub/devhub/pkg/internal/atom/atomtest"
 )
 
 // The feed's bytes, with and without a public address, and with no
@@ -27,17 +27,7 @@ func TestWriteFeedBytes(t *testing.T) {
 		{"empty", "", nil, "empty"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var b strings.Builder
-			if err := WriteFeed(&b, tc.base, "Site", tc.threads); err != nil {
-				t.Fatal(err)
-			}
-			want, err := os.ReadFile(filepath.Join("testdata", "feed_"+tc.want+".xml"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if b.String() != string(want) {
-				t.Fatalf("got\n%s\nwant (testdata/feed_%s.xml)\n%s", b.String(), tc.want, want)
-			}
+			atomtest.Golden(t, tc.want, func(w io.Writer) error { return WriteFeed(w, tc.base, "Site", tc.threads) })
 		})
 	}
 }

@@ -3,11 +3,12 @@ package downloads
 import (
 	"bytes"
 	"context"
-	"os"
+	"io"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/devhub/devhub/pkg/internal/atom/atomtest"
 
 	"github.com/devhub/devhub/pkg/storage"
 	"github.com/devhub/devhub/pkg/store/storetest"
@@ -16,15 +17,7 @@ import (
 // The feed's bytes, with and without a public address, and of a section
 // with no releases.
 func TestWriteFeedBytes(t *testing.T) {
-	be, err := storage.NewLocal(filepath.Join(t.TempDir(), "dl"), IsKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer be.Close()
-	s, err := New(storetest.Open(t), be, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := newLocalService(t)
 	now := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	s.SetClock(func() time.Time { return now })
 	release := func(slug, version, notes string) {
@@ -55,17 +48,22 @@ func TestWriteFeedBytes(t *testing.T) {
 		{"empty", "", "alavar", "empty"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var b strings.Builder
-			if err := s.WriteFeed(&b, tc.base, "Site", tc.section); err != nil {
-				t.Fatal(err)
-			}
-			want, err := os.ReadFile(filepath.Join("testdata", "feed_"+tc.want+".xml"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if b.String() != string(want) {
-				t.Fatalf("got\n%s\nwant (testdata/feed_%s.xml)\n%s", b.String(), tc.want, want)
-			}
+			atomtest.Golden(t, tc.want, func(w io.Writer) error { return s.WriteFeed(w, tc.base, "Site", tc.section) })
 		})
 	}
+}
+
+// newLocalService is a Service on a temporary store and local backend.
+func newLocalService(t *testing.T) (*Service, *storage.LocalStore) {
+	t.Helper()
+	be, err := storage.NewLocal(filepath.Join(t.TempDir(), "dl"), IsKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { be.Close() })
+	s, err := New(storetest.Open(t), be, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, be
 }
