@@ -34,14 +34,17 @@ var (
 // default language (the interface falls back to English).
 const DefaultLang = "en"
 
-// Paging rules from the spec: 5 per page by default; a page may ask for at
-// most MaxLimit articles.
+// Paging of the listing: 5 per page by default; a page may ask for at
+// most MaxLimit articles (more is capped), and a negative page or limit is
+// invalid.
 const (
 	DefaultLimit = 5
 	MaxLimit     = 50
 	// CategoryAll is the spec's "no category filter" value.
 	CategoryAll = "all"
 )
+
+var listRule = paging.Rule{Default: DefaultLimit, Max: MaxLimit, Over: paging.Cap, Strict: true}
 
 // Article is one blog post. Content is Markdown. Lang is the language the
 // article is written in (a BCP 47 code such as "uk"); TranslationKey, when
@@ -150,10 +153,16 @@ type Query struct {
 	Drafts bool
 }
 
-// Page is one page of a listing: the spec's {articles, totalCount}.
+// Page is one page of a listing as the API answers it: {articles,
+// totalCount}.
 type Page struct {
 	Articles   []Summary `json:"articles"`
 	TotalCount int       `json:"totalCount"`
+}
+
+// NewPage is the API's shape of p.
+func NewPage(p paging.Page[Summary]) Page {
+	return Page{Articles: p.Items, TotalCount: p.Total}
 }
 
 // Service is the blog. Writes are serialised by mu so that the index
@@ -231,27 +240,13 @@ func ParseID(s string) (uint64, error) {
 // (case-insensitive) and search words (all must occur in the name, excerpt
 // or content, case-insensitively in any script).
 func (s *Service) List(q Query) (Page, error) {
-	var v store.Validator
-	if q.Page == 0 {
-		q.Page = 1
-	}
-	if q.Page < 1 {
-		v.Add("page", "invalid", "page must be a number of at least 1")
-	}
-	switch {
-	case q.Limit == 0:
-		q.Limit = DefaultLimit
-	case q.Limit < 0:
-		v.Add("limit", "invalid", "limit must be a positive number")
-	case q.Limit > MaxLimit:
-		q.Limit = MaxLimit
-	}
-	if err := v.Err(); err != nil {
+	pq, err := listRule.Normalize(paging.Query{Page: q.Page, Limit: q.Limit})
+	if err != nil {
 		return Page{}, err
 	}
-	arts, total := s.ix.query(categoryKey(q.Category), searchTerms(q.Search), langKey(q.Lang), paging.Offset(q.Page, q.Limit), q.Limit,
+	arts, total := s.ix.query(categoryKey(q.Category), searchTerms(q.Search), langKey(q.Lang), pq.Offset(), pq.Limit,
 		s.seer(q.Drafts))
-	return Page{Articles: arts, TotalCount: total}, nil
+	return NewPage(paging.Page[Summary]{Items: arts, Total: total, Page: pq.Page, Limit: pq.Limit}), nil
 }
 
 // All lists every matching article, newest first: the public ones, and

@@ -20,6 +20,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/devhub/devhub/pkg/internal/paging"
 	"github.com/devhub/devhub/pkg/internal/ratelimit"
 	"github.com/devhub/devhub/pkg/store"
 )
@@ -42,6 +43,9 @@ const (
 
 // MaxPage is the largest page History returns.
 const MaxPage = 100
+
+// pageRule: a page of MaxPage unless a smaller limit is asked for.
+var pageRule = paging.Rule{Default: MaxPage, Max: MaxPage, Over: paging.Cap}
 
 // MaxMute is the longest an account may be muted for.
 const MaxMute = 365 * 24 * time.Hour
@@ -192,9 +196,7 @@ type Page struct {
 // History returns up to limit messages older than before (0: the newest),
 // oldest first.
 func (s *Service) History(before uint64, limit int) (Page, error) {
-	if limit <= 0 || limit > MaxPage {
-		limit = MaxPage
-	}
+	limit = pageRule.Size(limit)
 	var msgs []Message
 	next := uint64(0)
 	err := s.st.View(func(tx *bolt.Tx) error {

@@ -23,6 +23,29 @@ func parseIDArg(what, raw string) (uint64, error) {
 	return id, nil
 }
 
+// idCmd is a command acting on the one record its ID argument names: the
+// id is checked before the store is opened, and do runs with the
+// services.
+func idCmd(env *Env, use, short, example string, do func(cmd *cobra.Command, svc *services, id uint64) error) *cobra.Command {
+	return needsStore(&cobra.Command{
+		Use:     use,
+		Short:   short,
+		Example: example,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := parseIDArg("ID", args[0])
+			if err != nil {
+				return err
+			}
+			svc, err := env.Services()
+			if err != nil {
+				return err
+			}
+			return do(cmd, svc, id)
+		},
+	})
+}
+
 func newForumCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:          "forum",
@@ -119,27 +142,13 @@ func newForumCategoryListCmd(env *Env) *cobra.Command {
 }
 
 func newForumCategoryRmCmd(env *Env) *cobra.Command {
-	return needsStore(&cobra.Command{
-		Use:     "rm ID",
-		Short:   "Remove a forum category with its threads",
-		Example: "  devhub forum category rm 3",
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := parseIDArg("ID", args[0])
-			if err != nil {
-				return err
-			}
-			svc, err := env.Services()
-			if err != nil {
-				return err
-			}
-			n, err := svc.hub.DeleteForumCategory(cmd.Context(), usecase.Owner(), id)
-			if err != nil {
-				return err
-			}
-			env.Printf("category %d removed with %d threads\n", id, n)
-			return nil
-		},
+	return idCmd(env, "rm ID", "Remove a forum category with its threads", "  devhub forum category rm 3", func(cmd *cobra.Command, svc *services, id uint64) error {
+		n, err := svc.hub.DeleteForumCategory(cmd.Context(), usecase.Owner(), id)
+		if err != nil {
+			return err
+		}
+		env.Printf("category %d removed with %d threads\n", id, n)
+		return nil
 	})
 }
 
@@ -207,27 +216,13 @@ func newForumThreadListCmd(env *Env) *cobra.Command {
 }
 
 func newForumThreadRmCmd(env *Env) *cobra.Command {
-	return needsStore(&cobra.Command{
-		Use:     "rm ID",
-		Short:   "Remove a forum thread with its posts",
-		Example: "  devhub forum thread rm 12",
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := parseIDArg("ID", args[0])
-			if err != nil {
-				return err
-			}
-			svc, err := env.Services()
-			if err != nil {
-				return err
-			}
-			t, err := svc.hub.DeleteForumThread(cmd.Context(), usecase.Owner(), id)
-			if err != nil {
-				return err
-			}
-			env.Printf("thread %d removed: %s\n", t.ID, t.Title)
-			return nil
-		},
+	return idCmd(env, "rm ID", "Remove a forum thread with its posts", "  devhub forum thread rm 12", func(cmd *cobra.Command, svc *services, id uint64) error {
+		t, err := svc.hub.DeleteForumThread(cmd.Context(), usecase.Owner(), id)
+		if err != nil {
+			return err
+		}
+		env.Printf("thread %d removed: %s\n", t.ID, t.Title)
+		return nil
 	})
 }
 
@@ -296,50 +291,22 @@ func newCommentListCmd(env *Env) *cobra.Command {
 }
 
 func newCommentApproveCmd(env *Env) *cobra.Command {
-	return needsStore(&cobra.Command{
-		Use:     "approve ID",
-		Short:   "Publish a comment that waits for approval",
-		Example: "  devhub comment approve 7",
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := parseIDArg("ID", args[0])
-			if err != nil {
-				return err
-			}
-			svc, err := env.Services()
-			if err != nil {
-				return err
-			}
-			c, err := svc.hub.ModerateComment(cmd.Context(), usecase.Owner(), id, discuss.Published)
-			if err != nil {
-				return err
-			}
-			env.Printf("comment %d published\n", c.ID)
-			return nil
-		},
+	return idCmd(env, "approve ID", "Publish a comment that waits for approval", "  devhub comment approve 7", func(cmd *cobra.Command, svc *services, id uint64) error {
+		c, err := svc.hub.ModerateComment(cmd.Context(), usecase.Owner(), id, discuss.Published)
+		if err != nil {
+			return err
+		}
+		env.Printf("comment %d published\n", c.ID)
+		return nil
 	})
 }
 
 func newCommentRmCmd(env *Env) *cobra.Command {
-	return needsStore(&cobra.Command{
-		Use:     "rm ID",
-		Short:   "Remove a comment and the replies to it",
-		Example: "  devhub comment rm 7",
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := parseIDArg("ID", args[0])
-			if err != nil {
-				return err
-			}
-			svc, err := env.Services()
-			if err != nil {
-				return err
-			}
-			if err := svc.hub.DeleteComment(cmd.Context(), usecase.Owner(), id); err != nil {
-				return err
-			}
-			env.Printf("comment %d removed\n", id)
-			return nil
-		},
+	return idCmd(env, "rm ID", "Remove a comment and the replies to it", "  devhub comment rm 7", func(cmd *cobra.Command, svc *services, id uint64) error {
+		if err := svc.hub.DeleteComment(cmd.Context(), usecase.Owner(), id); err != nil {
+			return err
+		}
+		env.Printf("comment %d removed\n", id)
+		return nil
 	})
 }

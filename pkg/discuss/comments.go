@@ -214,30 +214,7 @@ func (s *Service) AddComment(_ context.Context, article, parent uint64, p Poster
 
 // EditComment changes the text of editor's own comment within EditWindow.
 func (s *Service) EditComment(_ context.Context, id uint64, p Poster, content string) (*Comment, error) {
-	ck, err := s.check(p, content, s.opts.Comments)
-	if err != nil {
-		return nil, err
-	}
-	var c Comment
-	err = s.st.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte(bucketComments))
-		if err := store.GetJSON(b, store.Itob(id), &c); err != nil {
-			return err
-		}
-		if err := s.editable(c.Author.ID, c.CreatedAt, p.ID); err != nil {
-			return err
-		}
-		if tx.Bucket([]byte(bucketBlocks)).Get(store.Itob(p.ID)) != nil {
-			return store.Refuse(store.KindForbidden, "this account may not post comments or forum posts")
-		}
-		now := s.now().UTC()
-		c.Content, c.HTML, c.EditedAt = ck.content, ck.html, &now
-		return store.PutJSON(b, store.Itob(id), c)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &c, nil
+	return editWriting[Comment](s, bucketComments, id, p, content, s.opts.Comments)
 }
 
 // DeleteComment removes a comment and the replies to it, and returns it.
@@ -282,24 +259,7 @@ func (s *Service) DeleteComment(_ context.Context, id uint64) (*Comment, error) 
 // SetCommentStatus approves (publishes) or hides a comment; approving
 // trusts its author under ModeFirst.
 func (s *Service) SetCommentStatus(_ context.Context, id uint64, st Status) (*Comment, error) {
-	var c Comment
-	err := s.st.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte(bucketComments))
-		if err := store.GetJSON(b, store.Itob(id), &c); err != nil {
-			return err
-		}
-		c.Status = st
-		if st == Published {
-			if err := trust(tx, c.Author.ID); err != nil {
-				return err
-			}
-		}
-		return store.PutJSON(b, store.Itob(id), c)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &c, nil
+	return setWritingStatus[Comment](s, bucketComments, id, st, nil)
 }
 
 // DeleteArticleComments removes every comment of a deleted article (and

@@ -292,6 +292,87 @@ func (s *Service) editable(author uint64, created time.Time, editor uint64) erro
 	return nil
 }
 
+// writing is a comment or a forum post, as an edit and moderation see
+// them: both are edited by their author alone within EditWindow, and
+// publishing either trusts its author.
+type writing[T any] interface {
+	*T
+	author() (id uint64, created time.Time)
+	setText(content, html string, edited time.Time)
+	setStatus(Status)
+}
+
+func (c *Comment) author() (uint64, time.Time) { return c.Author.ID, c.CreatedAt }
+func (c *Comment) setText(content, html string, edited time.Time) {
+	c.Content, c.HTML, c.EditedAt = content, html, &edited
+}
+func (c *Comment) setStatus(st Status) { c.Status = st }
+
+func (p *Post) author() (uint64, time.Time) { return p.Author.ID, p.CreatedAt }
+func (p *Post) setText(content, html string, edited time.Time) {
+	p.Content, p.HTML, p.EditedAt = content, html, &edited
+}
+func (p *Post) setStatus(st Status) { p.Status = st }
+
+// editWriting changes the text of editor p's own comment or post id (in
+// bucket) within EditWindow; a blocked account may not.
+func editWriting[T any, W writing[T]](s *Service, bucket string, id uint64, p Poster, content string, lim Limits) (*T, error) {
+	ck, err := s.check(p, content, lim)
+	if err != nil {
+		return nil, err
+	}
+	var v T
+	err = s.st.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte(bucket))
+		if err := store.GetJSON(b, store.Itob(id), &v); err != nil {
+			return err
+		}
+		author, created := W(&v).author()
+		if err := s.editable(author, created, p.ID); err != nil {
+			return err
+		}
+		if tx.Bucket([]byte(bucketBlocks)).Get(store.Itob(p.ID)) != nil {
+			return store.Refuse(store.KindForbidden, "this account may not post comments or forum posts")
+		}
+		W(&v).setText(ck.content, ck.html, s.now().UTC())
+		return store.PutJSON(b, store.Itob(id), v)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// setWritingStatus moderates the comment or post id (in bucket):
+// publishing it trusts its author. then, when set, runs after it in the
+// same transaction.
+func setWritingStatus[T any, W writing[T]](s *Service, bucket string, id uint64, st Status, then func(*bolt.Tx, *T) error) (*T, error) {
+	var v T
+	err := s.st.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte(bucket))
+		if err := store.GetJSON(b, store.Itob(id), &v); err != nil {
+			return err
+		}
+		W(&v).setStatus(st)
+		if author, _ := W(&v).author(); st == Published {
+			if err := trust(tx, author); err != nil {
+				return err
+			}
+		}
+		if err := store.PutJSON(b, store.Itob(id), v); err != nil {
+			return err
+		}
+		if then != nil {
+			return then(tx, &v)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
 // Block is an account refused from posting.
 type Block struct {
 	UserID uint64    `json:"userId"`

@@ -243,6 +243,10 @@ type ThreadPage struct {
 	Total   int      `json:"total"`
 }
 
+// pageRule pages threads and posts: 20 by default, and a limit outside
+// 1…100 is the default.
+var pageRule = paging.Rule{Default: 20, Max: 100, Over: paging.Reset}
+
 // Relevance ranks of a search hit, best first, as the blog ranks articles:
 // the exact phrase in the title, every term in the title, the rest (found
 // in the posts).
@@ -255,9 +259,7 @@ const (
 // Threads lists threads: the pinned ones first, then by q.Sort; with a
 // search, by relevance rank, newest first within a rank.
 func (s *Service) Threads(q ThreadQuery) (ThreadPage, error) {
-	if q.Limit <= 0 || q.Limit > 100 {
-		q.Limit = 20
-	}
+	pq, _ := pageRule.Normalize(paging.Query{Page: q.Page, Limit: q.Limit}) // lenient: never refuses
 	terms := text.Words(q.Search)
 	type hit struct {
 		t    Thread
@@ -325,11 +327,8 @@ func (s *Service) Threads(q ThreadQuery) (ThreadPage, error) {
 		}
 		return a.t.CreatedAt.After(b.t.CreatedAt)
 	})
-	page := ThreadPage{Threads: []Thread{}, Total: len(hits)}
-	for i := paging.Offset(q.Page, q.Limit); i < len(hits) && len(page.Threads) < q.Limit; i++ {
-		page.Threads = append(page.Threads, hits[i].t)
-	}
-	return page, nil
+	p := paging.Map(hits, pq, func(h hit) Thread { return h.t })
+	return ThreadPage{Threads: p.Items, Total: p.Total}, nil
 }
 
 // Thread is thread id.
@@ -350,11 +349,8 @@ type PostPage struct {
 
 // Posts lists the posts of thread that v sees, page by page.
 func (s *Service) Posts(thread uint64, v Viewer, page, limit int) (PostPage, error) {
-	if limit <= 0 || limit > 100 {
-		limit = 20
-	}
-	out := PostPage{Posts: []Post{}}
-	off := paging.Offset(page, limit)
+	q, _ := pageRule.Normalize(paging.Query{Page: page, Limit: limit}) // lenient: never refuses
+	out := paging.Start[Post](q)
 	err := s.st.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte(bucketPosts))
 		return children(tx.Bucket([]byte(bucketThreadIndex)), thread, func(id uint64) error {
@@ -365,14 +361,11 @@ func (s *Service) Posts(thread uint64, v Viewer, page, limit int) (PostPage, err
 			if !v.sees(p.Status, p.Author.ID) {
 				return nil
 			}
-			if out.Total >= off && len(out.Posts) < limit {
-				out.Posts = append(out.Posts, p)
-			}
-			out.Total++
+			out.Add(p)
 			return nil
 		})
 	})
-	return out, err
+	return PostPage{Posts: out.Items, Total: out.Total}, err
 }
 
 // Post is post id.
@@ -525,30 +518,7 @@ func syncThreadStatus(tx *bolt.Tx, p Post) error {
 
 // EditPost changes the text of p's own post within EditWindow.
 func (s *Service) EditPost(_ context.Context, id uint64, p Poster, content string) (*Post, error) {
-	ck, err := s.check(p, content, s.opts.Forum)
-	if err != nil {
-		return nil, err
-	}
-	var post Post
-	err = s.st.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte(bucketPosts))
-		if err := store.GetJSON(b, store.Itob(id), &post); err != nil {
-			return err
-		}
-		if err := s.editable(post.Author.ID, post.CreatedAt, p.ID); err != nil {
-			return err
-		}
-		if tx.Bucket([]byte(bucketBlocks)).Get(store.Itob(p.ID)) != nil {
-			return store.Refuse(store.KindForbidden, "this account may not post comments or forum posts")
-		}
-		now := s.now().UTC()
-		post.Content, post.HTML, post.EditedAt = ck.content, ck.html, &now
-		return store.PutJSON(b, store.Itob(id), post)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &post, nil
+	return editWriting[Post](s, bucketPosts, id, p, content, s.opts.Forum)
 }
 
 // DeletePost removes a post; removing a thread's first post removes the
@@ -622,27 +592,7 @@ func deleteThreadTx(tx *bolt.Tx, id uint64) error {
 // SetPostStatus approves (publishes) or hides a post; approving trusts its
 // author under ModeFirst. The first post's status is the thread's.
 func (s *Service) SetPostStatus(_ context.Context, id uint64, st Status) (*Post, error) {
-	var p Post
-	err := s.st.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte(bucketPosts))
-		if err := store.GetJSON(b, store.Itob(id), &p); err != nil {
-			return err
-		}
-		p.Status = st
-		if st == Published {
-			if err := trust(tx, p.Author.ID); err != nil {
-				return err
-			}
-		}
-		if err := store.PutJSON(b, store.Itob(id), p); err != nil {
-			return err
-		}
-		return syncThreadStatus(tx, p)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &p, nil
+	return setWritingStatus[Post](s, bucketPosts, id, st, func(tx *bolt.Tx, p *Post) error { return syncThreadStatus(tx, *p) })
 }
 
 // ThreadFlags are what an admin sets on a thread (nil: unchanged).

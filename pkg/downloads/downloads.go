@@ -320,21 +320,39 @@ func (s *Service) maxOrderLocked(section string) int {
 // Change edits an entry's texts and flags through fn, then checks it.
 // The slug, releases and media are not fn's to change.
 func (s *Service) Change(slug string, fn func(e *Entry)) (*Entry, error) {
+	return s.update(context.Background(), slug, func(e *Entry, _ time.Time) ([]Media, error) {
+		was := clone(*e)
+		fn(e)
+		e.Slug, e.Releases, e.Icon, e.Screenshots, e.CreatedAt = was.Slug, was.Releases, was.Icon, was.Screenshots, was.CreatedAt
+		return nil, Check(e)
+	})
+}
+
+// update changes entry slug through fn under the lock: fn edits a copy,
+// given the time of the change, and returns the objects it let go; an
+// error from fn changes nothing. The entry is stored with UpdatedAt the
+// time of the change, and then, outside the lock, the bytes of the objects
+// let go are deleted. It returns a copy of the changed entry.
+func (s *Service) update(ctx context.Context, slug string, fn func(e *Entry, now time.Time) ([]Media, error)) (*Entry, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	ix, ok := s.entries[slug]
 	if !ok {
+		s.mu.Unlock()
 		return nil, fmt.Errorf("download %q: %w", slug, store.ErrNotFound)
 	}
 	e := clone(ix.e)
-	fn(&e)
-	e.Slug, e.Releases, e.Icon, e.Screenshots, e.CreatedAt = ix.e.Slug, clone(ix.e).Releases, ix.e.Icon, ix.e.Screenshots, ix.e.CreatedAt
-	if err := Check(&e); err != nil {
+	now := s.now().UTC()
+	gone, err := fn(&e, now)
+	if err == nil {
+		e.UpdatedAt = now
+		err = s.put(&e)
+	}
+	s.mu.Unlock()
+	if err != nil {
 		return nil, err
 	}
-	e.UpdatedAt = s.now().UTC()
-	if err := s.put(&e); err != nil {
-		return nil, err
+	if len(gone) > 0 {
+		s.deleteObjects(ctx, gone)
 	}
 	out := clone(e)
 	return &out, nil
@@ -472,61 +490,36 @@ func (s *Service) AddRelease(slug, version, notes string, fs []NewFile) (*Entry,
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ix, ok := s.entries[slug]
-	if !ok {
-		return nil, fmt.Errorf("download %q: %w", slug, store.ErrNotFound)
-	}
-	e := clone(ix.e)
-	for _, r := range e.Releases {
-		if r.Version == version {
-			return nil, store.Refuse(store.KindConflict, "release "+version+" already exists")
+	return s.update(context.Background(), slug, func(e *Entry, now time.Time) ([]Media, error) {
+		for _, r := range e.Releases {
+			if r.Version == version {
+				return nil, store.Refuse(store.KindConflict, "release "+version+" already exists")
+			}
 		}
-	}
-	r := Release{Version: version, Notes: notes, Date: s.now().UTC(), Files: []File{}}
-	for _, f := range fs {
-		r.Files = append(r.Files, File{ID: random.Hex(6), Name: f.Stored.Name, System: f.System, Arch: f.Arch,
-			Size: f.Stored.Size, SHA256: f.Stored.SHA256, Key: f.Stored.Key, Storage: s.be.Name()})
-	}
-	e.Releases = append([]Release{r}, e.Releases...)
-	e.UpdatedAt = r.Date
-	if err := s.put(&e); err != nil {
-		return nil, err
-	}
-	out := clone(e)
-	return &out, nil
+		r := Release{Version: version, Notes: notes, Date: now, Files: []File{}}
+		for _, f := range fs {
+			r.Files = append(r.Files, File{ID: random.Hex(6), Name: f.Stored.Name, System: f.System, Arch: f.Arch,
+				Size: f.Stored.Size, SHA256: f.Stored.SHA256, Key: f.Stored.Key, Storage: s.be.Name()})
+		}
+		e.Releases = append([]Release{r}, e.Releases...)
+		return nil, nil
+	})
 }
 
 // DeleteRelease removes one release and its bytes.
 func (s *Service) DeleteRelease(ctx context.Context, slug, version string) (*Entry, error) {
-	s.mu.Lock()
-	ix, ok := s.entries[slug]
-	if !ok {
-		s.mu.Unlock()
-		return nil, fmt.Errorf("download %q: %w", slug, store.ErrNotFound)
-	}
-	e := clone(ix.e)
-	i := slices.IndexFunc(e.Releases, func(r Release) bool { return r.Version == version })
-	if i < 0 {
-		s.mu.Unlock()
-		return nil, fmt.Errorf("release %q: %w", version, store.ErrNotFound)
-	}
-	gone := e.Releases[i]
-	e.Releases = slices.Delete(e.Releases, i, i+1)
-	e.UpdatedAt = s.now().UTC()
-	err := s.put(&e)
-	s.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	var objs []Media
-	for _, f := range gone.Files {
-		objs = append(objs, Media{Key: f.Key})
-	}
-	s.deleteObjects(ctx, objs)
-	out := clone(e)
-	return &out, nil
+	return s.update(ctx, slug, func(e *Entry, _ time.Time) ([]Media, error) {
+		i := slices.IndexFunc(e.Releases, func(r Release) bool { return r.Version == version })
+		if i < 0 {
+			return nil, fmt.Errorf("release %q: %w", version, store.ErrNotFound)
+		}
+		var objs []Media
+		for _, f := range e.Releases[i].Files {
+			objs = append(objs, Media{Key: f.Key})
+		}
+		e.Releases = slices.Delete(e.Releases, i, i+1)
+		return objs, nil
+	})
 }
 
 // imageTypes are the image types an icon or screenshot may be: shown
@@ -560,66 +553,39 @@ func (s *Service) AddMedia(ctx context.Context, slug, kind string, st *Stored) (
 		return nil, store.Invalid("kind", "invalid", "kind must be icon or screenshot")
 	}
 	m := Media{ID: random.Hex(6), Name: st.Name, Size: st.Size, MimeType: mt, Key: st.Key, Storage: s.be.Name()}
-	s.mu.Lock()
-	ix, ok := s.entries[slug]
-	if !ok {
-		s.mu.Unlock()
-		return nil, fmt.Errorf("download %q: %w", slug, store.ErrNotFound)
-	}
-	e := clone(ix.e)
-	var old *Media
-	if kind == "icon" {
-		old, e.Icon = e.Icon, &m
-	} else {
+	return s.update(ctx, slug, func(e *Entry, _ time.Time) ([]Media, error) {
+		if kind == "icon" {
+			old := e.Icon
+			e.Icon = &m
+			if old != nil {
+				return []Media{*old}, nil
+			}
+			return nil, nil
+		}
 		if len(e.Screenshots) >= maxScreenshots {
-			s.mu.Unlock()
 			return nil, store.Invalid("files", "too_many", fmt.Sprintf("an entry has at most %d screenshots", maxScreenshots))
 		}
 		e.Screenshots = append(e.Screenshots, m)
-	}
-	e.UpdatedAt = s.now().UTC()
-	err := s.put(&e)
-	s.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	if old != nil {
-		s.deleteObjects(ctx, []Media{*old})
-	}
-	out := clone(e)
-	return &out, nil
+		return nil, nil
+	})
 }
 
 // DeleteMedia removes the icon or a screenshot by id, and its bytes.
 func (s *Service) DeleteMedia(ctx context.Context, slug, id string) (*Entry, error) {
-	s.mu.Lock()
-	ix, ok := s.entries[slug]
-	if !ok {
-		s.mu.Unlock()
-		return nil, fmt.Errorf("download %q: %w", slug, store.ErrNotFound)
-	}
-	e := clone(ix.e)
-	var gone *Media
-	if e.Icon != nil && e.Icon.ID == id {
-		gone, e.Icon = e.Icon, nil
-	} else if i := slices.IndexFunc(e.Screenshots, func(m Media) bool { return m.ID == id }); i >= 0 {
-		g := e.Screenshots[i]
-		gone = &g
+	return s.update(ctx, slug, func(e *Entry, _ time.Time) ([]Media, error) {
+		if e.Icon != nil && e.Icon.ID == id {
+			gone := *e.Icon
+			e.Icon = nil
+			return []Media{gone}, nil
+		}
+		i := slices.IndexFunc(e.Screenshots, func(m Media) bool { return m.ID == id })
+		if i < 0 {
+			return nil, fmt.Errorf("image %q: %w", id, store.ErrNotFound)
+		}
+		gone := e.Screenshots[i]
 		e.Screenshots = slices.Delete(e.Screenshots, i, i+1)
-	}
-	if gone == nil {
-		s.mu.Unlock()
-		return nil, fmt.Errorf("image %q: %w", id, store.ErrNotFound)
-	}
-	e.UpdatedAt = s.now().UTC()
-	err := s.put(&e)
-	s.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	s.deleteObjects(ctx, []Media{*gone})
-	out := clone(e)
-	return &out, nil
+		return []Media{gone}, nil
+	})
 }
 
 // Reorder gives the entries of a section the order of slugs (first is

@@ -6,11 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"path/filepath"
 	"testing"
-
-	"github.com/devhub/devhub/pkg/storage"
-	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
 func TestCheckFileName(t *testing.T) {
@@ -40,15 +36,7 @@ func TestKeysAreOwn(t *testing.T) {
 }
 
 func TestStoreFileHashesAndLimits(t *testing.T) {
-	be, err := storage.NewLocal(filepath.Join(t.TempDir(), "dl"), IsKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer be.Close()
-	s, err := New(storetest.Open(t), be, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, be := newLocalService(t)
 	data := bytes.Repeat([]byte("devhub"), 1000)
 	st, err := s.StoreFile(context.Background(), "a.bin", bytes.NewReader(data), 6000)
 	if err != nil {

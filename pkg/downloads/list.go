@@ -10,11 +10,14 @@ import (
 	"github.com/devhub/devhub/pkg/store"
 )
 
-// Paging of the list.
+// Paging of the list: a limit above MaxLimit, or a negative page or
+// limit, is invalid.
 const (
 	DefaultLimit = 20
 	MaxLimit     = 100
 )
+
+var listRule = paging.Rule{Default: DefaultLimit, Max: MaxLimit, Over: paging.Refuse, Strict: true}
 
 // indexed is an entry with its texts folded once for search.
 type indexed struct {
@@ -109,19 +112,11 @@ func (q *Query) Check() error {
 	default:
 		v.Add("sort", "invalid", "sort must be name, newest or popular")
 	}
-	if q.Page < 0 {
-		v.Add("page", "invalid", "page must be a positive number")
-	}
-	if q.Limit < 0 || q.Limit > MaxLimit {
-		v.Add("limit", "invalid", "limit must be between 1 and 100")
-	}
+	pq := listRule.Check(paging.Query{Page: q.Page, Limit: q.Limit}, &v)
 	if len(q.Search) > 200 {
 		v.Add("search", "too_long", "search is longer than 200 bytes")
 	}
-	if q.Limit == 0 {
-		q.Limit = DefaultLimit
-	}
-	q.Page = max(q.Page, 1)
+	q.Page, q.Limit = pq.Page, pq.Limit
 	return v.Err()
 }
 
@@ -178,14 +173,8 @@ func (s *Service) List(q Query) ([]Entry, int, error) {
 		}
 		return strings.Compare(x.e.Slug, y.e.Slug)
 	})
-	total := len(hits)
-	off := min(paging.Offset(q.Page, q.Limit), total)
-	end := min(off+q.Limit, total)
-	out := make([]Entry, 0, end-off)
-	for _, h := range hits[off:end] {
-		out = append(out, clone(h.ix.e))
-	}
-	return out, total, nil
+	p := paging.Map(hits, paging.Query{Page: q.Page, Limit: q.Limit}, func(h hit) Entry { return clone(h.ix.e) })
+	return p.Items, p.Total, nil
 }
 
 func latestDate(ix *indexed) time.Time {

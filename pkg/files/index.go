@@ -128,10 +128,10 @@ func (ix *index) page(group string, page, limit int) ([]File, int) {
 	defer ix.mu.RUnlock()
 	ids := ix.groups[group]
 	total := len(ids)
-	out := []File{}
-	end := total - paging.Offset(page, limit) // exclusive, counting from the newest
-	for i := end - 1; i >= 0 && i >= end-limit; i-- {
-		out = append(out, ix.byID[ids[i]])
+	start, end := paging.Query{Page: page, Limit: limit}.Bounds(total) // counting from the newest
+	out := make([]File, 0, end-start)
+	for i := start; i < end; i++ {
+		out = append(out, ix.byID[ids[total-1-i]])
 	}
 	return out, total
 }
@@ -222,20 +222,13 @@ func (ix *index) pageOf(uploader uint64, group string, page, limit int) ([]File,
 
 func (ix *index) pageWhereLocked(group string, page, limit int, keep func(File) bool) ([]File, int) {
 	ids := ix.groups[group]
-	out := []File{}
-	skip := paging.Offset(page, limit)
-	total := 0
+	p := paging.Start[File](paging.Query{Page: page, Limit: limit})
 	for i := len(ids) - 1; i >= 0; i-- {
-		f := ix.byID[ids[i]]
-		if !keep(f) {
-			continue
-		}
-		total++
-		if total > skip && len(out) < limit {
-			out = append(out, f)
+		if f := ix.byID[ids[i]]; keep(f) {
+			p.Add(f)
 		}
 	}
-	return out, total
+	return p.Items, p.Total
 }
 
 // totalsFor is totals counting only the files v may see.

@@ -19,6 +19,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/devhub/devhub/pkg/events"
+	"github.com/devhub/devhub/pkg/internal/paging"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -58,6 +59,9 @@ const (
 	// MaxPage is the largest page List returns.
 	MaxPage = 100
 )
+
+// pageRule: a page of MaxPage unless a smaller limit is asked for.
+var pageRule = paging.Rule{Default: MaxPage, Max: MaxPage, Over: paging.Cap}
 
 const (
 	itemsBucket    = "notifications"
@@ -187,9 +191,7 @@ type Page struct {
 // List returns up to limit of userID's notifications older than before
 // (0: from the newest), newest first, with the unread count.
 func (s *Service) List(userID, before uint64, limit int) (Page, error) {
-	if limit <= 0 || limit > MaxPage {
-		limit = MaxPage
-	}
+	limit = pageRule.Size(limit)
 	p := Page{Items: []Notification{}}
 	err := s.st.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte(itemsBucket)).Bucket(store.Itob(userID))

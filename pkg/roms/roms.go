@@ -33,11 +33,14 @@ var (
 	keyFolders = []byte("folders")
 )
 
-// Paging limits of the games list (spec: games page size 100).
+// Paging of the games list (spec: games page size 100): a limit above
+// MaxLimit is capped, a page or limit below 1 is the default.
 const (
 	DefaultLimit = 100
 	MaxLimit     = 500
 )
+
+var gamesRule = paging.Rule{Default: DefaultLimit, Max: MaxLimit, Over: paging.Cap}
 
 // Game is one ROM as the games page sees it. Path and ImagePath start with
 // "/" and are relative to the ROM service base: the ROM is /romserv+Path.
@@ -64,12 +67,17 @@ type Query struct {
 	Search string
 }
 
-// Page is one page of games and the number of games the query matched.
+// Page is one page of games and the number of games the query matched,
+// with the page and limit it answers (the ROM service's meta).
 type Page struct {
 	Games []Game
 	Total int
 	Page  int
 	Limit int
+}
+
+func newPage(p paging.Page[Game]) Page {
+	return Page{Games: p.Items, Total: p.Total, Page: p.Page, Limit: p.Limit}
 }
 
 // Skipped is a file or folder a scan did not index, and why.
@@ -391,28 +399,12 @@ func (s *Service) Games(consoleID string, q Query) (Page, error) {
 	if _, ok := idx.consoleSet[consoleID]; !ok {
 		return Page{}, store.ErrNotFound
 	}
-	if q.Page < 1 {
-		q.Page = 1
-	}
-	if q.Limit < 1 {
-		q.Limit = DefaultLimit
-	}
-	if q.Limit > MaxLimit {
-		q.Limit = MaxLimit
-	}
+	pq, _ := gamesRule.Normalize(paging.Query{Page: q.Page, Limit: q.Limit}) // lenient: never refuses
 	all := idx.byConsole[consoleID]
-	out := Page{Page: q.Page, Limit: q.Limit, Games: []Game{}}
+	game := func(e *entry) Game { return e.game }
 	words := text.Words(q.Search)
-	start := paging.Offset(q.Page, q.Limit)
 	if len(words) == 0 {
-		out.Total = len(all)
-		if start < len(all) {
-			end := min(start+q.Limit, len(all))
-			for _, e := range all[start:end] {
-				out.Games = append(out.Games, e.game)
-			}
-		}
-		return out, nil
+		return newPage(paging.Map(all, pq, game)), nil
 	}
 	// Relevance first, as in the blog: names that hold the search as a
 	// phrase of whole words, then the other names holding every word; by
@@ -428,13 +420,7 @@ func (s *Service) Games(consoleID string, q Query) (Page, error) {
 			rest = append(rest, e)
 		}
 	}
-	out.Total = len(phrase) + len(rest)
-	for i, e := range append(phrase, rest...) {
-		if i >= start && i < start+q.Limit {
-			out.Games = append(out.Games, e.game)
-		}
-	}
-	return out, nil
+	return newPage(paging.Map(append(phrase, rest...), pq, game)), nil
 }
 
 // All lists every game (of one console when consoleID is not empty), by

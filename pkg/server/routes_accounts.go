@@ -228,15 +228,15 @@ func (s *Server) adminUserPage(c fiber.Ctx) ([]auth.User, error) {
 		}
 		users = kept
 	}
-	c.Set("X-Total-Count", strconv.Itoa(len(users)))
 	var v store.Validator
-	page, limit := queryInt(c, "page", &v), queryInt(c, "limit", &v)
+	page := paging.Cut(users, usersPageRule.Check(queryPage(c, &v), &v))
+	c.Set("X-Total-Count", strconv.Itoa(page.Total))
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	if limit == 0 {
-		return users, nil
-	}
-	start := min(paging.Offset(page, limit), len(users))
-	return users[start:min(start+limit, len(users))], nil
+	return page.Items, nil
 }
+
+// usersPageRule pages the admin's user list: without a limit, every
+// account; no largest page.
+var usersPageRule = paging.Rule{}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
@@ -80,13 +79,6 @@ func (b *blogArticleBody) patch() (blog.Patch, error) {
 	return p, nil
 }
 
-func deref(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
-}
-
 // seesDrafts reports whether the caller is an admin, who sees articles
 // that are not public.
 func seesDrafts(c fiber.Ctx) bool {
@@ -94,32 +86,12 @@ func seesDrafts(c fiber.Ctx) bool {
 	return p != nil && p.IsAdmin()
 }
 
-// maxQueryInt bounds what queryInt returns: far past any page or limit a
-// list has, and small enough that a page times a limit cannot overflow an
-// int (page=2^63-1&limit=2 made the offset negative and the slice panic).
-const maxQueryInt = 1<<31 - 1
-
-// queryInt reads an optional positive integer query parameter, at most
-// maxQueryInt (a larger one is simply past the end); a present but
-// non-numeric value is a 400 naming the parameter.
-func queryInt(c fiber.Ctx, name string, v *store.Validator) int {
-	raw := strings.TrimSpace(c.Query(name))
-	if raw == "" {
-		return 0
-	}
-	n, err := strconv.Atoi(raw)
-	if err != nil || n < 1 {
-		v.Add(name, "invalid", name+" must be a whole number of at least 1")
-		return 0
-	}
-	return min(n, maxQueryInt)
-}
-
 func (s *Server) blogList(c fiber.Ctx) error {
 	var v store.Validator
+	pq := queryPage(c, &v)
 	q := blog.Query{
-		Limit:    queryInt(c, "limit", &v),
-		Page:     queryInt(c, "page", &v),
+		Limit:    pq.Limit,
+		Page:     pq.Page,
 		Category: c.Query("category"),
 		Search:   c.Query("search"),
 		Lang:     c.Query("lang"),
@@ -283,7 +255,7 @@ func (s *Server) blogImage(c fiber.Ctx) error {
 
 // blogFeed answers the Atom feed of the newest articles. Links point at
 // server.public_url when configured, else they are relative (never built
-// from the Host header a client sent; see blog.WriteFeed).
+// from the Host header a client sent; see atom.Site).
 func (s *Server) blogFeed(c fiber.Ctx) error {
 	page, err := s.svc.Blog.List(blog.Query{Limit: blog.FeedSize}) // public articles only
 	if err != nil {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"strconv"
 	"strings"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/discuss"
 	"github.com/devhub/devhub/pkg/store"
+	"github.com/devhub/devhub/pkg/usecase"
 )
 
 // mountDiscuss serves comments under articles, the forum, their shared
@@ -21,18 +23,18 @@ func (s *Server) mountDiscuss(app *fiber.App, api fiber.Router) {
 	}
 	api.Get("/blog/:id/comments", s.optionalUser, s.commentList)
 	api.Post("/blog/:id/comments", s.requireUser, s.commentAdd)
-	api.Put("/blog/:id/comments/closed", s.requireAdmin, s.commentsClose(true))
-	api.Delete("/blog/:id/comments/closed", s.requireAdmin, s.commentsClose(false))
+	api.Put("/blog/:id/comments/closed", s.requireAdmin, s.switchOn("id", s.hub.CloseComments, true))
+	api.Delete("/blog/:id/comments/closed", s.requireAdmin, s.switchOn("id", s.hub.CloseComments, false))
 	api.Get("/comments/counts", s.commentCounts)
-	api.Patch("/comments/:id", s.requireUser, s.commentEdit)
-	api.Delete("/comments/:id", s.requireUser, s.commentDelete)
-	api.Post("/comments/:id/approve", s.requireAdmin, s.commentModerate(discuss.Published))
-	api.Post("/comments/:id/hide", s.requireAdmin, s.commentModerate(discuss.Hidden))
+	api.Patch("/comments/:id", s.requireUser, contentEdit(s, s.hub.EditComment))
+	api.Delete("/comments/:id", s.requireUser, s.contentDelete(s.hub.DeleteComment))
+	api.Post("/comments/:id/approve", s.requireAdmin, contentModerate(s, s.hub.ModerateComment, discuss.Published))
+	api.Post("/comments/:id/hide", s.requireAdmin, contentModerate(s, s.hub.ModerateComment, discuss.Hidden))
 
 	api.Get("/moderation/queue", s.requireAdmin, s.moderationQueue)
 	api.Get("/moderation/blocks", s.requireAdmin, s.moderationBlocks)
-	api.Put("/moderation/blocks/:userId", s.requireAdmin, s.moderationBlock(true))
-	api.Delete("/moderation/blocks/:userId", s.requireAdmin, s.moderationBlock(false))
+	api.Put("/moderation/blocks/:userId", s.requireAdmin, s.switchOn("userId", s.hub.BlockUser, true))
+	api.Delete("/moderation/blocks/:userId", s.requireAdmin, s.switchOn("userId", s.hub.BlockUser, false))
 
 	f := api.Group("/forum")
 	f.Get("/categories", s.forumCategories)
@@ -46,12 +48,12 @@ func (s *Server) mountDiscuss(app *fiber.App, api fiber.Router) {
 	f.Patch("/threads/:id", s.requireAdmin, s.forumThreadFlags)
 	f.Delete("/threads/:id", s.requireAdmin, s.forumThreadDelete)
 	f.Post("/threads/:id/posts", s.requireUser, s.forumReply)
-	f.Put("/threads/:id/follow", s.requireUser, s.forumFollow(true))
-	f.Delete("/threads/:id/follow", s.requireUser, s.forumFollow(false))
-	f.Patch("/posts/:id", s.requireUser, s.forumPostEdit)
-	f.Delete("/posts/:id", s.requireUser, s.forumPostDelete)
-	f.Post("/posts/:id/approve", s.requireAdmin, s.forumPostModerate(discuss.Published))
-	f.Post("/posts/:id/hide", s.requireAdmin, s.forumPostModerate(discuss.Hidden))
+	f.Put("/threads/:id/follow", s.requireUser, s.switchOn("id", s.hub.FollowThread, true))
+	f.Delete("/threads/:id/follow", s.requireUser, s.switchOn("id", s.hub.FollowThread, false))
+	f.Patch("/posts/:id", s.requireUser, contentEdit(s, s.hub.EditForumPost))
+	f.Delete("/posts/:id", s.requireUser, s.contentDelete(s.hub.DeleteForumPost))
+	f.Post("/posts/:id/approve", s.requireAdmin, contentModerate(s, s.hub.ModerateForumPost, discuss.Published))
+	f.Post("/posts/:id/hide", s.requireAdmin, contentModerate(s, s.hub.ModerateForumPost, discuss.Hidden))
 	app.Get("/forum/feed.xml", s.forumFeed)
 }
 
@@ -64,6 +66,76 @@ type contentBody struct {
 }
 
 func (b *contentBody) content() string { return deref(b.Content) }
+
+// A comment and a forum post are edited, deleted and moderated alike, and
+// closing comments, following a thread and blocking an account are alike
+// too: the record named by a path parameter (anything but a positive
+// number is not found), the action of the signed-in actor, and the
+// changed record as JSON or 204.
+
+// contentEdit is PATCH /comments/:id and /forum/posts/:id: the new
+// Markdown in the body.
+func contentEdit[T any](s *Server, edit func(context.Context, usecase.Actor, uint64, string) (T, error)) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		id, err := blog.ParseID(c.Params("id"))
+		if err != nil {
+			return err
+		}
+		var body contentBody
+		if err := bindJSON(c, &body); err != nil {
+			return err
+		}
+		out, err := edit(c.Context(), s.actor(c), id, body.content())
+		if err != nil {
+			return err
+		}
+		return c.JSON(out)
+	}
+}
+
+// contentDelete is DELETE /comments/:id and /forum/posts/:id.
+func (s *Server) contentDelete(del func(context.Context, usecase.Actor, uint64) error) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		id, err := blog.ParseID(c.Params("id"))
+		if err != nil {
+			return err
+		}
+		if err := del(c.Context(), s.actor(c), id); err != nil {
+			return err
+		}
+		return c.SendStatus(fiber.StatusNoContent)
+	}
+}
+
+// contentModerate approves or hides a comment or forum post (st).
+func contentModerate[T any](s *Server, moderate func(context.Context, usecase.Actor, uint64, discuss.Status) (T, error), st discuss.Status) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		id, err := blog.ParseID(c.Params("id"))
+		if err != nil {
+			return err
+		}
+		out, err := moderate(c.Context(), s.actor(c), id, st)
+		if err != nil {
+			return err
+		}
+		return c.JSON(out)
+	}
+}
+
+// switchOn turns a setting of the record named by the path parameter on
+// or off (PUT and DELETE of closed comments, a follow, a block): 204.
+func (s *Server) switchOn(param string, set func(context.Context, usecase.Actor, uint64, bool) error, on bool) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		id, err := blog.ParseID(c.Params(param))
+		if err != nil {
+			return err
+		}
+		if err := set(c.Context(), s.actor(c), id, on); err != nil {
+			return err
+		}
+		return c.SendStatus(fiber.StatusNoContent)
+	}
+}
 
 func (s *Server) commentList(c fiber.Ctx) error {
 	id, err := blog.ParseID(c.Params("id"))
@@ -110,19 +182,6 @@ func (s *Server) commentAdd(c fiber.Ctx) error {
 	return c.Status(fiber.StatusCreated).JSON(cm)
 }
 
-func (s *Server) commentsClose(closed bool) fiber.Handler {
-	return func(c fiber.Ctx) error {
-		id, err := blog.ParseID(c.Params("id"))
-		if err != nil {
-			return err
-		}
-		if err := s.hub.CloseComments(c.Context(), s.actor(c), id, closed); err != nil {
-			return err
-		}
-		return c.SendStatus(fiber.StatusNoContent)
-	}
-}
-
 // maxCountIDs bounds the articles one count request names.
 const maxCountIDs = 100
 
@@ -152,47 +211,6 @@ func (s *Server) commentCounts(c fiber.Ctx) error {
 	return c.JSON(fiber.Map{"counts": out})
 }
 
-func (s *Server) commentEdit(c fiber.Ctx) error {
-	id, err := blog.ParseID(c.Params("id"))
-	if err != nil {
-		return err
-	}
-	var body contentBody
-	if err := bindJSON(c, &body); err != nil {
-		return err
-	}
-	cm, err := s.hub.EditComment(c.Context(), s.actor(c), id, body.content())
-	if err != nil {
-		return err
-	}
-	return c.JSON(cm)
-}
-
-func (s *Server) commentDelete(c fiber.Ctx) error {
-	id, err := blog.ParseID(c.Params("id"))
-	if err != nil {
-		return err
-	}
-	if err := s.hub.DeleteComment(c.Context(), s.actor(c), id); err != nil {
-		return err
-	}
-	return c.SendStatus(fiber.StatusNoContent)
-}
-
-func (s *Server) commentModerate(st discuss.Status) fiber.Handler {
-	return func(c fiber.Ctx) error {
-		id, err := blog.ParseID(c.Params("id"))
-		if err != nil {
-			return err
-		}
-		cm, err := s.hub.ModerateComment(c.Context(), s.actor(c), id, st)
-		if err != nil {
-			return err
-		}
-		return c.JSON(cm)
-	}
-}
-
 func (s *Server) moderationQueue(c fiber.Ctx) error {
 	items, err := s.hub.ModerationQueue(c.Context(), s.actor(c))
 	if err != nil {
@@ -209,19 +227,6 @@ func (s *Server) moderationBlocks(c fiber.Ctx) error {
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	return c.JSON(fiber.Map{"blocks": blocks})
-}
-
-func (s *Server) moderationBlock(on bool) fiber.Handler {
-	return func(c fiber.Ctx) error {
-		id, err := blog.ParseID(c.Params("userId"))
-		if err != nil {
-			return err
-		}
-		if err := s.hub.BlockUser(c.Context(), s.actor(c), id, on); err != nil {
-			return err
-		}
-		return c.SendStatus(fiber.StatusNoContent)
-	}
 }
 
 func (s *Server) forumCategories(c fiber.Ctx) error {
@@ -280,7 +285,8 @@ func (s *Server) forumCategoryDelete(c fiber.Ctx) error {
 // (/forum/search?q=).
 func (s *Server) forumThreads(c fiber.Ctx) error {
 	var v store.Validator
-	q := discuss.ThreadQuery{Page: queryInt(c, "page", &v), Limit: queryInt(c, "limit", &v), Search: c.Query("q")}
+	pq := queryPage(c, &v)
+	q := discuss.ThreadQuery{Page: pq.Page, Limit: pq.Limit, Search: c.Query("q")}
 	switch sort := c.Query("sort"); sort {
 	case "", string(discuss.Newest), string(discuss.Active):
 		q.Sort = discuss.Sort(sort)
@@ -329,11 +335,11 @@ func (s *Server) forumThread(c fiber.Ctx) error {
 		return err
 	}
 	var v store.Validator
-	page, limit := queryInt(c, "page", &v), queryInt(c, "limit", &v)
+	pq := queryPage(c, &v)
 	if err := v.Err(); err != nil {
 		return err
 	}
-	view, err := s.hub.ForumThread(c.Context(), s.actor(c), id, page, limit)
+	view, err := s.hub.ForumThread(c.Context(), s.actor(c), id, pq.Page, pq.Limit)
 	if err != nil {
 		return err
 	}
@@ -385,60 +391,6 @@ func (s *Server) forumReply(c fiber.Ctx) error {
 		return err
 	}
 	return c.Status(fiber.StatusCreated).JSON(p)
-}
-
-func (s *Server) forumFollow(on bool) fiber.Handler {
-	return func(c fiber.Ctx) error {
-		id, err := blog.ParseID(c.Params("id"))
-		if err != nil {
-			return err
-		}
-		if err := s.hub.FollowThread(c.Context(), s.actor(c), id, on); err != nil {
-			return err
-		}
-		return c.SendStatus(fiber.StatusNoContent)
-	}
-}
-
-func (s *Server) forumPostEdit(c fiber.Ctx) error {
-	id, err := blog.ParseID(c.Params("id"))
-	if err != nil {
-		return err
-	}
-	var body contentBody
-	if err := bindJSON(c, &body); err != nil {
-		return err
-	}
-	p, err := s.hub.EditForumPost(c.Context(), s.actor(c), id, body.content())
-	if err != nil {
-		return err
-	}
-	return c.JSON(p)
-}
-
-func (s *Server) forumPostDelete(c fiber.Ctx) error {
-	id, err := blog.ParseID(c.Params("id"))
-	if err != nil {
-		return err
-	}
-	if err := s.hub.DeleteForumPost(c.Context(), s.actor(c), id); err != nil {
-		return err
-	}
-	return c.SendStatus(fiber.StatusNoContent)
-}
-
-func (s *Server) forumPostModerate(st discuss.Status) fiber.Handler {
-	return func(c fiber.Ctx) error {
-		id, err := blog.ParseID(c.Params("id"))
-		if err != nil {
-			return err
-		}
-		p, err := s.hub.ModerateForumPost(c.Context(), s.actor(c), id, st)
-		if err != nil {
-			return err
-		}
-		return c.JSON(p)
-	}
 }
 
 // forumFeed is the Atom feed of the newest threads.

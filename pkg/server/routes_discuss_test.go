@@ -533,6 +533,54 @@ func TestDiscussForumListing(t *testing.T) {
 	}
 }
 
+// Threads and posts page 20 at a time, and a limit above 100 is taken as
+// none given (20), neither capped nor refused.
+func TestDiscussForumPagingRule(t *testing.T) {
+	da := newDiscussApp(t, func(o *discuss.Options) {
+		o.Forum.Moderation = discuss.ModeNone
+		o.RatePerUser = 0
+		o.RatePerNetwork = 0
+	})
+	cat := da.category(t)
+	var first struct{ Thread discuss.Thread }
+	for i := range 21 {
+		var v struct{ Thread discuss.Thread }
+		da.mustCall(t, "alice", "POST", fmt.Sprintf("/api/forum/categories/%d/threads", cat),
+			fmt.Sprintf(`{"title":"Thread %d","content":"about it"}`, i), 201, &v)
+		if i == 0 {
+			first = v
+		} else {
+			da.mustCall(t, "bob", "POST", fmt.Sprintf("/api/forum/threads/%d/posts", first.Thread.ID), `{"content":"reply"}`, 201, nil)
+		}
+		*da.clock = da.clock.Add(time.Minute)
+	}
+	threads := fmt.Sprintf("/api/forum/categories/%d/threads", cat)
+	posts := fmt.Sprintf("/api/forum/threads/%d", first.Thread.ID)
+	for _, tt := range []struct {
+		url          string
+		items, total int
+	}{
+		{threads, 20, 21},
+		{threads + "?page=2", 1, 21},
+		{threads + "?limit=100", 21, 21},
+		{threads + "?limit=101", 20, 21},
+		{threads + "?limit=101&page=2", 1, 21},
+		{posts, 20, 21},
+		{posts + "?page=2", 1, 21},
+		{posts + "?limit=101", 20, 21},
+		{posts + "?limit=100", 21, 21},
+	} {
+		var out struct {
+			Threads, Posts []json.RawMessage
+			Total          int
+		}
+		da.mustCall(t, "", "GET", tt.url, "", 200, &out)
+		if got := len(out.Threads) + len(out.Posts); got != tt.items || out.Total != tt.total {
+			t.Errorf("%s: %d items of %d, want %d of %d", tt.url, got, out.Total, tt.items, tt.total)
+		}
+	}
+}
+
 // The Atom feed carries the newest published threads as escaped text.
 func TestDiscussForumFeed(t *testing.T) {
 	da := newDiscussApp(t, nil)

@@ -56,8 +56,9 @@ func (s *Server) mountDownloads(app *fiber.App, api fiber.Router) {
 
 func (s *Server) listDownloads(c fiber.Ctx) error {
 	var v store.Validator
+	pq := queryPage(c, &v)
 	q := downloads.Query{Section: c.Query("section"), Search: c.Query("search"), System: c.Query("system"),
-		Sort: c.Query("sort"), Page: queryInt(c, "page", &v), Limit: queryInt(c, "limit", &v)}
+		Sort: c.Query("sort"), Page: pq.Page, Limit: pq.Limit}
 	if err := v.Err(); err != nil {
 		return err
 	}

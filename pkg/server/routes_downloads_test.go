@@ -213,6 +213,10 @@ func TestDownloadsBadInput(t *testing.T) {
 			Body: `{"slug":"other"}`, ExpectedStatus: 400},
 		{Name: "bad sort", URL: "/api/downloads?sort=random", ExpectedStatus: 400},
 		{Name: "bad page", URL: "/api/downloads?page=x", ExpectedStatus: 400},
+		// A limit above downloads.MaxLimit is refused, not capped.
+		{Name: "limit over the max", URL: "/api/downloads?limit=101", ExpectedStatus: 400,
+			ExpectedContent: []string{`"limit"`, "limit must be between 1 and 100"}},
+		{Name: "limit at the max", URL: "/api/downloads?limit=100", ExpectedStatus: 200},
 		{Name: "unknown entry", URL: "/api/downloads/nope", ExpectedStatus: 404},
 		{Name: "unknown file", URL: "/api/downloads/game/files/nope", ExpectedStatus: 404},
 	})

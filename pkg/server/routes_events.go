@@ -206,19 +206,6 @@ func uintParam(c fiber.Ctx, name string) (uint64, error) {
 	return n, nil
 }
 
-// queryID is the query parameter name as an id (0 when absent).
-func queryID(c fiber.Ctx, name string, v *store.Validator) uint64 {
-	raw := strings.TrimSpace(c.Query(name))
-	if raw == "" {
-		return 0
-	}
-	n, err := strconv.ParseUint(raw, 10, 64)
-	if err != nil || n == 0 {
-		v.Add(name, "invalid", name+" must be an id")
-	}
-	return n
-}
-
 func (s *Server) chatHistory(c fiber.Ctx) error {
 	var v store.Validator
 	before, limit := queryID(c, "before", &v), queryInt(c, "limit", &v)

@@ -16,6 +16,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/internal/paging"
 	"github.com/devhub/devhub/pkg/internal/text"
 	"github.com/devhub/devhub/pkg/store"
 )
@@ -118,6 +119,9 @@ const (
 	maxFilesPerGroup     = 500
 )
 
+// filesPageRule: a limit above maxFilesPerGroup is capped.
+var filesPageRule = paging.Rule{Default: defaultFilesPerGroup, Max: maxFilesPerGroup, Over: paging.Cap}
+
 // listFiles answers the file list in the spec's shape — one list per group,
 // newest first — a page at a time per group, with each group's total. With
 // ?type=<group> only that group's page is filled; with ?mine=true (signed
@@ -150,15 +154,10 @@ func (s *Server) answerFileList(c fiber.Ctx, canonical bool, cache *encodedList)
 		return NewError(fiber.StatusBadRequest, "type must be one of "+strings.Join(files.GroupNames(), ", "))
 	}
 	var v store.Validator
-	page, limit := queryInt(c, "page", &v), queryInt(c, "limit", &v)
+	pq := filesPageRule.Check(queryPage(c, &v), &v)
 	if err := v.Err(); err != nil {
 		return err
 	}
-	page = max(page, 1)
-	if limit == 0 {
-		limit = defaultFilesPerGroup
-	}
-	limit = min(limit, maxFilesPerGroup)
 	mine := false
 	if m := c.Query("mine"); m != "" {
 		if m != "true" && m != "false" {
@@ -171,10 +170,10 @@ func (s *Server) answerFileList(c fiber.Ctx, canonical bool, cache *encodedList)
 	}
 	page1 := func(g string) []files.File {
 		if mine {
-			fs, _ := s.svc.Files.PageOf(viewer.ID, g, page, limit)
+			fs, _ := s.svc.Files.PageOf(viewer.ID, g, pq.Page, pq.Limit)
 			return fs
 		}
-		fs, _ := s.svc.Files.PageFor(viewer, g, page, limit)
+		fs, _ := s.svc.Files.PageFor(viewer, g, pq.Page, pq.Limit)
 		return fs
 	}
 	totals := s.svc.Files.TotalsFor(viewer)

@@ -356,6 +356,10 @@ func TestFilesListPaging(t *testing.T) {
 	if _, a, _ := get("?limit=2"); len(a.Documents) != 2 || len(a.Images) != 1 {
 		t.Fatalf("first page of each group: %+v", a)
 	}
+	// A limit above the largest page is capped, not refused.
+	if code, a, body := get("?type=documents&limit=100000"); code != 200 || len(a.Documents) != 7 {
+		t.Fatalf("limit over the max: %d %s", code, body)
+	}
 	for _, q := range []string{"?type=pictures", "?page=0", "?page=-1", "?limit=x", "?limit=0", "?page=1.5"} {
 		if code, _, body := get(q); code != 400 {
 			t.Errorf("%s: %d %s, want 400", q, code, body)

@@ -12,6 +12,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/devhub/devhub/pkg/internal/paging"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -24,6 +25,9 @@ const maxUnread = 100
 
 // MaxPage is the largest page of a conversation.
 const MaxPage = 100
+
+// pageRule: a page of MaxPage unless a smaller limit is asked for.
+var pageRule = paging.Rule{Default: MaxPage, Max: MaxPage, Over: paging.Cap}
 
 // Message is one direct message, or one contact form message (From is
 // ContactPeer and Sender says who wrote it).
@@ -156,9 +160,7 @@ func (s *Service) put(tx *bolt.Tx, m *Message, a, b uint64) error {
 // the limit messages before the id before (0: the newest), and whether
 // older ones remain.
 func (s *Service) Messages(user, other, before uint64, limit int) ([]Message, bool, error) {
-	if limit <= 0 || limit > MaxPage {
-		limit = MaxPage
-	}
+	limit = pageRule.Size(limit)
 	out := []Message{}
 	more := false
 	prefix := conv(user, other)

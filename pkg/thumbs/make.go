@@ -104,6 +104,17 @@ const releaseAbove = 32 << 20
 // Estimate is over l.MaxMemory, is refused (ErrTooLarge) before a pixel is
 // decoded.
 func Make(r io.ReadSeeker, l Limits) ([]byte, error) {
+	return within(r, l, l.MaxSide, nil, func(cfg image.Config, format string) ([]byte, error) {
+		return makeThumb(r, cfg, format, l)
+	})
+}
+
+// within reads r's header and refuses, before a pixel is decoded, an image
+// over l.MaxPixels, one that check refuses (when set), and one whose
+// Estimate scaled to side is over l.MaxMemory (ErrTooLarge); then it runs
+// scale, and hands a large cost's memory back to the operating system
+// after it.
+func within(r io.ReadSeeker, l Limits, side int, check func(image.Config) error, scale func(image.Config, string) ([]byte, error)) ([]byte, error) {
 	cfg, format, err := decodeConfig(r)
 	if err != nil {
 		return nil, err
@@ -112,7 +123,12 @@ func Make(r io.ReadSeeker, l Limits) ([]byte, error) {
 	if l.MaxPixels > 0 && pixels > l.MaxPixels {
 		return nil, fmt.Errorf("%w: %d×%d pixels, the limit is %d", ErrTooLarge, cfg.Width, cfg.Height, l.MaxPixels)
 	}
-	cost, err := estimate(r, cfg, format, l.MaxSide)
+	if check != nil {
+		if err := check(cfg); err != nil {
+			return nil, err
+		}
+	}
+	cost, err := estimate(r, cfg, format, side)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +136,7 @@ func Make(r io.ReadSeeker, l Limits) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %s %s of %d×%d needs %d MiB to decode and scale, the limit is %d MiB", ErrTooLarge,
 			cost.Layout, cost.Format, cost.Width, cost.Height, mib(cost.Bytes), mib(l.MaxMemory))
 	}
-	data, err := makeThumb(r, cfg, format, l)
+	data, err := scale(cfg, format)
 	if cost.Bytes >= releaseAbove {
 		debug.FreeOSMemory()
 	}
@@ -133,31 +149,48 @@ func mib(n int64) int64 { return (n + 1<<20 - 1) >> 20 }
 // makeThumb decodes, scales and encodes the image once it is accepted. What
 // it allocates is garbage when it returns.
 func makeThumb(r io.ReadSeeker, cfg image.Config, format string, l Limits) ([]byte, error) {
+	src, orient, err := decodeImage(r, cfg, format)
+	if err != nil {
+		return nil, err
+	}
+	sb := src.Bounds()
+	w, h := fit(sb.Dx(), sb.Dy(), l.MaxSide)
+	return encodeScaled(src, sb, w, h, orient)
+}
+
+// decodeImage decodes r, whose header said cfg, with its EXIF orientation
+// when it is a JPEG (1 otherwise); pixels that do not match the header are
+// ErrCorrupt.
+func decodeImage(r io.ReadSeeker, cfg image.Config, format string) (image.Image, int, error) {
 	orient := 1
 	if format == "jpeg" {
 		if _, err := r.Seek(0, io.SeekStart); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		orient = exifOrientation(io.LimitReader(r, exifScanBytes))
 	}
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	src, _, err := image.Decode(bufio.NewReader(r))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+		return nil, 0, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	sb := src.Bounds()
 	if sb.Dx() != cfg.Width || sb.Dy() != cfg.Height {
-		return nil, fmt.Errorf("%w: header says %d×%d, image is %d×%d", ErrCorrupt, cfg.Width, cfg.Height, sb.Dx(), sb.Dy())
+		return nil, 0, fmt.Errorf("%w: header says %d×%d, image is %d×%d", ErrCorrupt, cfg.Width, cfg.Height, sb.Dx(), sb.Dy())
 	}
-	w, h := fit(sb.Dx(), sb.Dy(), l.MaxSide)
+	return src, orient, nil
+}
+
+// encodeScaled scales the part from of src to w×h on white, turns it
+// upright by orient and encodes it as JPEG.
+func encodeScaled(src image.Image, from image.Rectangle, w, h, orient int) ([]byte, error) {
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
 	draw.Draw(dst, dst.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src)
-	draw.CatmullRom.Scale(dst, dst.Bounds(), src, sb, draw.Over, nil)
-	out := orientImage(dst, orient)
+	draw.CatmullRom.Scale(dst, dst.Bounds(), src, from, draw.Over, nil)
 	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, out, &jpeg.Options{Quality: Quality}); err != nil {
+	if err := jpeg.Encode(&buf, orientImage(dst, orient), &jpeg.Options{Quality: Quality}); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
