@@ -1,56 +1,22 @@
-import { spawn, type ChildProcess, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
-import { devhubBin, devhubEnv } from './env';
-import { decoded, freePort, smtpSink } from './mailSink';
+import { devhubBin } from './env';
+import { decoded, type MailDevhub, startMailDevhub } from './mailSink';
 
 // The e-mail flows end to end on a devhub of this spec's own with mail on and
 // auth.verify_email required, sending to an SMTP sink in this process: a registration signs in
 // only after the link mailed to it was opened, and a change of e-mail applies only when the link
 // sent to the new address is opened.
 
-let sink: Awaited<ReturnType<typeof smtpSink>>;
-let server: ChildProcess;
-let base: string;
-let env: Record<string, string>;
-let dataDir: string;
-
+let dh: MailDevhub;
 test.beforeAll(async () => {
-  sink = await smtpSink();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  dataDir = mkdtempSync(join(tmpdir(), 'devhub-e2e-mailflows-'));
-  env = {
-    ...(process.env as Record<string, string>),
-    ...devhubEnv,
-    DEVHUB_SERVER_ADDR: `127.0.0.1:${port}`,
-    DEVHUB_SERVER_PUBLIC_URL: base,
-    DEVHUB_STORAGE_DATA_DIR: dataDir,
-    DEVHUB_STORAGE_UPLOADS_DIR: join(dataDir, 'uploads'),
-    DEVHUB_MAIL_HOST: '127.0.0.1',
-    DEVHUB_MAIL_PORT: String(sink.port),
-    DEVHUB_MAIL_SECURITY: 'none',
-    DEVHUB_MAIL_FROM: 'devhub <noreply@devhub.test>',
-    DEVHUB_AUTH_VERIFY_EMAIL: 'required',
-  };
-  server = spawn(resolve(devhubBin), ['serve'], { env, stdio: 'ignore' });
-  await expect
-    .poll(async () => fetch(`${base}/healthz`).then((r) => r.status).catch(() => 0), { timeout: 30_000 })
-    .toBe(200);
+  dh = await startMailDevhub('mailflows', { DEVHUB_AUTH_VERIFY_EMAIL: 'required' });
 });
-
-test.afterAll(async () => {
-  server?.kill('SIGTERM');
-  await new Promise((done) => (server?.exitCode !== null ? done(null) : server.once('exit', done)));
-  sink?.server.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+test.afterAll(() => dh?.stop());
 
 /** The link of the only mail to `to` whose text matches `about`. */
 async function mailedLink(to: string, about: RegExp): Promise<string> {
-  const find = () => sink.mails.map((m) => ({ ...m, text: decoded(m.data) })).filter((m) => m.to.includes(to) && about.test(m.text));
+  const find = () => dh.sink.mails.map((m) => ({ ...m, text: decoded(m.data) })).filter((m) => m.to.includes(to) && about.test(m.text));
   await expect.poll(() => find().length, { timeout: 20_000 }).toBe(1);
   const link = /http:\/\/127\.0\.0\.1:\d+\/verify-email\?token=[0-9a-f]+/.exec(find()[0].text)?.[0];
   expect(link).toBeTruthy();
@@ -67,7 +33,7 @@ async function signIn(page: Page, email: string, password: string) {
 test('a registration signs in only after the link mailed to it was opened, once', async ({ browser }) => {
   test.setTimeout(120_000);
   const email = `verify-${Date.now()}@example.com`;
-  const ctx = await browser.newContext({ baseURL: base, locale: 'en-US' });
+  const ctx = await browser.newContext({ baseURL: dh.base, locale: 'en-US' });
   const page = await ctx.newPage();
   await page.addInitScript(() => localStorage.setItem('preferredLanguage', 'en'));
   await page.goto('/profile');
@@ -105,10 +71,10 @@ test('a change of e-mail applies when the link sent to the new address is opened
   const oldEmail = `change-${stamp}@example.com`;
   const newEmail = `changed-${stamp}@example.com`;
   execFileSync(devhubBin, ['user', 'create', '--email', oldEmail, '--name', 'Change', '--password-stdin'], {
-    env,
+    env: dh.env,
     input: 'change-password-long\n',
   });
-  const ctx = await browser.newContext({ baseURL: base, locale: 'en-US' });
+  const ctx = await browser.newContext({ baseURL: dh.base, locale: 'en-US' });
   const page = await ctx.newPage();
   await page.addInitScript(() => localStorage.setItem('preferredLanguage', 'en'));
   await page.goto('/profile');
@@ -129,7 +95,7 @@ test('a change of e-mail applies when the link sent to the new address is opened
   await expect(page.getByText(`Your account's e-mail is now ${newEmail}.`)).toBeVisible();
   // The old address is told.
   await expect
-    .poll(() => sink.mails.filter((m) => m.to.includes(oldEmail) && decoded(m.data).includes(newEmail)).length, { timeout: 20_000 })
+    .poll(() => dh.sink.mails.filter((m) => m.to.includes(oldEmail) && decoded(m.data).includes(newEmail)).length, { timeout: 20_000 })
     .toBe(1);
 
   await page.goto('/profile?section=settings');

@@ -1,57 +1,26 @@
-import { spawn, type ChildProcess, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { devhubBin, devhubEnv } from './env';
-import { decoded, freePort, smtpSink, type Mail } from './mailSink';
+import { devhubBin } from './env';
+import { decoded, type Mail, type MailDevhub, startMailDevhub } from './mailSink';
 
 // The blog's newsletter end to end on a devhub of this spec's own with mail on, sending to an SMTP
 // sink in this process: a visitor subscribes on the blog page and confirms from the captured
 // mail; an article published is mailed to the confirmed subscribers once, with List-Unsubscribe;
 // the unsubscribe link in the letter takes the address off the list.
 
-let sink: Awaited<ReturnType<typeof smtpSink>>;
-let server: ChildProcess;
-let base: string;
-let env: Record<string, string>;
-let dataDir: string;
-
+let dh: MailDevhub;
 test.beforeAll(async () => {
-  sink = await smtpSink();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  dataDir = mkdtempSync(join(tmpdir(), 'devhub-e2e-newsletter-'));
-  env = {
-    ...(process.env as Record<string, string>),
-    ...devhubEnv,
-    DEVHUB_SERVER_ADDR: `127.0.0.1:${port}`,
-    DEVHUB_SERVER_PUBLIC_URL: base,
-    DEVHUB_STORAGE_DATA_DIR: dataDir,
-    DEVHUB_STORAGE_UPLOADS_DIR: join(dataDir, 'uploads'),
-    DEVHUB_MAIL_HOST: '127.0.0.1',
-    DEVHUB_MAIL_PORT: String(sink.port),
-    DEVHUB_MAIL_SECURITY: 'none',
-    DEVHUB_MAIL_FROM: 'devhub <noreply@devhub.test>',
-  };
-  server = spawn(resolve(devhubBin), ['serve'], { env, stdio: 'ignore' });
-  await expect
-    .poll(async () => fetch(`${base}/healthz`).then((r) => r.status).catch(() => 0), { timeout: 30_000 })
-    .toBe(200);
+  dh = await startMailDevhub('newsletter');
 });
-
-test.afterAll(async () => {
-  server?.kill('SIGTERM');
-  await new Promise((done) => (server?.exitCode !== null ? done(null) : server.once('exit', done)));
-  sink?.server.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+test.afterAll(() => dh?.stop());
 
 /** A CLI command against this spec's devhub (through its socket while it runs). */
-const devhub = (args: string[]) => execFileSync(devhubBin, args, { env, encoding: 'utf8' });
+const devhub = (args: string[]) => execFileSync(devhubBin, args, { env: dh.env, encoding: 'utf8' });
 
 /** The mails to `to` whose decoded text holds `about`. */
-const mailsTo = (to: string, about: string): Mail[] => sink.mails.filter((m) => m.to.includes(to) && decoded(m.data).includes(about));
+const mailsTo = (to: string, about: string): Mail[] => dh.sink.mails.filter((m) => m.to.includes(to) && decoded(m.data).includes(about));
 
 /** The one mail to `to` about `about`, once it has come. */
 async function theMail(to: string, about: string): Promise<string> {
@@ -73,7 +42,7 @@ function link(text: string, action: 'confirm' | 'unsubscribe'): string {
 
 /** Publishes an English article from the terminal, first as a draft (which is never mailed). */
 function publish(name: string): number {
-  const md = join(dataDir, `${name}.md`);
+  const md = join(dh.dataDir, `${name}.md`);
   writeFileSync(md, `Text of ${name}.\n`);
   const a = JSON.parse(
     devhub(['article', 'create', '--name', name, '--excerpt', `About ${name}`, '--category', 'News', '--lang', 'en', '--status', 'draft', '--file', md, '--json']),
@@ -90,7 +59,7 @@ test('subscribe, confirm from the mail, get a published article once with List-U
   const stamp = Date.now();
   const reader = `reader-${stamp}@example.com`;
   const stayer = `stayer-${stamp}@example.com`;
-  const ctx = await browser.newContext({ baseURL: base, locale: 'en-US' });
+  const ctx = await browser.newContext({ baseURL: dh.base, locale: 'en-US' });
   const page = await ctx.newPage();
   await page.addInitScript(() => localStorage.setItem('preferredLanguage', 'en'));
 
@@ -131,7 +100,7 @@ test('subscribe, confirm from the mail, get a published article once with List-U
   const unsubscribe = link(letter, 'unsubscribe');
   expect(header(raw, 'List-Unsubscribe')).toBe(`<${unsubscribe}>`);
   expect(header(raw, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
-  expect(letter).toContain(`${base}/blog/${firstId}`);
+  expect(letter).toContain(`${dh.base}/blog/${firstId}`);
   await theMail(stayer, first);
 
   // Once: an edit of the article wakes the dispatcher again, and a later article's letter comes

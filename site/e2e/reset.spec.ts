@@ -1,62 +1,29 @@
-import { spawn, type ChildProcess, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { devhubBin, devhubEnv } from './env';
-import { decoded, freePort, smtpSink } from './mailSink';
+import { devhubBin } from './env';
+import { decoded, type MailDevhub, startMailDevhub } from './mailSink';
 
 // "Forgot password" end to end: a devhub of this spec's own with mail on, sending to a tiny SMTP
 // sink in this process; the browser asks for a link, opens it from the captured mail, sets a new
 // password, and the session another browser held ends.
 
-let sink: Awaited<ReturnType<typeof smtpSink>>;
-let server: ChildProcess;
-let base: string;
-let env: Record<string, string>;
-let dataDir: string;
-
+let dh: MailDevhub;
 test.beforeAll(async () => {
-  sink = await smtpSink();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  dataDir = mkdtempSync(join(tmpdir(), 'devhub-e2e-reset-'));
-  env = {
-    ...(process.env as Record<string, string>),
-    ...devhubEnv,
-    DEVHUB_SERVER_ADDR: `127.0.0.1:${port}`,
-    DEVHUB_SERVER_PUBLIC_URL: base,
-    DEVHUB_STORAGE_DATA_DIR: dataDir,
-    DEVHUB_STORAGE_UPLOADS_DIR: join(dataDir, 'uploads'),
-    DEVHUB_MAIL_HOST: '127.0.0.1',
-    DEVHUB_MAIL_PORT: String(sink.port),
-    DEVHUB_MAIL_SECURITY: 'none',
-    DEVHUB_MAIL_FROM: 'devhub <noreply@devhub.test>',
-  };
-  server = spawn(resolve(devhubBin), ['serve'], { env, stdio: 'ignore' });
-  await expect
-    .poll(async () => fetch(`${base}/healthz`).then((r) => r.status).catch(() => 0), { timeout: 30_000 })
-    .toBe(200);
+  dh = await startMailDevhub('reset');
 });
-
-test.afterAll(async () => {
-  server?.kill('SIGTERM');
-  await new Promise((done) => (server?.exitCode !== null ? done(null) : server.once('exit', done)));
-  sink?.server.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+test.afterAll(() => dh?.stop());
 
 test('a password is reset from the link in the mail; the old session ends and the link is spent', async ({ browser }) => {
   // Two browsers, a server of its own and a mail on a shared two-core machine.
   test.setTimeout(120_000);
   const email = `reset-${Date.now()}@example.com`;
   execFileSync(devhubBin, ['user', 'create', '--email', email, '--name', 'Reset', '--password-stdin'], {
-    env,
+    env: dh.env,
     input: 'old-password-long\n',
   });
 
   // A browser that is signed in with the old password.
-  const other = await browser.newContext({ baseURL: base, locale: 'en-US' });
+  const other = await browser.newContext({ baseURL: dh.base, locale: 'en-US' });
   const otherPage = await other.newPage();
   await otherPage.addInitScript(() => localStorage.setItem('preferredLanguage', 'en'));
   await otherPage.goto('/profile');
@@ -67,7 +34,7 @@ test('a password is reset from the link in the mail; the old session ends and th
   await expect(otherPage.getByRole('heading', { level: 2, name: email })).toBeVisible();
 
   // The visitor who forgot it, on a phone.
-  const ctx = await browser.newContext({ baseURL: base, locale: 'en-US', viewport: { width: 375, height: 740 } });
+  const ctx = await browser.newContext({ baseURL: dh.base, locale: 'en-US', viewport: { width: 375, height: 740 } });
   const page = await ctx.newPage();
   const noSidewaysScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
   await page.addInitScript(() => localStorage.setItem('preferredLanguage', 'en'));
@@ -80,8 +47,8 @@ test('a password is reset from the link in the mail; the old session ends and th
   await form.getByRole('button', { name: 'Send the link' }).click();
   await expect(page.getByText(/a link to set a new password is on its way/)).toBeVisible();
 
-  await expect.poll(() => sink.mails.filter((m) => m.to.includes(email)).length, { timeout: 20_000 }).toBe(1);
-  const mail = decoded(sink.mails.find((m) => m.to.includes(email))!.data);
+  await expect.poll(() => dh.sink.mails.filter((m) => m.to.includes(email)).length, { timeout: 20_000 }).toBe(1);
+  const mail = decoded(dh.sink.mails.find((m) => m.to.includes(email))!.data);
   expect(mail).toMatch(/Subject: Reset your password on 127\.0\.0\.1/);
   const link = /http:\/\/127\.0\.0\.1:\d+\/reset-password\?token=[0-9a-f]+/.exec(mail)?.[0];
   expect(link).toBeTruthy();

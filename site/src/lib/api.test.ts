@@ -27,6 +27,12 @@ describe('api client', () => {
     }
   });
 
+  it('revalidates every request with the server, past the answers a browser may keep', async () => {
+    const fetch = stubFetch({ '/api/blog': () => json({ articles: [], totalCount: 0 }) });
+    await api.get('/api/blog');
+    expect((fetch.mock.calls[0][1] as RequestInit).cache).toBe('no-cache');
+  });
+
   it('turns the server error shape into an ApiError with status, message and data', async () => {
     stubFetch({
       'POST /api/auth/register': () =>

@@ -183,6 +183,10 @@ export async function request<T = unknown>(path: string, opts: RequestOptions = 
       signal: opts.signal,
       keepalive: opts.keepalive,
       credentials: 'same-origin',
+      // Public answers carry max-age for CDNs and link visitors; the SPA itself must see a write
+      // at once (an upload in the list, a deleted article gone), so it always revalidates — a
+      // 304 when nothing changed.
+      cache: 'no-cache',
     });
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
