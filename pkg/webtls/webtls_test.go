@@ -84,7 +84,10 @@ func (s *site) get(t *testing.T, roots *x509.CertPool, h2 bool) (*x509.Certifica
 	tr := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots, ServerName: "localhost"}, ForceAttemptHTTP2: h2}
 	defer tr.CloseIdleConnections()
 	c := &http.Client{Transport: tr, Timeout: 10 * time.Second}
-	resp, err := c.Get(fmt.Sprintf("https://localhost:%d/who", s.httpsPort))
+	// To 127.0.0.1, where the site listens, with SNI localhost: "localhost"
+	// also resolves to ::1, where another process's server may hold the
+	// same port number (the tests of other packages run meanwhile).
+	resp, err := c.Get(fmt.Sprintf("https://127.0.0.1:%d/who", s.httpsPort))
 	if err != nil {
 		return nil, "", err
 	}
