@@ -61,5 +61,8 @@ export default defineConfig(({ command }) => ({
     include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
+    // A test waits for what it needs (findBy…, waitFor); the whole-test limit only catches a hang.
+    // Vitest's 5 s was hit by tests that take 0.5 s when a loaded two-core machine runs them.
+    testTimeout: 30_000,
   },
 }));
