@@ -49,6 +49,11 @@ const (
 	// network; more are refused (429) whatever the address.
 	MaxPerNetwork = 5
 	NetworkWindow = 15 * time.Minute
+	// MaxPerHour subscribe requests are taken from everyone together in an
+	// hour: each may mail a confirmation letter to any address, and many
+	// networks together (a botnet, an IPv6 /48) must not turn the site
+	// into a sender of unwanted mail that spoils its mail reputation.
+	MaxPerHour = 200
 	// MaxEmailBytes bounds an address.
 	MaxEmailBytes = 254
 )
@@ -93,6 +98,7 @@ type Service struct {
 	st      *store.Store
 	now     func() time.Time
 	perNet  *ratelimit.Limiter[netip.Prefix]
+	all     *ratelimit.Bucket
 	wake    chan struct{}
 	sinceAt time.Time
 }
@@ -105,6 +111,7 @@ func New(st *store.Store) (*Service, error) {
 	}
 	s := &Service{st: st, now: func() time.Time { return time.Now().UTC() }, wake: make(chan struct{}, 1)}
 	s.perNet = ratelimit.New[netip.Prefix](MaxPerNetwork, NetworkWindow, 0, func() time.Time { return s.now() })
+	s.all = ratelimit.NewBucket(MaxPerHour, time.Hour, func() time.Time { return s.now() })
 	err := st.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketMeta)
 		if v := b.Get(keySince); v != nil {
@@ -155,11 +162,15 @@ func ValidEmail(email string) bool {
 	return err == nil && a.Address == email && strings.Contains(email[strings.LastIndexByte(email, '@')+1:], ".")
 }
 
-// Allow takes one subscribe request from ip's network, or refuses it (rate
-// limited) without looking at any address.
+// Allow takes one subscribe request from ip's network and from the site's
+// hourly total, or refuses it (rate limited) without looking at any
+// address.
 func (s *Service) Allow(ip netip.Addr) error {
 	if ok, wait := s.perNet.Allow(ratelimit.Network(ip, false)); !ok {
 		return store.TooMany("too many newsletter requests from this network; try again later", wait)
+	}
+	if ok, wait := s.all.Allow(); !ok {
+		return store.TooMany("too many newsletter requests just now; try again later", wait)
 	}
 	return nil
 }

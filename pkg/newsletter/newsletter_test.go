@@ -2,10 +2,13 @@ package newsletter
 
 import (
 	"context"
+	"errors"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/devhub/devhub/pkg/internal/ratelimit"
 	"github.com/devhub/devhub/pkg/store"
 	"github.com/devhub/devhub/pkg/store/storetest"
 )
@@ -87,5 +90,46 @@ func TestDispatchRecordsOnce(t *testing.T) {
 	s2, err := New(st)
 	if err != nil || !s2.Since().Equal(since) {
 		t.Fatalf("since %v, then %v (%v)", since, s2.Since(), err)
+	}
+}
+
+// Subscribe requests are bounded per client network and, from all networks
+// together, per hour; a refusal says how long to wait, and the hour's
+// allowance comes back with time.
+func TestAllowPerNetworkAndSiteWide(t *testing.T) {
+	s, err := New(storetest.Open(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	s.now = func() time.Time { return now }
+	s.perNet = ratelimit.New[netip.Prefix](MaxPerNetwork, NetworkWindow, 0, func() time.Time { return s.now() })
+	s.all = ratelimit.NewBucket(MaxPerHour, time.Hour, func() time.Time { return s.now() })
+	one := netip.MustParseAddr("198.51.100.7")
+	for i := range MaxPerNetwork {
+		if err := s.Allow(one); err != nil {
+			t.Fatalf("request %d from one network: %v", i+1, err)
+		}
+	}
+	var r *store.Refusal
+	if err := s.Allow(one); !errors.As(err, &r) || r.Kind != store.KindRateLimited || r.RetryAfter <= 0 {
+		t.Fatalf("one network past its limit: %v", err)
+	}
+	// Many networks, each within its own limit: the site's hour runs out.
+	taken := MaxPerNetwork
+	for i := 0; taken < MaxPerHour; i++ {
+		ip := netip.AddrFrom4([4]byte{10, byte(i >> 8), byte(i), 1})
+		if err := s.Allow(ip); err != nil {
+			t.Fatalf("request %d (network %v): %v", taken+1, ip, err)
+		}
+		taken++
+	}
+	fresh := netip.MustParseAddr("203.0.113.9")
+	if err := s.Allow(fresh); store.KindOf(err) != store.KindRateLimited {
+		t.Fatalf("a new network past the site's hourly limit: %v", err)
+	}
+	now = now.Add(time.Hour)
+	if err := s.Allow(fresh); err != nil {
+		t.Fatalf("an hour later: %v", err)
 	}
 }
