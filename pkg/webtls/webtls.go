@@ -245,6 +245,13 @@ func (m *Manager) HTTPHandler(httpsPort string) http.Handler {
 // files mode (no domains configured) any host is kept.
 func (m *Manager) knownHost(host string) bool {
 	if len(m.domains) == 0 {
+		// The owner's certificate names the site: a redirect goes only to a
+		// host it covers, never to whatever Host a client sent (a cache in
+		// front would keep the redirect for everyone).
+		if m.files != nil {
+			leaf := m.files.leaf()
+			return host != "" && leaf != nil && leaf.VerifyHostname(host) == nil
+		}
 		return host != ""
 	}
 	for _, d := range m.domains {

@@ -309,6 +309,18 @@ func TestFilesSwappedOnDisk(t *testing.T) {
 	}
 	second := selfSigned(t, certPath, keyPath, 2)
 	waitCert(t, s, pool(second), func(c *x509.Certificate) bool { return c.SerialNumber.Int64() == 2 })
+
+	// Plain HTTP redirects to https only for a host the certificate names.
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for host, want := range map[string]int{"localhost": http.StatusPermanentRedirect, "evil.example": http.StatusMisdirectedRequest} {
+		req, _ := http.NewRequest("GET", fmt.Sprintf("http://127.0.0.1:%d/x", s.httpPort), nil)
+		req.Host = host
+		resp, err := noFollow.Do(req)
+		if err != nil || resp.StatusCode != want {
+			t.Fatalf("http with Host %s: %v %v, want %d", host, resp, err, want)
+		}
+		resp.Body.Close()
+	}
 }
 
 // A bad configuration is refused before anything listens.
