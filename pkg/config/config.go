@@ -510,6 +510,18 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("metrics.token must be at least 16 characters, got %d", len(t)))
 	}
 	errs = append(errs, c.Backup.validate()...)
+	// Backups to S3 use storage.s3's endpoint and keys: found missing at
+	// start, not at the first scheduled backup hours later.
+	if bucket, ok := strings.CutPrefix(c.Backup.To, "s3://"); ok {
+		switch {
+		case bucket == "" || strings.Contains(bucket, "/"):
+			errs = append(errs, fmt.Errorf("backup.to %q: want s3://BUCKET", c.Backup.To))
+		case c.Storage.S3.Endpoint == "":
+			errs = append(errs, errors.New("backup.to s3://… needs storage.s3.endpoint"))
+		case c.Storage.S3.AccessKey == "" || c.Storage.S3.SecretKey == "":
+			errs = append(errs, errors.New("backup.to s3://… needs DEVHUB_STORAGE_S3_ACCESS_KEY and DEVHUB_STORAGE_S3_SECRET_KEY in the environment"))
+		}
+	}
 	errs = append(errs, c.Mail.validate()...)
 	if c.Log.Format != "text" && c.Log.Format != "json" {
 		errs = append(errs, fmt.Errorf("log.format must be text or json, got %q", c.Log.Format))

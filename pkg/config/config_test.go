@@ -55,6 +55,16 @@ func TestValidate(t *testing.T) {
 		{"s3 without keys", func(c *Config) {
 			c.Storage.Backend, c.Storage.S3 = "s3", S3{Endpoint: "http://127.0.0.1:9000", Bucket: "b"}
 		}, "DEVHUB_STORAGE_S3_ACCESS_KEY"},
+		{"backup to a directory", func(c *Config) { c.Backup.To = "/var/backups/devhub" }, ""},
+		{"backup to s3 without a bucket", func(c *Config) { c.Backup.To = "s3://" }, "want s3://BUCKET"},
+		{"backup to s3 with a path", func(c *Config) { c.Backup.To = "s3://b/dir" }, "want s3://BUCKET"},
+		{"backup to s3 without an endpoint", func(c *Config) { c.Backup.To = "s3://backups" }, "storage.s3.endpoint"},
+		{"backup to s3 without keys", func(c *Config) {
+			c.Backup.To, c.Storage.S3 = "s3://backups", S3{Endpoint: "http://127.0.0.1:9000"}
+		}, "DEVHUB_STORAGE_S3_ACCESS_KEY"},
+		{"backup to s3 complete", func(c *Config) {
+			c.Backup.To, c.Storage.S3 = "s3://backups", S3{Endpoint: "http://127.0.0.1:9000", AccessKey: "a", SecretKey: "b"}
+		}, ""},
 		{"s3 complete", func(c *Config) {
 			c.Storage.Backend, c.Storage.S3 = "s3", S3{Endpoint: "http://127.0.0.1:9000", Bucket: "b", AccessKey: "a", SecretKey: "b"}
 		}, ""},
