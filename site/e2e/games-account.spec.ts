@@ -54,7 +54,7 @@ test.beforeAll(() => {
 });
 
 test('an account slot saved on one device loads on another at the same position', async ({ browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const first = await signedIn(browser);
   const a = await startCoinCatcher(first);
   // The player is a sandboxed frame: a key pressed before the browser gave it the keyboard goes to
@@ -97,7 +97,7 @@ test('an account slot saved on one device loads on another at the same position'
   await saves2.getByLabel('Slot').selectOption('2');
   await saves2.getByRole('button', { name: 'Load', exact: true }).click();
   await expect(saves2.getByRole('status')).toHaveText('State loaded');
-  await expect.poll(async () => Math.abs((await playerX(second, b.canvas)) - moved), { timeout: 10_000 }).toBeLessThan(0.02);
+  await expect.poll(async () => Math.abs((await playerX(second, b.canvas)) - moved), { timeout: 30_000 }).toBeLessThan(0.02);
 
   // Leaving the game keeps an autosave; coming back offers to continue from it.
   await second.getByRole('button', { name: 'Close the game' }).click();
@@ -109,12 +109,17 @@ test('an account slot saved on one device loads on another at the same position'
       return ((await res.json()) as { recent: Array<{ name: string }> }).recent.map((g) => g.name);
     })
     .toContain('Coin Catcher');
-  await second.getByRole('region', { name: 'Continue playing' }).getByRole('button', { name: 'Coin Catcher', exact: true }).click();
-  await expect.poll(() => frames(second), { timeout: 60_000 }).toBeGreaterThan(30);
+  const again = second.getByRole('region', { name: 'Continue playing' }).getByRole('button', { name: 'Coin Catcher', exact: true });
+  const player = second.locator('iframe[title="Game: Coin Catcher"]');
   const autoThumb = second.getByRole('region', { name: 'Continue where you left off' }).getByRole('img', { name: 'Screenshot of where you left off' });
-  // The autosave's picture and the game's frames come after the server and the emulator did
-  // their work, which takes long on a loaded machine.
-  await expect.poll(() => autoThumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 30_000 }).toBeGreaterThan(0);
+  // On a loaded machine the click can land while the list re-renders after the close and open
+  // nothing ("Choose a game"): clicked again until the player runs. The autosave's picture comes
+  // after the server and the emulator did their work.
+  await expect(async () => {
+    if (!(await player.isVisible())) await again.click();
+    await expect.poll(() => frames(second), { timeout: 30_000 }).toBeGreaterThan(30);
+    await expect.poll(() => autoThumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 15_000 }).toBeGreaterThan(0);
+  }).toPass({ timeout: 120_000 });
   await second.getByRole('button', { name: 'Continue where you left off' }).click();
   await expect.poll(async () => Math.abs((await playerX(second, b.canvas)) - moved), { timeout: 30_000 }).toBeLessThan(0.05);
   await second.context().close();
