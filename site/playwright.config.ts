@@ -9,6 +9,9 @@ export default defineConfig({
   // The https test has its own config and server (playwright.https.config.ts).
   testIgnore: 'tls.spec.ts',
   fullyParallel: false,
+  // Two workers, in CI too: most of a test is waiting on the server or the browser, and the files
+  // run side by side against the one instance (each uses its own accounts and names). On this
+  // two-core machine under load the suite took 18 minutes with two and 37 with one.
   workers: 2,
   retries: 0,
   forbidOnly: !!process.env.CI,
