@@ -128,8 +128,10 @@ fi
 # The same bytes as a release file of /programs (published from the terminal while the server runs).
 "$BIN" download add bench-release --section programs --name "Bench release" --summary "A release file for make bench" >/dev/null
 REL=$("$BIN" download release bench-release --version 1.0 --json "$TMP/src.bin@windows/x64")
-REL_URL=$(grep -o '"url":"/api/downloads/[^"]*"' <<<"$REL" | head -1 | cut -d'"' -f4)
-REL_SHA=$(grep -o '"sha256":"[0-9a-f]*"' <<<"$REL" | head -1 | cut -d'"' -f4)
+# --json is indented: read it with node, not by its spacing.
+field() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).releases[0].files[0][process.argv[1]]))' "$1" <<<"$REL"; }
+REL_URL=$(field url)
+REL_SHA=$(field sha256)
 [ "$REL_SHA" = "$SRC_SHA" ] || { echo "release sha256 $REL_SHA != $SRC_SHA"; exit 1; }
 RDL=$(measure "release download" "$BASE$REL_URL" 200)
 echo "release file (GET $REL_URL): $RDL MiB/s"

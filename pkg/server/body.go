@@ -164,6 +164,18 @@ type lingerConn struct {
 
 func (c *lingerConn) lingerFor(d time.Duration) { c.linger.Store(int64(d)) }
 
+// ReadFrom hands a copy into the connection to the connection's own
+// ReadFrom: for a file over TCP that is sendfile, the kernel sending the
+// bytes without them passing through the process. Without it the wrapper
+// hid the method and every download went through a 4 KiB buffer (a 1 GiB
+// download at 0.3× nginx's speed).
+func (c *lingerConn) ReadFrom(r io.Reader) (int64, error) {
+	if rf, ok := c.Conn.(io.ReaderFrom); ok {
+		return rf.ReadFrom(r)
+	}
+	return io.Copy(c.Conn, r)
+}
+
 func (c *lingerConn) Close() error {
 	if d := time.Duration(c.linger.Swap(0)); d > 0 {
 		if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok && cw.CloseWrite() == nil {
