@@ -110,7 +110,10 @@ func (s *Server) cachePolicy(c fiber.Ctx) error {
 	// the caller's alone, whatever its path: a shared cache that kept it
 	// would hand the cookie to everyone after.
 	setsCookie := false
-	h.VisitAllCookie(func(_, _ []byte) { setsCookie = true })
+	for range h.Cookies() {
+		setsCookie = true
+		break
+	}
 	// A streamed answer without a validator (a zip made on the fly) is not
 	// a page: it keeps what its handler said.
 	public := err == nil && !setsCookie && (status == fiber.StatusOK || status == fiber.StatusNotModified) && publicCachePath(c, path) &&
