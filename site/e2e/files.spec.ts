@@ -58,6 +58,8 @@ test('a user uploads three files with progress, finds them by type, previews, do
   page,
   consoleErrors,
 }) => {
+  // Three uploads, previews and a download: about 20 s alone, more beside other work.
+  test.setTimeout(90_000);
   await signIn(page, 'user');
   const tag = uid();
   const files = {
