@@ -87,9 +87,10 @@ const defaultGCPercent = 50
 // costs a few milliseconds, and it runs only after such a drop.
 const streamsReleaseStep = 256
 
-// releaseAfterStreams watches the number of open event streams and returns
-// freed memory to the OS when at least streamsReleaseStep of them closed.
-func releaseAfterStreams(ctx context.Context, open func() int, every time.Duration) {
+// releaseAfterStreams looks at the number of open event streams every
+// period and calls release when at least streamsReleaseStep of them closed
+// since the highest count it saw.
+func releaseAfterStreams(ctx context.Context, open func() int, every time.Duration, release func()) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	high := open()
@@ -101,10 +102,7 @@ func releaseAfterStreams(ctx context.Context, open func() int, every time.Durati
 		}
 		n := open()
 		if high-n >= streamsReleaseStep {
-			// Twice: the first collection moves the connections' pooled
-			// buffers (sync.Pool) aside, the second frees them.
-			debug.FreeOSMemory()
-			debug.FreeOSMemory()
+			release()
 			high = n
 		}
 		high = max(high, n)
@@ -236,7 +234,12 @@ func serve(ctx context.Context, env *Env) error {
 	}
 	// Published articles are mailed to the newsletter's subscribers.
 	svc.hub.StartNewsletter(ctx)
-	go releaseAfterStreams(ctx, svc.events.Streams, 5*time.Second)
+	go releaseAfterStreams(ctx, svc.events.Streams, 5*time.Second, func() {
+		// Twice: the first collection moves the connections' pooled
+		// buffers (sync.Pool) aside, the second frees them.
+		debug.FreeOSMemory()
+		debug.FreeOSMemory()
+	})
 
 	services := svc.httpServices()
 	svc.mailHooks(services)
