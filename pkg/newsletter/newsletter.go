@@ -275,29 +275,13 @@ func (s *Service) Unsubscribe(ctx context.Context, token string) (*Subscriber, e
 // (the page a GET of the link opens): errLink when the link would be
 // refused.
 func (s *Service) Check(ctx context.Context, token, purpose string) (*Subscriber, error) {
-	if err := ctx.Err(); err != nil {
+	if err := checkToken(ctx, token); err != nil {
 		return nil, err
-	}
-	if token == "" || len(token) > 128 {
-		return nil, errLink
 	}
 	var out *Subscriber
 	err := s.st.View(func(tx *bolt.Tx) error {
-		var rec tokenRecord
-		if err := store.GetJSON(tx.Bucket(bucketTokens), hashToken(token), &rec); err != nil {
-			if errors.Is(err, store.ErrNotFound) {
-				return errLink
-			}
-			return err
-		}
-		if rec.Purpose != purpose {
-			return errLink
-		}
-		var sub stored
-		if err := store.GetJSON(tx.Bucket(bucketSubscribers), []byte(rec.Email), &sub); err != nil {
-			if errors.Is(err, store.ErrNotFound) {
-				return errLink
-			}
+		sub, err := subscriberOf(tx, token, purpose)
+		if err != nil {
 			return err
 		}
 		if purpose == PurposeConfirm && (sub.Confirmed || s.now().After(sub.Expires)) {
@@ -310,38 +294,56 @@ func (s *Service) Check(ctx context.Context, token, purpose string) (*Subscriber
 }
 
 func (s *Service) useToken(ctx context.Context, token, purpose string, fn func(tx *bolt.Tx, sub *stored, now time.Time) error) (*Subscriber, error) {
-	if err := ctx.Err(); err != nil {
+	if err := checkToken(ctx, token); err != nil {
 		return nil, err
-	}
-	if token == "" || len(token) > 128 {
-		return nil, errLink
 	}
 	var out *Subscriber
 	err := s.st.Update(func(tx *bolt.Tx) error {
-		var rec tokenRecord
-		if err := store.GetJSON(tx.Bucket(bucketTokens), hashToken(token), &rec); err != nil {
-			if errors.Is(err, store.ErrNotFound) {
-				return errLink
-			}
+		sub, err := subscriberOf(tx, token, purpose)
+		if err != nil {
 			return err
 		}
-		if rec.Purpose != purpose {
-			return errLink
-		}
-		var sub stored
-		if err := store.GetJSON(tx.Bucket(bucketSubscribers), []byte(rec.Email), &sub); err != nil {
-			if errors.Is(err, store.ErrNotFound) {
-				return errLink
-			}
-			return err
-		}
-		if err := fn(tx, &sub, s.now()); err != nil {
+		if err := fn(tx, sub, s.now()); err != nil {
 			return err
 		}
 		out = &sub.Subscriber
 		return nil
 	})
 	return out, err
+}
+
+// checkToken refuses a token no link can carry before the store is read.
+func checkToken(ctx context.Context, token string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if token == "" || len(token) > 128 {
+		return errLink
+	}
+	return nil
+}
+
+// subscriberOf is the subscriber token's link of purpose names: errLink
+// for an unknown token, one of another purpose, or a subscriber gone.
+func subscriberOf(tx *bolt.Tx, token, purpose string) (*stored, error) {
+	var rec tokenRecord
+	if err := store.GetJSON(tx.Bucket(bucketTokens), hashToken(token), &rec); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, errLink
+		}
+		return nil, err
+	}
+	if rec.Purpose != purpose {
+		return nil, errLink
+	}
+	var sub stored
+	if err := store.GetJSON(tx.Bucket(bucketSubscribers), []byte(rec.Email), &sub); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, errLink
+		}
+		return nil, err
+	}
+	return &sub, nil
 }
 
 func deleteTx(tx *bolt.Tx, sub *stored) error {
