@@ -176,7 +176,10 @@ func TestFileGetDetectsCorruption(t *testing.T) {
 		t.Fatal(stderr)
 	}
 	uploads := filepath.Join(filepath.Dir(ti.dataDir), "uploads")
-	entries, _ := os.ReadDir(uploads)
+	entries := fileCloudEntries(t, uploads)
+	if len(entries) != 1 {
+		t.Fatalf("uploads dir holds %d entries, want the one file", len(entries))
+	}
 	writeFile(t, filepath.Join(uploads, entries[0].Name()), []byte("tampered")) // same size
 	_, stderr, code := runFileCmd(t, cwd, false, "file", "get", "1", "-o", "out.txt")
 	if code == 0 || !strings.Contains(stderr, "sha256 mismatch") {
@@ -325,7 +328,7 @@ func TestFileCommandsFailFastOnLockedStore(t *testing.T) {
 			t.Fatalf("%v took %s", args, d)
 		}
 	}
-	if entries, _ := os.ReadDir(filepath.Join(filepath.Dir(ti.dataDir), "uploads")); len(entries) != 0 {
+	if entries := fileCloudEntries(t, filepath.Join(filepath.Dir(ti.dataDir), "uploads")); len(entries) != 0 {
 		t.Fatalf("uploads dir holds %d entries", len(entries))
 	}
 }

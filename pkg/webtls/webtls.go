@@ -12,6 +12,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -195,12 +196,20 @@ func (m *Manager) setErr(s string) {
 	m.mu.Unlock()
 }
 
-// Start loads cached certificates and begins obtaining and renewing in
-// the background; it returns at once (a certificate in storage is served
-// from the first handshake on). Only bad storage is an error.
+// Start loads the certificates kept in storage, then begins obtaining and
+// renewing in the background and returns: a stored certificate is served
+// from the first handshake on, with the CA down too (ManageAsync alone
+// loads storage in a goroutine, so the first handshakes after a restart
+// would fail). A stored certificate already due is renewed by the first
+// maintenance pass. Only unreadable storage is an error.
 func (m *Manager) Start(ctx context.Context) error {
 	if m.magic == nil {
 		return nil
+	}
+	for _, d := range m.domains {
+		if _, err := m.magic.CacheManagedCertificate(ctx, d); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("load the stored certificate for %s: %w", d, err)
+		}
 	}
 	return m.magic.ManageAsync(ctx, m.domains)
 }
