@@ -1,15 +1,11 @@
 package usecase
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"time"
 
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
@@ -184,92 +180,6 @@ func (h *Hub) DeleteOwnAccount(ctx context.Context, actor Actor, proof auth.Proo
 		}
 	}
 	return h.deleteAccount(ctx, actor, u, deleteFiles)
-}
-
-// accountExport is account.json in a copy of an account's data.
-type accountExport struct {
-	ExportedAt time.Time             `json:"exportedAt"`
-	Account    auth.User             `json:"account"`
-	TwoFactor  *auth.TwoFactorStatus `json:"twoFactor,omitempty"`
-	Sessions   []exportedSession     `json:"sessions"`
-	// Files are the account's uploads; Path is each one's entry in the zip.
-	Files []exportedFile `json:"files"`
-}
-
-type exportedSession struct {
-	CreatedAt  time.Time `json:"createdAt"`
-	LastUsedAt time.Time `json:"lastUsedAt"`
-	IP         string    `json:"ip,omitempty"`
-	UserAgent  string    `json:"userAgent,omitempty"`
-}
-
-type exportedFile struct {
-	files.Info
-	Path string `json:"path"`
-}
-
-// Export is a copy of an account's data, ready to be written as a zip.
-type Export struct {
-	h     *Hub
-	json  []byte
-	files []files.File
-	names []string
-	at    time.Time
-}
-
-// ExportOwnData gathers the actor's account (its settings, sessions,
-// second-factor state) and the list of its files; Export.WriteZip then
-// streams them as a zip. Nothing is written before this has succeeded, so a
-// refusal is a clean error answer.
-func (h *Hub) ExportOwnData(ctx context.Context, actor Actor) (*Export, error) {
-	if err := self(actor); err != nil {
-		return nil, err
-	}
-	u, err := h.Auth.UserByID(actor.UserID)
-	if err != nil {
-		return nil, err
-	}
-	now := time.Now().UTC()
-	out := accountExport{ExportedAt: now, Account: *u, Sessions: []exportedSession{}, Files: []exportedFile{}}
-	if tf, err := h.Auth.TwoFactor(u.Email); err == nil {
-		out.TwoFactor = tf
-	}
-	sessions, err := h.Auth.Sessions(u.Email)
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range sessions {
-		out.Sessions = append(out.Sessions, exportedSession{CreatedAt: s.CreatedAt, LastUsedAt: s.LastUsedAt, IP: s.IP, UserAgent: s.UserAgent})
-	}
-	ex := &Export{h: h, at: now}
-	if h.Files != nil {
-		ex.files = h.Files.UploadedBy(u.ID)
-		ex.names = files.EntryNames(ex.files, "files/")
-		for i, f := range ex.files {
-			out.Files = append(out.Files, exportedFile{Info: f.Info(true), Path: ex.names[i]})
-		}
-	}
-	if ex.json, err = json.MarshalIndent(out, "", "  "); err != nil {
-		return nil, err
-	}
-	h.record(ctx, actor, audit.Event{Type: audit.DataExported, Target: u.Email,
-		Details: map[string]string{"files": fmt.Sprint(len(ex.files))}})
-	return ex, nil
-}
-
-// WriteZip streams the export to w: account.json, then each file under
-// files/.
-func (e *Export) WriteZip(ctx context.Context, w io.Writer) error {
-	zw := zip.NewWriter(w)
-	if err := files.WriteJSONEntry(zw, "account.json", e.json, e.at); err != nil {
-		return err
-	}
-	if len(e.files) > 0 {
-		if err := e.h.Files.WriteZip(ctx, zw, e.files, e.names); err != nil {
-			return err
-		}
-	}
-	return zw.Close()
 }
 
 // BundleLimits bound one "download selected" zip.

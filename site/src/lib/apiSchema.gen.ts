@@ -4154,7 +4154,7 @@ export interface paths {
         };
         /**
          * A copy of the signed-in user's data as a zip, streamed
-         * @description `account.json` (the account, its sessions, its second-factor state, its files' details) and each file under `files/`.
+         * @description `account.json` (the account, its sessions, its second-factor state, its files' details); `writing.json` (its comments and forum posts in any state); `chat.json` (its messages the room still keeps); `messages.json` (each direct conversation it is part of, both sides, oldest first); `friends.json` (friends, requests both ways, blocks); `notifications.json` (its notifications and their settings); and each file under `files/`.
          */
         get: {
             parameters: {
