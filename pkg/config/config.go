@@ -291,6 +291,12 @@ type Files struct {
 	// many files, and how many bytes before packing, it may hold.
 	ZipMaxFiles int   `mapstructure:"zip_max_files"`
 	ZipMaxBytes int64 `mapstructure:"zip_max_bytes"`
+	// ZipMaxConcurrent and ZipMaxConcurrentPerClient cap the zips being
+	// packed at once (selected files and account exports together), in
+	// all and per account (per client network for guests): each one keeps
+	// a core busy deflating for as long as it streams.
+	ZipMaxConcurrent          int `mapstructure:"zip_max_concurrent"`
+	ZipMaxConcurrentPerClient int `mapstructure:"zip_max_concurrent_per_client"`
 }
 
 // Activity bounds the activity log.
@@ -380,7 +386,7 @@ func Default() Config {
 		Files: Files{MaxUploadBytes: 4 << 30, MaxPartsPerRequest: 100, UploadsPerMinute: 30,
 			MaxConcurrentUploads: 32, MaxConcurrentUploadsPerUser: 4, MinUploadRate: 1024,
 			QuotaBytes: 10 << 30, QuotaFiles: 10000, TusExpiry: 24 * time.Hour, RefusedUploadDrain: 30 * time.Second,
-			ZipMaxFiles: 500, ZipMaxBytes: 4 << 30},
+			ZipMaxFiles: 500, ZipMaxBytes: 4 << 30, ZipMaxConcurrent: 8, ZipMaxConcurrentPerClient: 2},
 		Emulator: Emulator{MaxStateBytes: 16 << 20, MaxROMBytes: 512 << 20},
 		Activity: Activity{MaxEvents: 10000, MaxBytes: 32 << 20, RatePerMinute: 60, GlobalRatePerMinute: 1200},
 		Events:   Events{MaxStreamsPerUser: 16, MaxStreams: 10000, Buffer: 1024, Heartbeat: 15 * time.Second},
@@ -495,6 +501,10 @@ func (c Config) Validate() error {
 	}
 	if c.Files.TusExpiry < time.Minute {
 		errs = append(errs, fmt.Errorf("files.tus_expiry must be at least 1m, got %s", c.Files.TusExpiry))
+	}
+	if c.Files.ZipMaxConcurrent <= 0 || c.Files.ZipMaxConcurrentPerClient <= 0 {
+		errs = append(errs, fmt.Errorf("files.zip_max_concurrent and files.zip_max_concurrent_per_client must be positive, got %d and %d",
+			c.Files.ZipMaxConcurrent, c.Files.ZipMaxConcurrentPerClient))
 	}
 	if c.Files.ZipMaxFiles <= 0 || c.Files.ZipMaxBytes <= 0 {
 		errs = append(errs, fmt.Errorf("files.zip_max_files and files.zip_max_bytes must be positive, got %d and %d",

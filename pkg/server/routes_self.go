@@ -13,6 +13,8 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/devhub/devhub/pkg/auth"
+	"github.com/devhub/devhub/pkg/internal/ratelimit"
+	"github.com/devhub/devhub/pkg/store"
 	"github.com/devhub/devhub/pkg/usecase"
 )
 
@@ -164,6 +166,10 @@ func (s *Server) zipFiles(c fiber.Ctx) error {
 	})
 }
 
+// zipBusyRetry is the Retry-After of a zip refused while others are
+// packed: a zip of a few files ends within seconds.
+const zipBusyRetry = 5 * time.Second
+
 // maxZipIDs bounds the ids a zip request may name before any is looked up.
 const maxZipIDs = 10000
 
@@ -190,7 +196,21 @@ func parseIDList(raw string) ([]uint64, error) {
 // answer's status and headers are sent first; a failure after that can
 // only cut the download short (a client sees a broken archive, never a
 // wrong one), and is logged.
+//
+// Packing holds a core while it streams, so zips in progress are capped
+// (files.zip_max_concurrent in all, files.zip_max_concurrent_per_client
+// per account, or per client network for guests): over a cap, a 429 before
+// anything is sent. The place is given back when the stream ends, however
+// it ends (fasthttp runs the writer to its end even for a client that left).
 func (s *Server) sendZip(c fiber.Ctx, name string, write func(ctx context.Context, w io.Writer) error) error {
+	key := "n:" + ratelimit.Network(s.clientIP(c), false).String()
+	if u := currentUser(c); u != nil && u.ID != 0 {
+		key = "u:" + strconv.FormatUint(u.ID, 10)
+	}
+	release, ok := s.zips.Take(key)
+	if !ok {
+		return store.TooMany("too many zip downloads in progress, try again shortly", zipBusyRetry)
+	}
 	c.Set(fiber.HeaderContentType, "application/zip")
 	c.Set(fiber.HeaderContentDisposition, `attachment; filename="`+name+`"`)
 	c.Set(fiber.HeaderCacheControl, "no-store")
@@ -198,6 +218,7 @@ func (s *Server) sendZip(c fiber.Ctx, name string, write func(ctx context.Contex
 	log := s.logFor(c)
 	ctx := context.WithoutCancel(c.Context())
 	return c.SendStreamWriter(func(w *bufio.Writer) {
+		defer release()
 		if err := write(ctx, w); err != nil {
 			log.Warn("zip download cut short", slog.String("name", name), slog.Any("err", err))
 			return

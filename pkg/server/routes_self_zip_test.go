@@ -3,14 +3,18 @@ package server
 import (
 	"archive/zip"
 	"bytes"
+	"crypto/rand"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/devhub/devhub/pkg/config"
+	"github.com/gofiber/fiber/v3"
 )
 
 // zipEntries reads a zip answer into name → content.
@@ -98,4 +102,66 @@ func TestFilesZip(t *testing.T) {
 		{Name: "a zero id", URL: "/api/files/zip?ids=0", NoHead: true, ExpectedStatus: 400},
 		{Name: "the spec's path too", URL: "/api/api/files/zip?ids=" + fmt.Sprint(a.ID), NoHead: true, ExpectedStatus: 200, AfterTest: isZip("notes.txt")},
 	})
+}
+
+// Zips in progress are capped: while one guest's zip is still streaming to
+// a client that stopped reading, a second from the same network is a 429
+// with Retry-After (the first unharmed); once that client goes, its place
+// is given back and the next zip is served.
+func TestFilesZipInProgressCap(t *testing.T) {
+	fa := newFilesTestAppWithOptions(t, func(c *config.Config) {
+		c.Files.ZipMaxConcurrentPerClient = 1
+		c.Files.ZipMaxBytes = 64 << 20
+	}, nil)
+	sa := &sharesTestApp{filesTestApp: fa}
+	// Random bytes do not deflate: 24 MiB fill the loopback socket's
+	// buffers, so the first zip stays in progress while its client waits.
+	var ids []string
+	for i := range 24 {
+		data := make([]byte, 1<<20-1024)
+		rand.Read(data)
+		ids = append(ids, fmt.Sprint(sa.uploadFile(t, fmt.Sprintf("r%d.bin", i), data, false).ID))
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go fa.app.Listener(ln, fiber.ListenConfig{DisableStartupMessage: true})
+	t.Cleanup(func() { fa.app.Shutdown() })
+	url := "http://" + ln.Addr().String() + "/api/files/zip?ids=" + strings.Join(ids, ",")
+
+	first, err := http.Get(url)
+	if err != nil || first.StatusCode != 200 {
+		t.Fatalf("first zip: %v %v", first, err)
+	}
+	second, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(second.Body)
+	second.Body.Close()
+	if second.StatusCode != 429 || second.Header.Get("Retry-After") == "" || !strings.Contains(string(body), "zip") {
+		t.Fatalf("second zip while the first streams: %d %v %s", second.StatusCode, second.Header, body)
+	}
+	first.Body.Close() // the client leaves mid-stream
+
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == 200 {
+			if n < 24<<20-24<<10 {
+				t.Fatalf("the zip after the place was given back has %d bytes", n)
+			}
+			return
+		}
+		if resp.StatusCode != 429 || time.Now().After(deadline) {
+			t.Fatalf("after the first client left: %d", resp.StatusCode)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

@@ -35,6 +35,7 @@ import (
 	"github.com/devhub/devhub/pkg/gamestates"
 	"github.com/devhub/devhub/pkg/geoip"
 	"github.com/devhub/devhub/pkg/internal/freespace"
+	"github.com/devhub/devhub/pkg/internal/ratelimit"
 	"github.com/devhub/devhub/pkg/mail"
 	"github.com/devhub/devhub/pkg/newsletter"
 	"github.com/devhub/devhub/pkg/notify"
@@ -194,6 +195,9 @@ type Server struct {
 	streamingMatch []func(path string) bool
 	// uploads admits uploads (rates, concurrency, minimum pace).
 	uploads *uploadLimits
+	// zips caps the zips being streamed at once (keyed by account, or by
+	// client network for guests).
+	zips *ratelimit.Slots[string]
 	// metrics feeds GET /metrics; nil when metrics.enabled is off.
 	metrics *metrics
 	// hub is the use-case layer over the services.
@@ -230,7 +234,8 @@ func newServer(o Options) (*Server, error) {
 		o.Services = &Services{}
 	}
 	s := &Server{cfg: o.Config, svc: o.Services, log: o.Logger, streaming: map[string]bool{},
-		uploads: newUploadLimits(o.Config.Files)}
+		uploads: newUploadLimits(o.Config.Files),
+		zips:    ratelimit.NewSlots[string](o.Config.Files.ZipMaxConcurrent, o.Config.Files.ZipMaxConcurrentPerClient)}
 	s.hub = &usecase.Hub{
 		Auth:      o.Services.Auth,
 		Files:     o.Services.Files,

@@ -116,3 +116,37 @@ func TestAllowGroupedUnderPressure(t *testing.T) {
 		t.Fatal("a key tracked before the pressure lost its own bucket")
 	}
 }
+
+// Slots count what runs now: a key over its own cap is refused while
+// another key still gets in, the total cap holds across keys, and a slot
+// given back (once, however often release is called) is free again.
+func TestSlots(t *testing.T) {
+	s := NewSlots[string](3, 2)
+	a1, ok1 := s.Take("a")
+	_, ok2 := s.Take("a")
+	if !ok1 || !ok2 {
+		t.Fatal("two slots for a")
+	}
+	if _, ok := s.Take("a"); ok {
+		t.Fatal("a third for a, over its cap")
+	}
+	b1, ok := s.Take("b")
+	if !ok {
+		t.Fatal("b refused while a is full")
+	}
+	if _, ok := s.Take("c"); ok {
+		t.Fatal("c admitted over the total cap")
+	}
+	b1()
+	b1()
+	if _, ok := s.Take("c"); !ok {
+		t.Fatal("c refused after b gave its slot back")
+	}
+	if _, ok := s.Take("d"); ok {
+		t.Fatal("a double release freed two slots")
+	}
+	a1()
+	if _, ok := s.Take("a"); !ok {
+		t.Fatal("a refused after giving one back")
+	}
+}

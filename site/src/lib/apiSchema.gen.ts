@@ -4154,7 +4154,7 @@ export interface paths {
         };
         /**
          * A copy of the signed-in user's data as a zip, streamed
-         * @description `account.json` (the account, its sessions, its second-factor state, its files' details); `writing.json` (its comments and forum posts in any state); `chat.json` (its messages the room still keeps); `messages.json` (each direct conversation it is part of, both sides, oldest first); `friends.json` (friends, requests both ways, blocks); `notifications.json` (its notifications and their settings); and each file under `files/`.
+         * @description `account.json` (the account, its sessions, its second-factor state, its files' details); `writing.json` (its comments and forum posts in any state); `chat.json` (its messages the room still keeps); `messages.json` (each direct conversation it is part of, both sides, oldest first); `friends.json` (friends, requests both ways, blocks); `notifications.json` (its notifications and their settings); and each file under `files/`. Counts among the zips in progress (files.zip_max_concurrent, files.zip_max_concurrent_per_client): over them, 429 with Retry-After.
          */
         get: {
             parameters: {
@@ -4176,6 +4176,7 @@ export interface paths {
                     };
                 };
                 401: components["responses"]["Error"];
+                429: components["responses"]["Throttled"];
             };
         };
         put?: never;
@@ -4246,7 +4247,7 @@ export interface paths {
         };
         /**
          * Several files as one zip, streamed
-         * @description Entries are named by the files' names (made safe, a repeated name numbered). Every id must be a file the caller may read, else 404 for the whole request before a byte is sent; more than files.zip_max_files files or files.zip_max_bytes bytes → 413.
+         * @description Entries are named by the files' names (made safe, a repeated name numbered). Every id must be a file the caller may read, else 404 for the whole request before a byte is sent; more than files.zip_max_files files or files.zip_max_bytes bytes → 413; more zips in progress than files.zip_max_concurrent in all or files.zip_max_concurrent_per_client for this account (guests: client network) → 429 with Retry-After.
          */
         get: {
             parameters: {
@@ -4273,6 +4274,7 @@ export interface paths {
                 400: components["responses"]["Error"];
                 404: components["responses"]["Error"];
                 413: components["responses"]["Error"];
+                429: components["responses"]["Throttled"];
             };
         };
         put?: never;
