@@ -102,8 +102,18 @@ var digestItems = map[string]map[string]string{
 	},
 }
 
-// someone is how a digest names an unnamed author.
+// someone is how a digest names an unnamed author where the author is the
+// sentence's subject ("хтось згадав(-ла) вас").
 var someone = map[string]string{"uk": "хтось", "ru": "кто-то", "en": "someone"}
+
+// unnamedItems replace the lines that name the author after a preposition
+// ("від %s" wants the genitive, which "хтось" is not): with no name, the
+// line leaves the author out.
+var unnamedItems = map[string]map[string]string{
+	"uk": {"dm.message": "нове повідомлення", "comment.new": "новий коментар"},
+	"ru": {"dm.message": "новое сообщение", "comment.new": "новый комментарий"},
+	"en": {"dm.message": "a new message", "comment.new": "a new comment"},
+}
 
 // DigestItem is one line of a digest in lang: what kind of notification,
 // by whom.
@@ -114,6 +124,9 @@ func DigestItem(lang, kind, by string) string {
 		return digestItems[lang][""]
 	}
 	if by == "" {
+		if line, ok := unnamedItems[lang][kind]; ok {
+			return line
+		}
 		by = someone[lang]
 	}
 	return sprintf(f, by)

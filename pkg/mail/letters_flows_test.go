@@ -35,7 +35,11 @@ func TestFlowLettersInEveryLanguage(t *testing.T) {
 func TestDigestItem(t *testing.T) {
 	for _, tc := range []struct{ lang, kind, by, want string }{
 		{"en", "friend.request", "Ann", "Ann wants to be your friend"},
-		{"uk-UA", "dm.message", "", "нове повідомлення від хтось"},
+		{"en", "dm.message", "Ann", "a new message from Ann"},
+		// Unnamed: left out after a preposition, "someone" as the subject.
+		{"uk-UA", "dm.message", "", "нове повідомлення"},
+		{"ru", "comment.new", "", "новый комментарий"},
+		{"uk", "mention", "", "хтось згадав(-ла) вас"},
 		{"ru", "no.such.kind", "Ann", "новое уведомление"},
 		{"de", "mention", "Bob", "Bob згадав(-ла) вас"},
 	} {
