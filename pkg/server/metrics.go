@@ -23,6 +23,7 @@ type metrics struct {
 	latency    *prometheus.HistogramVec
 	uploaded   prometheus.Counter
 	downloaded prometheus.Counter
+	redirected prometheus.Counter
 }
 
 func newMetrics(s *Server) *metrics {
@@ -41,11 +42,14 @@ func newMetrics(s *Server) *metrics {
 		downloaded: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "devhub_download_bytes_total", Help: "Bytes of stored files sent (whole files and ranges).",
 		}),
+		redirected: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "devhub_download_redirects_total", Help: "Downloads sent to the object store with a presigned URL (storage.s3.serve_direct); their bytes do not pass here.",
+		}),
 	}
 	gauge := func(name, help string, f func() float64) prometheus.Collector {
 		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, f)
 	}
-	m.reg.MustRegister(m.requests, m.latency, m.uploaded, m.downloaded,
+	m.reg.MustRegister(m.requests, m.latency, m.uploaded, m.downloaded, m.redirected,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		gauge("devhub_uploads_in_progress", "Uploads being received now.", func() float64 {
 			s.uploads.mu.Lock()
@@ -113,4 +117,20 @@ func (s *Server) mountMetrics(app *fiber.App) {
 		}
 		return h(c)
 	})
+}
+
+// countDownload records the answer to a download of stored bytes (a file
+// cloud file, a release file): a 200 or 206 sent its length, a 307 sent
+// the client to the object store for bytes that never pass here. HEAD and
+// every other status (304, 416, errors) sent none.
+func (s *Server) countDownload(c fiber.Ctx) {
+	if s.metrics == nil || c.Request().Header.IsHead() {
+		return
+	}
+	switch c.Response().StatusCode() {
+	case fiber.StatusOK, fiber.StatusPartialContent:
+		s.metrics.downloaded.Add(float64(c.Response().Header.ContentLength()))
+	case fiber.StatusTemporaryRedirect:
+		s.metrics.redirected.Inc()
+	}
 }

@@ -427,11 +427,12 @@ func (s *Server) downloadBytes(c fiber.Ctx) error {
 		ct.identity = payload{size: f.Size, file: r}
 	}
 	h.Set(fiber.HeaderContentDisposition, disposition)
-	err = sendContent(c, ct)
-	if err != nil {
+	if err := sendContent(c, ct); err != nil {
 		h.Del(fiber.HeaderContentDisposition)
+		return err
 	}
-	return err
+	s.countDownload(c)
+	return nil
 }
 
 // downloadsFeed answers a section's Atom feed of releases.

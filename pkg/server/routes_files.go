@@ -440,10 +440,8 @@ func (s *Server) sendOpenedFile(c fiber.Ctx, f *files.File, fh io.ReadSeekCloser
 		h.Del(fiber.HeaderContentDisposition) // the error is JSON to read, not a file to save
 		return err
 	}
-	if st := c.Response().StatusCode(); s.metrics != nil && !c.Request().Header.IsHead() && (st == fiber.StatusOK || st == fiber.StatusPartialContent) {
-		s.metrics.downloaded.Add(float64(c.Response().Header.ContentLength()))
-	}
-	return err
+	s.countDownload(c)
+	return nil
 }
 
 // userFileHeaders is how a stored file is described to the client: inline

@@ -83,8 +83,10 @@ func (s *Server) redirectUserFile(c fiber.Ctx, f *files.File, inlineIfSafe bool,
 	})
 	if err != nil {
 		h.Del(fiber.HeaderContentDisposition)
+		return true, err
 	}
-	return true, err
+	s.countDownload(c)
+	return true, nil
 }
 
 // presignDownload is the presigned URL of a release file's bytes when the

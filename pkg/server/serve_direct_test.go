@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -81,7 +82,11 @@ func checkRedirect(t *testing.T, step string, resp *http.Response, body []byte, 
 // visibility checks pass; refused requests, HEAD and inline previews are
 // answered by devhub as before.
 func TestServeDirectFiles(t *testing.T) {
-	fa := newFilesTestAppWithConfig(t, serveDirectOn)
+	const metricsToken = "metrics-token-0123456789"
+	fa := newFilesTestAppWithConfig(t, func(c *config.Config) {
+		serveDirectOn(c)
+		c.Metrics.Enabled, c.Metrics.Token = true, metricsToken
+	})
 	data := randomBytes(200 << 10)
 	pub := fa.upload(t, filePart("notes 1.bin", data))[0]
 	img := fa.upload(t, filePart("a.png", testPNG))[0]
@@ -127,6 +132,16 @@ func TestServeDirectFiles(t *testing.T) {
 		}
 		if tc.body != nil && !bytes.Equal(body, tc.body) {
 			t.Fatalf("%s: body differs", tc.name)
+		}
+	}
+	// The metrics: six downloads went to the store (their bytes never
+	// passed here), and the bytes devhub sent are the page's fetch, the
+	// preview and its range; HEAD, 304, 416 and refusals sent none.
+	_, m := fa.do(t, withToken(get("/metrics"), metricsToken))
+	for _, want := range []string{"devhub_download_redirects_total 6\n",
+		"devhub_download_bytes_total " + itoa(uint64(len(data)+len(testPNG)+10)) + "\n"} {
+		if !strings.Contains(string(m), want) {
+			t.Errorf("metrics lack %q", want)
 		}
 	}
 	if resp, _ := fa.do(t, get(stream(img.ID))); resp.Header.Get("Content-Security-Policy") != userFileCSP ||
