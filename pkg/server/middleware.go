@@ -223,6 +223,9 @@ func compressJSON(c fiber.Ctx) error {
 		return nil
 	}
 	jsonCompressor(c.RequestCtx())
-	resp.Header.Add(fiber.HeaderVary, fiber.HeaderAcceptEncoding)
+	// Once, also for a client that accepts neither encoding: the answer
+	// still depends on the header (the compressor names it only when it
+	// compressed).
+	c.Vary(fiber.HeaderAcceptEncoding)
 	return nil
 }

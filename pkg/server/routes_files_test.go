@@ -1241,8 +1241,12 @@ func TestJSONCompression(t *testing.T) {
 				if !json.Valid(plain) || !bytes.Contains(plain, []byte("note-19.txt")) {
 					t.Fatalf("decompressed %q", plain[:min(len(plain), 80)])
 				}
-				if !strings.Contains(resp.Header.Get("Vary"), "Accept-Encoding") {
-					t.Fatal("no Vary: Accept-Encoding")
+			}
+			// A big JSON answer depends on Accept-Encoding whether or not this
+			// client got it compressed; a cache is told so once.
+			if strings.HasPrefix(tc.name, "big list") {
+				if n := strings.Count(strings.Join(resp.Header.Values("Vary"), ","), "Accept-Encoding"); n != 1 {
+					t.Fatalf("Vary names Accept-Encoding %d times: %q", n, resp.Header.Values("Vary"))
 				}
 			}
 		})
