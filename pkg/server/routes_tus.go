@@ -329,7 +329,7 @@ func (s *Server) tusCreate(t *tusArea, ev tusd.HookEvent) (tusd.HTTPResponse, tu
 		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(s.asAPIError(err))
 	}
 	if ev.Upload.Size > s.svc.Files.MaxBytes() {
-		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(tooLarge(s.svc.Files.MaxBytes()).(*APIError))
+		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(refusalError(store.TooLarge("upload", s.svc.Files.MaxBytes())))
 	}
 	if err := s.tusQuotaCheck(ev.Context, t, id.ID, "", ev.Upload.Size); err != nil {
 		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(err)
@@ -361,7 +361,7 @@ func (s *Server) tusCreateROM(t *tusArea, ev tusd.HookEvent, id *auth.Principal)
 		return refuse(NewError(fiber.StatusNotFound, "the games library is not enabled"))
 	}
 	if limit := s.cfg.Emulator.MaxROMBytes; ev.Upload.Size > limit {
-		return refuse(romTooLarge(limit))
+		return refuse(refusalError(store.TooLarge("ROM", limit)))
 	}
 	meta := ev.Upload.MetaData
 	replace, bad := replaceFlag(meta[tusMetaReplace])
@@ -387,11 +387,6 @@ func (s *Server) tusCreateROM(t *tusArea, ev tusd.HookEvent, id *auth.Principal)
 		kept[tusMetaReplace] = "true"
 	}
 	return tusd.HTTPResponse{}, tusd.FileInfoChanges{MetaData: kept}, nil
-}
-
-// romTooLarge is the 413 of a ROM over emulator.max_rom_bytes.
-func romTooLarge(limit int64) *APIError {
-	return NewError(fiber.StatusRequestEntityTooLarge, "ROM larger than the limit of "+text.Bytes(limit))
 }
 
 // tusRoom refuses a PATCH once the user's quota no longer has room for the
@@ -527,6 +522,7 @@ func (s *Server) asAPIError(err error) *APIError {
 	var qerr *quota.ExceededError
 	var verr *store.ValidationError
 	var exists *roms.ExistsError
+	var refusal *store.Refusal
 	switch {
 	case errors.As(err, &qerr):
 		return quotaError(qerr)
@@ -537,11 +533,13 @@ func (s *Server) asAPIError(err error) *APIError {
 	case errors.Is(err, store.ErrConflict):
 		return NewError(fiber.StatusConflict, err.Error())
 	case errors.Is(err, roms.ErrTooLarge):
-		return romTooLarge(s.cfg.Emulator.MaxROMBytes)
+		return refusalError(store.TooLarge("ROM", s.cfg.Emulator.MaxROMBytes))
 	case errors.Is(err, files.ErrTooLarge):
-		return tooLarge(s.svc.Files.MaxBytes()).(*APIError)
+		return refusalError(store.TooLarge("upload", s.svc.Files.MaxBytes()))
 	case errors.Is(err, freespace.ErrNoSpace):
 		return s.noSpace(s.log, err)
+	case errors.As(err, &refusal):
+		return refusalError(refusal)
 	}
 	s.log.Error("resumable upload failed", slog.Any("err", err))
 	return NewError(fiber.StatusInternalServerError, "internal server error")
@@ -561,7 +559,7 @@ func tusError(e *APIError) error {
 func (s *Server) tusBridge(t *tusArea, h http.Handler) fiber.Handler {
 	return func(c fiber.Ctx) error {
 		req := c.Request()
-		body := rawBody(c)
+		body := requestBody(c)
 		if left, ok := tusBytesLeft(c); ok && req.Header.ContentLength() < 0 {
 			body = &exactBody{r: body, left: left}
 		}
@@ -616,9 +614,9 @@ func (s *Server) tusBridge(t *tusArea, h http.Handler) fiber.Handler {
 			e := NewError(status, msg)
 			if code == "ERR_MAX_SIZE_EXCEEDED" {
 				// Over tusd's limit (the larger of the two): the target's own message.
-				e = tooLarge(s.svc.Files.MaxBytes()).(*APIError)
+				e = refusalError(store.TooLarge("upload", s.svc.Files.MaxBytes()))
 				if tusd.ParseMetadataHeader(c.Get("Upload-Metadata"))[tusMetaTarget] == tusTargetROM {
-					e = romTooLarge(s.cfg.Emulator.MaxROMBytes)
+					e = refusalError(store.TooLarge("ROM", s.cfg.Emulator.MaxROMBytes))
 				}
 			}
 			w.body.Reset()
