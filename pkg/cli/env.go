@@ -8,9 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
-	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/devhub/devhub/pkg/activity"
@@ -24,6 +22,7 @@ import (
 	"github.com/devhub/devhub/pkg/downloads"
 	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/files/resumable"
 	"github.com/devhub/devhub/pkg/gamecontrols"
 	"github.com/devhub/devhub/pkg/gameshelf"
 	"github.com/devhub/devhub/pkg/gamestates"
@@ -332,7 +331,7 @@ func (s *services) httpServices() *server.Services {
 		Shares:       s.shares,
 		Thumbs:       s.thumbs,
 		Quota:        s.quota,
-		TusDir:       tusDir(s.cfg.Storage),
+		TusDir:       resumable.Dir(s.cfg.Storage.UploadsDir),
 		Reserve:      s.reserve,
 		Blog:         s.blog,
 		Audit:        s.audit,
@@ -367,41 +366,11 @@ func discussOptions(cfg config.Config) discuss.Options {
 		RatePerNetwork: m.RatePerNetwork, NewAccountAge: m.NewAccountAge, NewAccountMaxLinks: m.NewAccountMaxLinks}
 }
 
-// tusDir is where unfinished resumable uploads are staged: a hidden
-// directory in the uploads directory, so they fill the uploads' disk, never
-// the store's. The file cloud lists, sweeps and migrates only the names it
-// generates, and the backup is the store alone, so none of them meets it.
-func tusDir(cfg config.Storage) string { return filepath.Join(cfg.UploadsDir, ".tus") }
-
-// legacyTusDir is where versions before the move staged them, beside the
-// store; start-up deletes what is left there (dropUploadsBesideStore).
-func legacyTusDir(cfg config.Storage) string { return filepath.Join(cfg.DataDir, "tus") }
-
-// dropUploadsBesideStore deletes the unfinished resumable uploads an older
-// version staged beside the store (their clients start them again; a
-// resume answers 404), and the directory once empty: they held the store's
-// disk, and one that filled it kept every sign-in failing across restarts.
-// Only tus's names (32 hex digits, with .info) are removed.
+// dropUploadsBesideStore deletes the unfinished resumable uploads versions
+// before the staging moved to the uploads' disk kept beside the store, in
+// <data_dir>/tus (resumable.DropLegacy).
 func (s *services) dropUploadsBesideStore() {
-	dir := legacyTusDir(s.cfg.Storage)
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	n := 0
-	for _, e := range entries {
-		id := strings.TrimSuffix(e.Name(), ".info")
-		if !e.Type().IsRegular() || len(id) != 32 || strings.Trim(id, "0123456789abcdef") != "" {
-			continue
-		}
-		if err := os.Remove(filepath.Join(dir, e.Name())); err == nil && e.Name() == id {
-			n++
-		}
-	}
-	os.Remove(dir) // only when empty
-	if n > 0 {
-		s.log.Info("deleted unfinished resumable uploads staged beside the store by an older version", slog.Int("uploads", n))
-	}
+	resumable.DropLegacy(filepath.Join(s.cfg.Storage.DataDir, "tus"), s.log)
 }
 
 // Close releases the store.
