@@ -151,6 +151,32 @@ type Services struct {
 	Backups *backup.Scheduler
 }
 
+// Hub is the use-case layer over these services, logging to log and
+// building letters' links on publicURL (server.public_url): the HTTP
+// layer's, and the CLI's acting for the owner.
+func (s *Services) Hub(publicURL string, log *slog.Logger) *usecase.Hub {
+	return &usecase.Hub{
+		Auth:            s.Auth,
+		Files:           s.Files,
+		Shares:          s.Shares,
+		Audit:           s.Audit,
+		Log:             log,
+		Events:          s.Events,
+		Notify:          s.Notify,
+		Chat:            s.Chat,
+		Downloads:       s.Downloads,
+		Blog:            s.Blog,
+		Discuss:         s.Discuss,
+		Social:          s.Social,
+		Setup:           s.Setup,
+		Mail:            s.Mail,
+		PublicURL:       publicURL,
+		Newsletter:      s.Newsletter,
+		ConfirmNewEmail: s.ConfirmNewEmail,
+		ContactMail:     s.ContactMail,
+	}
+}
+
 // MaxHeaderBytes bounds a request's line and headers together: fasthttp reads
 // them into a per-connection buffer of this size and, once it is full without
 // the headers having ended, refuses the request with 431 and closes the
@@ -231,28 +257,7 @@ func newServer(o Options) (*Server, error) {
 	}
 	s := &Server{cfg: o.Config, svc: o.Services, log: o.Logger, streaming: map[string]bool{},
 		uploads: newUploadLimits(o.Config.Files)}
-	s.hub = &usecase.Hub{
-		Auth:      o.Services.Auth,
-		Files:     o.Services.Files,
-		Shares:    o.Services.Shares,
-		Audit:     o.Services.Audit,
-		Log:       o.Logger,
-		Events:    o.Services.Events,
-		Notify:    o.Services.Notify,
-		Chat:      o.Services.Chat,
-		Downloads: o.Services.Downloads,
-		Blog:      o.Services.Blog,
-		Discuss:   o.Services.Discuss,
-		Social:    o.Services.Social,
-		Setup:     o.Services.Setup,
-		Mail:      o.Services.Mail,
-		PublicURL: o.Config.Server.PublicURL,
-		// The newsletter's use-cases.
-		Newsletter: o.Services.Newsletter,
-
-		ConfirmNewEmail: o.Services.ConfirmNewEmail,
-		ContactMail:     o.Services.ContactMail,
-	}
+	s.hub = o.Services.Hub(o.Config.Server.PublicURL, o.Logger)
 	s.hub.SiteName = s.ownSiteName
 	if s.hub.Events == nil {
 		s.hub.Events = events.NewHub(eventsOptions(o.Config.Events, o.Logger))
