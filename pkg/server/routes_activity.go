@@ -12,9 +12,6 @@ import (
 // the product: its body limit is far below the app default, each client IP
 // is rate-limited, and the service keeps a bounded number of events.
 func (s *Server) mountActivity(api fiber.Router) {
-	if s.svc.Activity == nil {
-		return
-	}
 	api.Post("/activity/log", activityBodyLimit, s.optionalUser, s.logActivity)
 }
 

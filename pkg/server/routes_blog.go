@@ -237,9 +237,6 @@ func (s *Server) blogPreview(c fiber.Ctx) error {
 // blogImage takes an image for an article as the raw request body (its
 // name in ?name=) and answers where it is served.
 func (s *Server) blogImage(c fiber.Ctx) error {
-	if s.svc.Files == nil {
-		return NewError(fiber.StatusNotFound, "the file cloud is not available")
-	}
 	body, err := s.uploadBody(c, "article image", usecase.MaxArticleImageBytes)
 	if err != nil {
 		return err

@@ -19,9 +19,6 @@ import (
 // mountDownloads registers the download catalogue: /api/downloads and the
 // Atom feeds of its sections (/programs/feed.xml, /alavar/feed.xml).
 func (s *Server) mountDownloads(app *fiber.App, api fiber.Router) {
-	if s.svc.Downloads == nil {
-		return
-	}
 	for _, sec := range downloads.Sections {
 		app.Get("/"+sec+"/feed.xml", s.downloadsFeed(sec))
 		app.Head("/"+sec+"/feed.xml", s.downloadsFeed(sec))

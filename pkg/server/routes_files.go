@@ -49,9 +49,6 @@ func mimeBase(mt string) string {
 // mountFiles registers the file cloud under /api/files and, for the spec's
 // client, the same routes under /api/api/files.
 func (s *Server) mountFiles(api fiber.Router) {
-	if s.svc.Files == nil {
-		return
-	}
 	for _, prefix := range []string{"/files", "/api/files"} {
 		s.allowStreamingBody("/api" + prefix + "/upload")
 		g := api.Group(prefix)

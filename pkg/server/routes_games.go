@@ -33,40 +33,29 @@ var romUploadPath = regexp.MustCompile(`^/api/games/roms$|^/api/games/[^/]+/cove
 const maxCoverBytes = 10 << 20
 
 func (s *Server) mountGames(api fiber.Router) {
-	if s.svc.GameStates == nil && s.svc.Shelf == nil && s.svc.Controls == nil {
-		return
-	}
 	g := api.Group("/games")
-	if s.svc.Controls != nil {
-		s.mountGameControls(g)
-	}
-	if s.svc.Roms != nil {
-		s.allowStreamingBodyMatch(romUploadPath.MatchString)
-		g.Post("/roms", s.requireAdmin, s.holdUploadSlot, s.uploadROM)
-		g.Put("/:gameId/cover", s.requireAdmin, s.holdUploadSlot, s.uploadCover)
-		g.Delete("/:gameId", s.requireAdmin, s.removeROM)
-	}
-	if s.svc.Shelf != nil {
-		g.Get("/me", s.requireUser, s.gamesMe)
-		g.Put("/:gameId/favourite", s.requireUser, s.setFavourite(true))
-		g.Delete("/:gameId/favourite", s.requireUser, s.setFavourite(false))
-		g.Post("/:gameId/played", s.requireUser, s.gamePlayed)
-	}
-	if s.svc.GameStates != nil {
-		s.allowStreamingBodyMatch(statePutPath.MatchString)
-		g.Get("/:gameId/states", s.requireUser, s.listStates)
-		g.Put("/:gameId/states/:slot", s.requireUser, s.putState)
-		g.Get("/:gameId/states/:slot", s.requireUser, s.getState)
-		g.Delete("/:gameId/states/:slot", s.requireUser, s.deleteState)
-		g.Put("/:gameId/states/:slot/screenshot", s.requireUser, s.putStateScreenshot)
-		g.Get("/:gameId/states/:slot/screenshot", s.requireUser, s.getStateScreenshot)
-	}
+	s.mountGameControls(g)
+	s.allowStreamingBodyMatch(romUploadPath.MatchString)
+	g.Post("/roms", s.requireAdmin, s.holdUploadSlot, s.uploadROM)
+	g.Put("/:gameId/cover", s.requireAdmin, s.holdUploadSlot, s.uploadCover)
+	g.Delete("/:gameId", s.requireAdmin, s.removeROM)
+	g.Get("/me", s.requireUser, s.gamesMe)
+	g.Put("/:gameId/favourite", s.requireUser, s.setFavourite(true))
+	g.Delete("/:gameId/favourite", s.requireUser, s.setFavourite(false))
+	g.Post("/:gameId/played", s.requireUser, s.gamePlayed)
+	s.allowStreamingBodyMatch(statePutPath.MatchString)
+	g.Get("/:gameId/states", s.requireUser, s.listStates)
+	g.Put("/:gameId/states/:slot", s.requireUser, s.putState)
+	g.Get("/:gameId/states/:slot", s.requireUser, s.getState)
+	g.Delete("/:gameId/states/:slot", s.requireUser, s.deleteState)
+	g.Put("/:gameId/states/:slot/screenshot", s.requireUser, s.putStateScreenshot)
+	g.Get("/:gameId/states/:slot/screenshot", s.requireUser, s.getStateScreenshot)
 }
 
 // gameParam resolves :gameId to a game of the library, or 404.
 func (s *Server) gameParam(c fiber.Ctx) (roms.Game, error) {
 	id, err := strconv.ParseUint(c.Params("gameId"), 10, 64)
-	if err != nil || s.svc.Roms == nil {
+	if err != nil {
 		return roms.Game{}, NewError(fiber.StatusNotFound, "unknown game")
 	}
 	g, err := s.svc.Roms.Get(id)
@@ -224,9 +213,6 @@ func (s *Server) gamesMe(c fiber.Ctx) error {
 	join := func(list []gameshelf.Entry) []shelfGame {
 		out := []shelfGame{}
 		for _, e := range list {
-			if s.svc.Roms == nil {
-				break
-			}
 			if g, err := s.svc.Roms.Get(e.GameID); err == nil {
 				out = append(out, shelfGame{Game: g, At: e.At})
 			}

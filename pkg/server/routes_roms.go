@@ -111,9 +111,6 @@ type consoleJSON struct {
 }
 
 func (s *Server) romConsoles(c fiber.Ctx) error {
-	if s.svc.Roms == nil {
-		return romservError(c, http.StatusServiceUnavailable, "the ROM library is not available")
-	}
 	list := s.svc.Roms.Consoles()
 	data := make([]consoleJSON, len(list))
 	for i, con := range list {
@@ -130,9 +127,6 @@ func (s *Server) romConsoles(c fiber.Ctx) error {
 // library cuts it with the one paging type; only the answer's shape is the
 // service's own, meta {total, page, limit} from the page.
 func (s *Server) romGames(c fiber.Ctx) error {
-	if s.svc.Roms == nil {
-		return romservError(c, http.StatusServiceUnavailable, "the ROM library is not available")
-	}
 	var v store.Validator
 	pq := queryPage(c, &v)
 	if msg := romservPageError(v.Err()); msg != "" {
@@ -188,9 +182,6 @@ func (s *Server) romFile(c fiber.Ctx, rawPath string) error {
 	rel, err := url.PathUnescape(strings.TrimPrefix(rawPath, "/"))
 	if err != nil || strings.ContainsAny(rel, "\x00\\") {
 		return romservError(c, http.StatusBadRequest, "invalid path")
-	}
-	if s.svc.Roms == nil {
-		return romservError(c, http.StatusServiceUnavailable, "the ROM library is not available")
 	}
 	f, fi, err := s.svc.Roms.Open(rel)
 	if err != nil {

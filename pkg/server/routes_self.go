@@ -33,9 +33,6 @@ func (s *Server) mountSelf(g fiber.Router) {
 // mountAvatars serves accounts' avatars to everyone: they are shown beside
 // comments and messages that guests read too.
 func (s *Server) mountAvatars(api fiber.Router) {
-	if s.svc.Auth == nil {
-		return
-	}
 	api.Get("/users/:id/avatar", s.userAvatar)
 }
 

@@ -141,11 +141,7 @@ func (s *Server) mountTus(app *fiber.App, api fiber.Router) error {
 // tusMaxSize is tusd's own limit: the larger of a file's and (when the
 // games library is on) a ROM's; tusCreate holds each upload to its own.
 func (s *Server) tusMaxSize() int64 {
-	limit := s.svc.Files.MaxBytes()
-	if s.svc.Roms != nil {
-		limit = max(limit, s.cfg.Emulator.MaxROMBytes)
-	}
-	return limit
+	return max(s.svc.Files.MaxBytes(), s.cfg.Emulator.MaxROMBytes)
 }
 
 // limitTusUploadRate is limitUploadRate (files.uploads_per_minute) for a
@@ -234,9 +230,6 @@ func (s *Server) tusCreateROM(t *tusArea, ev tusd.HookEvent, id *auth.Principal)
 	}
 	if !id.IsAdmin() {
 		return refuse(NewError(fiber.StatusForbidden, "administrator rights required"))
-	}
-	if s.svc.Roms == nil {
-		return refuse(NewError(fiber.StatusNotFound, "the games library is not enabled"))
 	}
 	if limit := s.cfg.Emulator.MaxROMBytes; ev.Upload.Size > limit {
 		return refuse(refusalError(store.TooLarge("ROM", limit)))
@@ -343,9 +336,6 @@ func (s *Server) tusFinish(t *tusArea, ev tusd.HookEvent) (tusd.HTTPResponse, er
 func (s *Server) tusFinishROM(t *tusArea, ev tusd.HookEvent, id *auth.Principal) (tusd.HTTPResponse, error) {
 	if !id.IsAdmin() {
 		return tusd.HTTPResponse{}, tusError(NewError(fiber.StatusForbidden, "administrator rights required"))
-	}
-	if s.svc.Roms == nil {
-		return tusd.HTTPResponse{}, tusError(NewError(fiber.StatusNotFound, "the games library is not enabled"))
 	}
 	meta := ev.Upload.MetaData
 	g, err := s.svc.Roms.Upload(context.WithoutCancel(ev.Context), roms.UploadInput{

@@ -76,7 +76,7 @@ func (fa *filesTestApp) stagedEntries(t *testing.T) int {
 func TestTusDiscovery(t *testing.T) {
 	fa := newFilesTestApp(t, 1<<20)
 	resp, _ := fa.do(t, tusReq("OPTIONS", "/api/files/tus/", "", nil))
-	if resp.StatusCode != 200 || resp.Header.Get("Tus-Version") != "1.0.0" || resp.Header.Get("Tus-Max-Size") != strconv.Itoa(1<<20) {
+	if resp.StatusCode != 200 || resp.Header.Get("Tus-Version") != "1.0.0" || resp.Header.Get("Tus-Max-Size") != strconv.FormatInt(max(1<<20, config.Default().Emulator.MaxROMBytes), 10) {
 		t.Fatalf("OPTIONS: %d %v", resp.StatusCode, resp.Header)
 	}
 	ext := resp.Header.Get("Tus-Extension")
