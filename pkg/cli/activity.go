@@ -47,7 +47,7 @@ details, clientInfo, clientTimestamp, at, ip and userId (0 for anonymous).`,
 			if err != nil {
 				return err
 			}
-			events, err := svc.activity.List(cmd.Context(), activity.Filter{Action: action, Limit: limit})
+			events, err := svc.Activity.List(cmd.Context(), activity.Filter{Action: action, Limit: limit})
 			if err != nil {
 				return err
 			}

@@ -150,7 +150,7 @@ func newArticleListCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			arts := svc.blog.All(category, search, true)
+			arts := svc.Blog.All(category, search, true)
 			if asJSON {
 				return env.PrintJSON(arts)
 			}
@@ -189,19 +189,19 @@ func newArticleShowCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			a, err := svc.blog.Get(id)
+			a, err := svc.Blog.Get(id)
 			if err != nil {
 				return articleErr(err, args[0])
 			}
 			switch {
 			case asJSON:
-				html, err := svc.blog.Render(a)
+				html, err := svc.Blog.Render(a)
 				if err != nil {
 					return err
 				}
-				return env.PrintJSON(blog.WithHTML{Article: a, ContentHTML: html, Translations: svc.blog.Translations(a, true)})
+				return env.PrintJSON(blog.WithHTML{Article: a, ContentHTML: html, Translations: svc.Blog.Translations(a, true)})
 			case asHTML:
-				html, err := svc.blog.Render(a)
+				html, err := svc.Blog.Render(a)
 				if err != nil {
 					return err
 				}
@@ -347,7 +347,7 @@ the file and field and nothing is imported.`,
 			if err != nil {
 				return err
 			}
-			res, err := svc.blog.Import(cmd.Context(), env.Abs(args[0]))
+			res, err := svc.Blog.Import(cmd.Context(), env.Abs(args[0]))
 			var fe *blog.FileError
 			if errors.As(err, &fe) {
 				// Name the file as the caller would: under DIR as they typed it.
@@ -378,7 +378,7 @@ func newArticleExportCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			n, err := svc.blog.Export(cmd.Context(), env.Abs(args[0]))
+			n, err := svc.Blog.Export(cmd.Context(), env.Abs(args[0]))
 			if err != nil {
 				return err
 			}
@@ -426,7 +426,7 @@ func (s *services) seedBlog(ctx context.Context) {
 	if dir == "" {
 		return
 	}
-	res, seeded, err := s.blog.SeedFrom(ctx, dir)
+	res, seeded, err := s.Blog.SeedFrom(ctx, dir)
 	if err != nil {
 		s.log.Error("could not import the default articles", slog.String("dir", dir), slog.Any("err", err))
 		return

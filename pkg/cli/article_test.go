@@ -216,7 +216,7 @@ func TestArticleThroughRunningServer(t *testing.T) {
 	if code != 0 || out != "created article 1 (socket)\n" {
 		t.Fatalf("create via socket: exit %d out %q err %q", code, out, stderr)
 	}
-	page, err := svc.blog.List(blog.Query{Search: "СОКЕТ"})
+	page, err := svc.Blog.List(blog.Query{Search: "СОКЕТ"})
 	if err != nil || page.TotalCount != 1 {
 		t.Fatalf("server index after socket create: %+v %v", page, err)
 	}
@@ -227,8 +227,8 @@ func TestArticleThroughRunningServer(t *testing.T) {
 	if arts := listArticles(t, cwd); len(arts) != 2 {
 		t.Fatalf("list via socket: %+v", arts)
 	}
-	if _, _, code := articleCLI(t, cwd, "", "article", "rm", "1"); code != 0 || svc.blog.Count() != 1 {
-		t.Fatalf("rm via socket: exit %d, count %d", code, svc.blog.Count())
+	if _, _, code := articleCLI(t, cwd, "", "article", "rm", "1"); code != 0 || svc.Blog.Count() != 1 {
+		t.Fatalf("rm via socket: exit %d, count %d", code, svc.Blog.Count())
 	}
 }
 
@@ -250,15 +250,15 @@ func TestServeSeedsContentOnce(t *testing.T) {
 		return svc
 	}
 	svc := start()
-	if svc.blog.Count() != 2 {
-		t.Fatalf("first start imported %d articles", svc.blog.Count())
+	if svc.Blog.Count() != 2 {
+		t.Fatalf("first start imported %d articles", svc.Blog.Count())
 	}
-	svc.blog.Delete(context.Background(), 1)
-	svc.blog.Delete(context.Background(), 2)
+	svc.Blog.Delete(context.Background(), 1)
+	svc.Blog.Delete(context.Background(), 2)
 	svc.Close()
 	svc = start()
 	defer svc.Close()
-	if svc.blog.Count() != 0 {
-		t.Fatalf("deleted articles came back: %d", svc.blog.Count())
+	if svc.Blog.Count() != 0 {
+		t.Fatalf("deleted articles came back: %d", svc.Blog.Count())
 	}
 }

@@ -64,7 +64,7 @@ and log collectors.`,
 			}
 			var events []audit.Event
 			for {
-				page, next, err := svc.audit.List(cmd.Context(), q)
+				page, next, err := svc.Audit.List(cmd.Context(), q)
 				if err != nil {
 					return err
 				}

@@ -53,7 +53,7 @@ backup is made by the server itself through the owner socket.`,
 			}
 			if len(args) == 1 && strings.HasSuffix(args[0], ".db") {
 				dst := env.Abs(args[0])
-				n, err := svc.store.BackupToFile(dst)
+				n, err := svc.Store.BackupToFile(dst)
 				if err != nil {
 					return err
 				}
@@ -272,7 +272,7 @@ func (s *services) writeBackup(ctx context.Context, dest storage.Store, name str
 }
 
 func (s *services) backupSource() backup.Source {
-	return backup.Source{Store: s.store, Trees: backupTrees(s.cfg), Storage: s.cfg.Storage.Backend}
+	return backup.Source{Store: s.Store, Trees: backupTrees(s.cfg), Storage: s.cfg.Storage.Backend}
 }
 
 // backupToDest writes a new backup into the destination to and deletes

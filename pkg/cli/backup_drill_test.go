@@ -86,7 +86,7 @@ func apiView(t *testing.T) map[string]string {
 	}
 	svc := openServices(t, cfg)
 	defer svc.Close()
-	app, err := server.New(server.Options{Config: cfg, Services: svc.httpServices(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	app, err := server.New(server.Options{Config: cfg, Services: svc.Services, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,11 +264,11 @@ func seedSite(t *testing.T, ti *testInstance) {
 	}
 	svc := openServices(t, cfg)
 	defer svc.Close()
-	player, err := svc.auth.UserByEmail("player@example.org")
+	player, err := svc.Auth.UserByEmail("player@example.org")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.gameStates.Put(context.Background(), player.ID, drillGame, "1", "fceumm", bytes.NewReader(random[:64<<10])); err != nil {
+	if _, err := svc.GameStates.Put(context.Background(), player.ID, drillGame, "1", "fceumm", bytes.NewReader(random[:64<<10])); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -23,15 +23,15 @@ func seedDiscussion(t *testing.T) uint64 {
 	svc := openServices(t, cfg)
 	defer svc.Close()
 	ctx := context.Background()
-	u, err := svc.auth.CreateUser(ctx, auth.NewUser{Email: "a@example.com", Name: "Alice", Password: "password123", Role: auth.RoleUser})
+	u, err := svc.Auth.CreateUser(ctx, auth.NewUser{Email: "a@example.com", Name: "Alice", Password: "password123", Role: auth.RoleUser})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := svc.blog.Create(ctx, blog.Input{Name: "Post", Excerpt: "e", Category: "Go", Content: "body"})
+	a, err := svc.Blog.Create(ctx, blog.Input{Name: "Post", Excerpt: "e", Category: "Go", Content: "body"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := svc.discuss.AddComment(ctx, a.ID, 0, discuss.Poster{ID: u.ID, Name: u.Name, CreatedAt: u.CreatedAt}, "hello   there")
+	c, err := svc.Discuss.AddComment(ctx, a.ID, 0, discuss.Poster{ID: u.ID, Name: u.Name, CreatedAt: u.CreatedAt}, "hello   there")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,11 +100,11 @@ func TestForumCommands(t *testing.T) {
 	// A thread started on the site, listed and removed at the terminal.
 	cfg, _ := loadConfig("", nil)
 	svc := openServices(t, cfg)
-	u, err := svc.auth.CreateUser(context.Background(), auth.NewUser{Email: "b@example.com", Name: "Bob", Password: "password123", Role: auth.RoleAdmin})
+	u, err := svc.Auth.CreateUser(context.Background(), auth.NewUser{Email: "b@example.com", Name: "Bob", Password: "password123", Role: auth.RoleAdmin})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := svc.discuss.CreateThread(context.Background(), 1, discuss.Poster{ID: u.ID, Name: u.Name, Admin: true}, "Welcome", "hi"); err != nil {
+	if _, _, err := svc.Discuss.CreateThread(context.Background(), 1, discuss.Poster{ID: u.ID, Name: u.Name, Admin: true}, "Welcome", "hi"); err != nil {
 		t.Fatal(err)
 	}
 	svc.Close()

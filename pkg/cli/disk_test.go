@@ -58,14 +58,14 @@ func serveInstance(t *testing.T, ti *testInstance) *servedInstance {
 	if err := svc.startup(ctx); err != nil {
 		t.Fatal(err)
 	}
-	app, err := server.New(server.Options{Config: cfg, Services: svc.httpServices(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	app, err := server.New(server.Options{Config: cfg, Services: svc.Services, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.auth.CreateUser(ctx, auth.NewUser{Email: "player@example.com", Name: "Player", Password: "correct horse battery"}); err != nil {
+	if _, err := svc.Auth.CreateUser(ctx, auth.NewUser{Email: "player@example.com", Name: "Player", Password: "correct horse battery"}); err != nil {
 		t.Fatal(err)
 	}
-	games, err := svc.roms.All("nes")
+	games, err := svc.Roms.All("nes")
 	if err != nil || len(games) != 1 {
 		t.Fatal("the game is not indexed", err)
 	}
@@ -148,7 +148,7 @@ func TestDataAndUploadsArePrivate(t *testing.T) {
 	if status, body := si.do(t, uploadReq(t, "photo.png", pngOf(t, 64, 48))); status != http.StatusCreated {
 		t.Fatalf("upload: %d %s", status, body)
 	}
-	si.svc.thumbs.Wait()
+	si.svc.Thumbs.Wait()
 	status, _ := si.do(t, tusCreateReq(100))
 	if status != http.StatusCreated {
 		t.Fatalf("tus creation: %d", status)
@@ -206,7 +206,7 @@ func TestFreeSpaceReserveIsWired(t *testing.T) {
 	if _, err := os.Stat(legacy); !os.IsNotExist(err) {
 		t.Errorf("the staging beside the store survived start-up: %v", err)
 	}
-	if got, want := si.svc.httpServices().TusDir, filepath.Join(os.Getenv("DEVHUB_STORAGE_UPLOADS_DIR"), ".tus"); got != want {
+	if got, want := si.svc.Services.TusDir, filepath.Join(os.Getenv("DEVHUB_STORAGE_UPLOADS_DIR"), ".tus"); got != want {
 		t.Errorf("resumable uploads staged in %s, want %s", got, want)
 	}
 	put := httptest.NewRequest("PUT", fmt.Sprintf("/api/games/%d/states/1", si.game), strings.NewReader("state"))

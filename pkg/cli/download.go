@@ -321,7 +321,7 @@ are kept all together or, if any fails, not at all.`,
 				st, err := storeReleaseFile(cmd, svc, a.path)
 				if err != nil {
 					for _, f := range in.Files {
-						svc.downloads.Discard(cmd.Context(), []*downloads.Stored{f.Stored})
+						svc.Downloads.Discard(cmd.Context(), []*downloads.Stored{f.Stored})
 					}
 					return err
 				}
@@ -357,5 +357,5 @@ func storeReleaseFile(cmd *cobra.Command, svc *services, path string) (*download
 		return nil, err
 	}
 	defer f.Close()
-	return svc.downloads.StoreFile(cmd.Context(), filepath.Base(path), f, svc.cfg.Files.MaxUploadBytes)
+	return svc.Downloads.StoreFile(cmd.Context(), filepath.Base(path), f, svc.cfg.Files.MaxUploadBytes)
 }

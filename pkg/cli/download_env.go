@@ -35,11 +35,11 @@ func (s *services) openDownloads(ctx context.Context) error {
 		}
 		s.downloadsLocal, be = local, local
 	}
-	svc, err := downloads.New(s.store, be, s.log)
+	svc, err := downloads.New(s.Store, be, s.log)
 	if err != nil {
 		return err
 	}
-	s.downloads = svc
+	s.Downloads = svc
 	return nil
 }
 
@@ -47,13 +47,13 @@ func (s *services) openDownloads(ctx context.Context) error {
 // catalogue's storage and imports the example entries into a catalogue
 // that never had any.
 func (s *services) downloadsStartup(ctx context.Context) {
-	if n, err := s.downloads.Backend().SweepIncomplete(ctx); err != nil {
+	if n, err := s.Downloads.Backend().SweepIncomplete(ctx); err != nil {
 		s.log.Warn("downloads: sweep of interrupted writes", slog.Any("err", err))
 	} else if n > 0 {
 		s.log.Info("removed leftovers of interrupted download uploads", slog.Int("files", n))
 	}
 	if dir := s.cfg.Storage.ContentDir; dir != "" {
-		n, err := s.downloads.SeedFrom(ctx, dir, s.cfg.Files.MaxUploadBytes)
+		n, err := s.Downloads.SeedFrom(ctx, dir, s.cfg.Files.MaxUploadBytes)
 		if err != nil {
 			s.log.Error("could not import the example downloads", slog.String("dir", dir), slog.Any("err", err))
 		} else if n > 0 {

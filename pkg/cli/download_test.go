@@ -71,7 +71,7 @@ func TestDownloadCommands(t *testing.T) {
 				t.Fatalf("release %+v", r)
 			}
 			if svc != nil {
-				if e, err := svc.downloads.Get("tool"); err != nil || !e.Hidden {
+				if e, err := svc.Downloads.Get("tool"); err != nil || !e.Hidden {
 					t.Fatalf("the server does not see the change: %v", err)
 				}
 			}
@@ -144,21 +144,21 @@ func TestDownloadsSeedExamples(t *testing.T) {
   - {section: alavar, slug: bb, name: B}
 `))
 	_, svc, _ := runningServer(t)
-	if n, err := svc.downloads.SeedFrom(t.Context(), content, 1<<20); n != 2 || err != nil {
+	if n, err := svc.Downloads.SeedFrom(t.Context(), content, 1<<20); n != 2 || err != nil {
 		t.Fatalf("seeded %d: %v", n, err)
 	}
-	a, err := svc.downloads.Get("aa")
+	a, err := svc.Downloads.Get("aa")
 	if err != nil || !a.Example || len(a.Releases) != 1 || a.Releases[0].Version != "1" {
 		t.Fatalf("a: %+v %v", a, err)
 	}
-	if _, err := svc.downloads.Get("bb"); err != nil {
+	if _, err := svc.Downloads.Get("bb"); err != nil {
 		t.Fatal(err)
 	}
 	// Deleted, they are not imported again.
-	svc.downloads.Delete(t.Context(), "aa")
-	svc.downloads.Delete(t.Context(), "bb")
+	svc.Downloads.Delete(t.Context(), "aa")
+	svc.Downloads.Delete(t.Context(), "bb")
 	svc.downloadsStartup(t.Context())
-	if svc.downloads.Count() != 0 {
+	if svc.Downloads.Count() != 0 {
 		t.Fatal("examples imported again")
 	}
 }

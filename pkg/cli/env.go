@@ -8,31 +8,26 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
-	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/devhub/devhub/pkg/activity"
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
-	"github.com/devhub/devhub/pkg/backup"
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/chat"
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/discuss"
-	"github.com/devhub/devhub/pkg/downloads"
 	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/files/resumable"
 	"github.com/devhub/devhub/pkg/gamecontrols"
 	"github.com/devhub/devhub/pkg/gameshelf"
 	"github.com/devhub/devhub/pkg/gamestates"
 	"github.com/devhub/devhub/pkg/geoip"
 	"github.com/devhub/devhub/pkg/internal/freespace"
-	"github.com/devhub/devhub/pkg/mail"
 	"github.com/devhub/devhub/pkg/newsletter"
 	"github.com/devhub/devhub/pkg/notify"
-	"github.com/devhub/devhub/pkg/profile"
 	"github.com/devhub/devhub/pkg/quota"
 	"github.com/devhub/devhub/pkg/roms"
 	"github.com/devhub/devhub/pkg/server"
@@ -40,7 +35,6 @@ import (
 	"github.com/devhub/devhub/pkg/social"
 	"github.com/devhub/devhub/pkg/storage"
 	"github.com/devhub/devhub/pkg/store"
-	"github.com/devhub/devhub/pkg/thumbs"
 	"github.com/devhub/devhub/pkg/usecase"
 )
 
@@ -132,74 +126,30 @@ func (e *Env) openLocal(ctx context.Context) error {
 	return nil
 }
 
-// services are the domain services of one open store. Each area adds its
-// service here and builds it in newServices; the HTTP layer gets the same
-// instances through httpServices.
+// services are the domain services of one open store: the HTTP layer's
+// server.Services themselves, built once here (each area adds its service
+// there and builds it in newServices) and handed to server.New as they are,
+// with what only the CLI needs beside them.
 type services struct {
-	cfg   config.Config
-	store *store.Store
-	log   *slog.Logger
-	// reserve is the free space kept on the store's and the uploads' disks
-	// (storage.min_free_bytes), shared by every service that writes there.
-	reserve *freespace.Reserve
-
-	roms *roms.Service
-
-	activity *activity.Service
-	geo      *geoip.Set
-	auth     *auth.Service
-
-	files *files.Service
-	// thumbs makes and keeps image thumbnails; only a serving process has
-	// it (thumbsStartup), nil otherwise.
-	thumbs *thumbs.Service
-	quota  *quota.Service
-	shares *shares.Service
-	blog   *blog.Service
-	audit  *audit.Service
-	// gameStates and shelf are the players' save states, favourites and
-	// recently played games.
-	gameStates *gamestates.Service
-	shelf      *gameshelf.Service
-	controls   *gamecontrols.Service
-	// social is friends, blocks, direct messages and the contact form.
-	social *social.Service
-	// profile is the checked content/profile.yaml (nil without one); loaded by startup.
-	profile *profile.Loaded
-	// discuss is comments, the forum and their moderation.
-	discuss *discuss.Service
-	// events fans live events out to the site's open streams; notify keeps
-	// the users' notifications.
-	events *events.Hub
-	notify *notify.Service
-	chat   *chat.Service
-	// portfolioDir and portfolioIcons let the site's admins edit it (PUT /api/profile); set by
-	// serve beside profile.
-	portfolioDir   string
-	portfolioIcons profile.IconExists
+	*server.Services
+	cfg config.Config
+	log *slog.Logger
 	// hub is the use-case layer over these services, acting for the owner.
 	hub *usecase.Hub
-	// downloads is the download catalogue; downloadsLocal its directory
-	// when its bytes are kept on disk (closed with the services).
-	downloads      *downloads.Service
+	// downloadsLocal is the download catalogue's directory when its bytes
+	// are kept on disk (closed with the services).
 	downloadsLocal *storage.LocalStore
-	// mail is the outgoing mail queue (nil when mail is off); backups runs
-	// the backup schedule in serve (nil without one).
-	mail    *mail.Queue
-	backups *backup.Scheduler
-	// newsletter is the blog's newsletter (mailed only with mail on).
-	newsletter *newsletter.Service
 }
 
 func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *slog.Logger) (*services, error) {
-	s := &services{cfg: cfg, store: st, log: log,
-		reserve: freespace.New(cfg.Storage.MinFreeBytes, cfg.Storage.DataDir, cfg.Storage.UploadsDir)}
+	s := &services{cfg: cfg, log: log, Services: &server.Services{Store: st, TusDir: resumable.Dir(cfg.Storage.UploadsDir),
+		Reserve: freespace.New(cfg.Storage.MinFreeBytes, cfg.Storage.DataDir, cfg.Storage.UploadsDir)}}
 	romSvc, err := roms.New(st, cfg.Storage.RomsDir)
 	if err != nil {
 		return nil, err
 	}
-	romSvc.UseReserve(s.reserve)
-	s.roms = romSvc
+	romSvc.UseReserve(s.Reserve)
+	s.Roms = romSvc
 	authCfg := cfg.Auth
 	if !cfg.Mail.Enabled() || cfg.Server.PublicURL == "" {
 		// No mail can carry the links: nothing to verify (serve refuses
@@ -210,13 +160,14 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 	if err != nil {
 		return nil, err
 	}
-	s.auth = authSvc
+	// The middleware checks tokens with the accounts service.
+	s.Auth, s.Authenticate = authSvc, authSvc.Authenticate
 	fsvc, err := files.New(st, cfg.Storage.UploadsDir, cfg.Files.MaxUploadBytes, log)
 	if err != nil {
 		return nil, err
 	}
-	fsvc.UseReserve(s.reserve)
-	s.files = fsvc
+	fsvc.UseReserve(s.Reserve)
+	s.Files = fsvc
 	if err := useStorage(ctx, cfg.Storage, fsvc); err != nil {
 		fsvc.Close()
 		return nil, err
@@ -225,11 +176,11 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 		u, err := authSvc.UserByID(id)
 		return err == nil && u.Role == auth.RoleAdmin
 	}
-	if s.quota, err = quota.New(st, quota.Amount{Bytes: cfg.Files.QuotaBytes, Files: cfg.Files.QuotaFiles}, isAdmin); err != nil {
+	if s.Quota, err = quota.New(st, quota.Amount{Bytes: cfg.Files.QuotaBytes, Files: cfg.Files.QuotaFiles}, isAdmin); err != nil {
 		return nil, err
 	}
-	fsvc.UseQuota(s.quota)
-	if s.shares, err = shares.New(st, authSvc, nil); err != nil {
+	fsvc.UseQuota(s.Quota)
+	if s.Shares, err = shares.New(st, authSvc, nil); err != nil {
 		return nil, err
 	}
 	act, err := activity.New(st, activity.Options{MaxEvents: cfg.Activity.MaxEvents, MaxBytes: cfg.Activity.MaxBytes,
@@ -241,65 +192,51 @@ func newServices(ctx context.Context, cfg config.Config, st *store.Store, log *s
 	if err != nil {
 		return nil, err
 	}
-	s.activity, s.geo = act, geo
-	if s.gameStates, err = gamestates.New(filepath.Join(cfg.Storage.DataDir, "gamestates"), cfg.Emulator.MaxStateBytes); err != nil {
+	s.Activity, s.GeoIP = act, geo
+	if s.GameStates, err = gamestates.New(filepath.Join(cfg.Storage.DataDir, "gamestates"), cfg.Emulator.MaxStateBytes); err != nil {
 		return nil, err
 	}
-	s.gameStates.UseQuota(s.quota)
-	s.gameStates.UseReserve(s.reserve)
-	if s.shelf, err = gameshelf.New(st); err != nil {
+	s.GameStates.UseQuota(s.Quota)
+	s.GameStates.UseReserve(s.Reserve)
+	if s.Shelf, err = gameshelf.New(st); err != nil {
 		return nil, err
 	}
-	if s.controls, err = gamecontrols.New(st); err != nil {
+	if s.Controls, err = gamecontrols.New(st); err != nil {
 		return nil, err
 	}
-	if s.blog, err = blog.New(st); err != nil {
+	if s.Blog, err = blog.New(st); err != nil {
 		return nil, err
 	}
-	if s.audit, err = audit.New(st, 0, nil); err != nil {
+	if s.Audit, err = audit.New(st, 0, nil); err != nil {
 		return nil, err
 	}
-	if s.social, err = social.New(st, social.Options{FriendsOnly: cfg.Messages.From == "friends", MaxLength: cfg.Messages.MaxLength,
+	if s.Social, err = social.New(st, social.Options{FriendsOnly: cfg.Messages.From == "friends", MaxLength: cfg.Messages.MaxLength,
 		PerMinute: cfg.Messages.PerMinute, ContactPerHour: cfg.Contact.PerHour, ContactMaxLength: cfg.Contact.MaxLength,
 		PowMaxNumber: cfg.Contact.PowMaxNumber}); err != nil {
 		return nil, err
 	}
-	s.events = events.NewHub(events.Options{Buffer: cfg.Events.Buffer, MaxStreamsPerUser: cfg.Events.MaxStreamsPerUser,
+	s.Events = events.NewHub(events.Options{Buffer: cfg.Events.Buffer, MaxStreamsPerUser: cfg.Events.MaxStreamsPerUser,
 		MaxStreams: cfg.Events.MaxStreams, Log: log})
-	if s.notify, err = notify.New(st, s.events); err != nil {
+	if s.Notify, err = notify.New(st, s.Events); err != nil {
 		return nil, err
 	}
-	if s.chat, err = chat.New(st, chat.Options{MaxMessages: cfg.Chat.MaxMessages, MaxBytes: cfg.Chat.MaxBytes,
+	if s.Chat, err = chat.New(st, chat.Options{MaxMessages: cfg.Chat.MaxMessages, MaxBytes: cfg.Chat.MaxBytes,
 		MaxLength: cfg.Chat.MaxLength, RatePerMinute: cfg.Chat.RatePerMinute}); err != nil {
 		return nil, err
 	}
-	if s.discuss, err = discuss.New(st, discussOptions(cfg)); err != nil {
+	if s.Discuss, err = discuss.New(st, discussOptions(cfg)); err != nil {
 		return nil, err
 	}
 	if err := s.openDownloads(ctx); err != nil {
 		return nil, err
 	}
-	s.hub = &usecase.Hub{
-		Auth:      s.auth,
-		Files:     s.files,
-		Shares:    s.shares,
-		Audit:     s.audit,
-		Log:       log,
-		Events:    s.events,
-		Notify:    s.notify,
-		Chat:      s.chat,
-		Downloads: s.downloads,
-		Blog:      s.blog,
-		Discuss:   s.discuss,
-		Social:    s.social,
-	}
 	if err := s.openMail(); err != nil {
 		return nil, err
 	}
-	if s.newsletter, err = newsletter.New(st); err != nil {
+	if s.Newsletter, err = newsletter.New(st); err != nil {
 		return nil, err
 	}
-	s.hub.Newsletter = s.newsletter
+	s.hub = s.Hub(cfg.Server.PublicURL, log)
 	return s, nil
 }
 
@@ -313,45 +250,8 @@ func (s *services) record(ctx context.Context, ev audit.Event) {
 	if ev.Actor == "" {
 		ev.Actor = ownerActor
 	}
-	if err := s.audit.Record(context.WithoutCancel(ctx), ev); err != nil {
+	if err := s.Audit.Record(context.WithoutCancel(ctx), ev); err != nil {
 		s.log.Warn("audit log", slog.String("type", ev.Type), slog.Any("err", err))
-	}
-}
-
-// httpServices exposes the services to pkg/server.
-func (s *services) httpServices() *server.Services {
-	return &server.Services{
-		Store: s.store,
-		Roms:  s.roms,
-		Auth:  s.auth,
-		// The middleware checks tokens with the accounts service.
-		Authenticate: s.auth.Authenticate,
-		Activity:     s.activity,
-		GeoIP:        s.geo,
-		Files:        s.files,
-		Shares:       s.shares,
-		Thumbs:       s.thumbs,
-		Quota:        s.quota,
-		TusDir:       tusDir(s.cfg.Storage),
-		Reserve:      s.reserve,
-		Blog:         s.blog,
-		Audit:        s.audit,
-		Profile:      s.profile,
-		// The portfolio editor writes where serve read it from.
-		PortfolioDir:   s.portfolioDir,
-		PortfolioIcons: s.portfolioIcons,
-		GameStates:     s.gameStates,
-		Shelf:          s.shelf,
-		Controls:       s.controls,
-		Discuss:        s.discuss,
-		Events:         s.events,
-		Notify:         s.notify,
-		Chat:           s.chat,
-		Downloads:      s.downloads,
-		Social:         s.social,
-		Mail:           s.mail,
-		Backups:        s.backups,
-		Newsletter:     s.newsletter,
 	}
 }
 
@@ -367,62 +267,30 @@ func discussOptions(cfg config.Config) discuss.Options {
 		RatePerNetwork: m.RatePerNetwork, NewAccountAge: m.NewAccountAge, NewAccountMaxLinks: m.NewAccountMaxLinks}
 }
 
-// tusDir is where unfinished resumable uploads are staged: a hidden
-// directory in the uploads directory, so they fill the uploads' disk, never
-// the store's. The file cloud lists, sweeps and migrates only the names it
-// generates, and the backup is the store alone, so none of them meets it.
-func tusDir(cfg config.Storage) string { return filepath.Join(cfg.UploadsDir, ".tus") }
-
-// legacyTusDir is where versions before the move staged them, beside the
-// store; start-up deletes what is left there (dropUploadsBesideStore).
-func legacyTusDir(cfg config.Storage) string { return filepath.Join(cfg.DataDir, "tus") }
-
-// dropUploadsBesideStore deletes the unfinished resumable uploads an older
-// version staged beside the store (their clients start them again; a
-// resume answers 404), and the directory once empty: they held the store's
-// disk, and one that filled it kept every sign-in failing across restarts.
-// Only tus's names (32 hex digits, with .info) are removed.
+// dropUploadsBesideStore deletes the unfinished resumable uploads versions
+// before the staging moved to the uploads' disk kept beside the store, in
+// <data_dir>/tus (resumable.DropLegacy).
 func (s *services) dropUploadsBesideStore() {
-	dir := legacyTusDir(s.cfg.Storage)
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	n := 0
-	for _, e := range entries {
-		id := strings.TrimSuffix(e.Name(), ".info")
-		if !e.Type().IsRegular() || len(id) != 32 || strings.Trim(id, "0123456789abcdef") != "" {
-			continue
-		}
-		if err := os.Remove(filepath.Join(dir, e.Name())); err == nil && e.Name() == id {
-			n++
-		}
-	}
-	os.Remove(dir) // only when empty
-	if n > 0 {
-		s.log.Info("deleted unfinished resumable uploads staged beside the store by an older version", slog.Int("uploads", n))
-	}
+	resumable.DropLegacy(filepath.Join(s.cfg.Storage.DataDir, "tus"), s.log)
 }
 
 // Close releases the store.
 func (s *services) Close() error {
-	s.geo.Close()
-	if s.thumbs != nil {
-		s.thumbs.Close()
+	s.GeoIP.Close()
+	if s.Thumbs != nil {
+		s.Thumbs.Close()
 	}
-	if s.files != nil {
-		s.files.Close()
-	}
+	s.Files.Close()
 	if s.downloadsLocal != nil {
 		s.downloadsLocal.Close()
 	}
-	return s.store.Close()
+	return s.Store.Close()
 }
 
 // startup runs the once-per-serve work of each area (importing content/,
 // scanning roms/, sweeping temp uploads) before the server accepts requests.
 func (s *services) startup(ctx context.Context) error {
-	if err := s.store.Check(); err != nil {
+	if err := s.Store.Check(); err != nil {
 		return fmt.Errorf("%w; restore a backup (devhub backup) or move the file aside", err)
 	}
 	if err := s.romsStartup(ctx); err != nil {
@@ -430,12 +298,12 @@ func (s *services) startup(ctx context.Context) error {
 	}
 	s.authStartup(ctx)
 	s.dropUploadsBesideStore()
-	if n, err := s.files.SweepTemps(ctx); err != nil {
+	if n, err := s.Files.SweepTemps(ctx); err != nil {
 		return err
 	} else if n > 0 {
 		s.log.Info("removed leftovers of interrupted uploads", slog.Int("files", n))
 	}
-	if n, err := s.gameStates.SweepTemps(ctx); err != nil {
+	if n, err := s.GameStates.SweepTemps(ctx); err != nil {
 		return err
 	} else if n > 0 {
 		s.log.Info("removed leftovers of interrupted save states", slog.Int("files", n))
@@ -445,8 +313,8 @@ func (s *services) startup(ctx context.Context) error {
 	}
 	s.seedBlog(ctx)
 	s.downloadsStartup(ctx)
-	if s.geo.Available() {
-		for _, db := range s.geo.Databases() {
+	if s.GeoIP.Available() {
+		for _, db := range s.GeoIP.Databases() {
 			info := db.Info()
 			s.log.Info("geoip database", slog.String("source", info.Source), slog.String("type", info.DatabaseType),
 				slog.Time("built", info.BuildTime))

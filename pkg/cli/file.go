@@ -91,10 +91,10 @@ On a terminal a progress bar is shown for large files.`,
 				total += fi.Size()
 				paths[i] = p
 			}
-			if total > svc.files.MaxBytes() {
-				return fmt.Errorf("%d bytes is over files.max_upload_bytes (%d)", total, svc.files.MaxBytes())
+			if total > svc.Files.MaxBytes() {
+				return fmt.Errorf("%d bytes is over files.max_upload_bytes (%d)", total, svc.Files.MaxBytes())
 			}
-			up := svc.files.Begin(cliUploader)
+			up := svc.Files.Begin(cliUploader)
 			defer up.Abort()
 			for _, p := range paths {
 				if err := addOne(cmd, env, up, p, !asJSON); err != nil {
@@ -177,7 +177,7 @@ func newFileListCmd(env *Env) *cobra.Command {
 					return fmt.Errorf("unknown --type %q: use images, videos, audio, documents or other", typ)
 				}
 			}
-			all, err := svc.files.List()
+			all, err := svc.Files.List()
 			if err != nil {
 				return err
 			}
@@ -238,7 +238,7 @@ on a mismatch nothing is left under the target name.`,
 			if err != nil {
 				return err
 			}
-			f, fh, err := svc.files.Open(id)
+			f, fh, err := svc.Files.Open(id)
 			if err != nil {
 				return fmt.Errorf("file %d: %w", id, err)
 			}

@@ -86,7 +86,7 @@ first line of stdin is the password the link asks for. The link is
 			if err != nil {
 				return err
 			}
-			f, err := svc.files.Get(id)
+			f, err := svc.Files.Get(id)
 			if err != nil {
 				return err
 			}
@@ -137,11 +137,11 @@ func newFileSharesCmd(env *Env) *cobra.Command {
 				return err
 			}
 			if filter.FileID != 0 {
-				if _, err := svc.files.Get(filter.FileID); err != nil {
+				if _, err := svc.Files.Get(filter.FileID); err != nil {
 					return fmt.Errorf("file %d: %w", filter.FileID, err)
 				}
 			}
-			list, err := svc.shares.List(filter)
+			list, err := svc.Shares.List(filter)
 			if err != nil {
 				return err
 			}

@@ -114,7 +114,7 @@ func TestFileShareThroughRunningServer(t *testing.T) {
 	var link shares.Link
 	json.Unmarshal([]byte(out), &link)
 	// Made by the server's own service: it knows the link at once.
-	if _, err := svc.shares.Active(link.Token); err != nil || link.URL != "/s/"+link.Token {
+	if _, err := svc.Shares.Active(link.Token); err != nil || link.URL != "/s/"+link.Token {
 		t.Fatalf("link %+v: %v", link, err)
 	}
 }

@@ -243,7 +243,7 @@ func TestFileCommandsThroughRunningServer(t *testing.T) {
 		t.Fatalf("add through the socket: %s", stderr)
 	}
 	// The server's own service sees it at once.
-	g, err := svc.files.Grouped()
+	g, err := svc.Files.Grouped()
 	if err != nil || len(g.Images) != 1 || g.Images[0].OriginalName != "photo.png" {
 		t.Fatalf("server does not see the file: %+v %v", g, err)
 	}
@@ -253,7 +253,7 @@ func TestFileCommandsThroughRunningServer(t *testing.T) {
 	if _, stderr, code := runFileCmd(t, cwd, false, "file", "rm", "1"); code != 0 {
 		t.Fatalf("rm through the socket: %s", stderr)
 	}
-	if all, _ := svc.files.List(); len(all) != 0 {
+	if all, _ := svc.Files.List(); len(all) != 0 {
 		t.Fatal("rm through the socket did not delete")
 	}
 }
@@ -268,7 +268,7 @@ func TestServeStartupSweepsUploads(t *testing.T) {
 	}
 	svc := openServices(t, cfg)
 	defer svc.Close()
-	kept, err := svc.files.Save(context.Background(), "kept.txt", strings.NewReader("kept"), cliUploader)
+	kept, err := svc.Files.Save(context.Background(), "kept.txt", strings.NewReader("kept"), cliUploader)
 	if err != nil {
 		t.Fatal(err)
 	}

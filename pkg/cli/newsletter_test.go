@@ -50,7 +50,7 @@ func TestArticleNewsletterFlagsAndNewsletterCount(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc := openServices(t, cfg)
-	if _, err := svc.newsletter.Subscribe(context.Background(), "ann@example.org", "ru"); err != nil {
+	if _, err := svc.Newsletter.Subscribe(context.Background(), "ann@example.org", "ru"); err != nil {
 		t.Fatal(err)
 	}
 	svc.Close()

@@ -35,11 +35,11 @@ the directory at start-up; rom scan does it while the server runs.`,
 
 // romsStartup is serve's once-per-start scan of roms/.
 func (s *services) romsStartup(ctx context.Context) error {
-	rep, err := s.roms.Scan(ctx)
+	rep, err := s.Roms.Scan(ctx)
 	if err != nil {
 		return fmt.Errorf("scan roms: %w", err)
 	}
-	s.log.Info("scanned roms", slog.String("dir", s.roms.Root()), slog.Int("games", rep.Total),
+	s.log.Info("scanned roms", slog.String("dir", s.Roms.Root()), slog.Int("games", rep.Total),
 		slog.Int("added", rep.Added), slog.Int("removed", rep.Removed), slog.Int("skipped", len(rep.Skipped)))
 	for _, sk := range rep.Skipped {
 		s.log.Warn("rom skipped", slog.String("path", sk.Path), slog.String("reason", sk.Reason))
@@ -60,7 +60,7 @@ func newRomScanCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			rep, err := svc.roms.Scan(cmd.Context())
+			rep, err := svc.Roms.Scan(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -97,7 +97,7 @@ func newRomAddCmd(env *Env) *cobra.Command {
 			}
 			in.Source = env.Abs(args[0])
 			in.Image = env.Abs(in.Image)
-			g, err := svc.roms.Add(cmd.Context(), in)
+			g, err := svc.Roms.Add(cmd.Context(), in)
 			if errors.Is(err, store.ErrConflict) {
 				return fmt.Errorf("a ROM with this file name is already in the library (%w); remove it first with `devhub rom rm ID`", err)
 			}
@@ -137,7 +137,7 @@ func newRomListCmd(env *Env) *cobra.Command {
 			if c, ok := roms.LookupConsole(console); ok {
 				id = c.ID
 			}
-			games, err := svc.roms.All(id)
+			games, err := svc.Roms.All(id)
 			if errors.Is(err, store.ErrNotFound) {
 				return fmt.Errorf("no console %q in the library (see `devhub rom consoles`)", console)
 			}
@@ -179,7 +179,7 @@ func newRomRmCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			g, err := svc.roms.Remove(cmd.Context(), id)
+			g, err := svc.Roms.Remove(cmd.Context(), id)
 			if errors.Is(err, store.ErrNotFound) {
 				return fmt.Errorf("no ROM with id %d", id)
 			}
@@ -217,7 +217,7 @@ func newRomConsolesCmd(env *Env) *cobra.Command {
 			}
 			var rows []row
 			have := map[string]int{}
-			for _, c := range svc.roms.Consoles() {
+			for _, c := range svc.Roms.Consoles() {
 				have[c.ID] = c.Games
 				rows = append(rows, row{c.ID, c.Name, c.ShortName, c.Core, c.Games, c.Extensions, c.Aliases})
 			}

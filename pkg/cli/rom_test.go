@@ -141,7 +141,7 @@ func TestRomCommandsThroughRunningServer(t *testing.T) {
 	if err := json.Unmarshal([]byte(outb.String()), &added); err != nil {
 		t.Fatalf("%v in %q", err, outb.String())
 	}
-	page, err := svc.roms.Games("nes", roms.Query{Search: "МАРИО"})
+	page, err := svc.Roms.Games("nes", roms.Query{Search: "МАРИО"})
 	if err != nil || page.Total != 1 || page.Games[0].ID != added.ID || page.Games[0].ImagePath != "/nes/images/Марио.webp" {
 		t.Fatalf("the server does not see the added ROM: %+v %v", page, err)
 	}
@@ -171,7 +171,7 @@ func TestRomCommandsThroughRunningServer(t *testing.T) {
 	if _, errOut, code := ti.run("", "rom", "rm", itoa(added.ID)); code != 0 {
 		t.Fatalf("rm through the socket: %q", errOut)
 	}
-	if _, err := svc.roms.Get(added.ID); err == nil {
+	if _, err := svc.Roms.Get(added.ID); err == nil {
 		t.Fatal("the server still lists the removed ROM")
 	}
 	if _, err := os.Stat(filepath.Join(romsDir, "nes", "Марио.nes")); !os.IsNotExist(err) {
@@ -192,17 +192,17 @@ func TestServeStartupScansRoms(t *testing.T) {
 	}
 	svc := openServices(t, cfg)
 	defer svc.Close()
-	if n := len(svc.roms.Consoles()); n != 0 {
+	if n := len(svc.Roms.Consoles()); n != 0 {
 		t.Fatalf("indexed before start-up: %d consoles", n)
 	}
 	if err := svc.startup(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	page, err := svc.roms.Games("nes", roms.Query{})
+	page, err := svc.Roms.Games("nes", roms.Query{})
 	if err != nil || page.Total != 1 || page.Games[0].Name != "Copied In" {
 		t.Fatalf("nes after start-up: %+v %v", page, err)
 	}
-	if page, err := svc.roms.Games("megadrive", roms.Query{}); err != nil || page.Total != 1 {
+	if page, err := svc.Roms.Games("megadrive", roms.Query{}); err != nil || page.Total != 1 {
 		t.Fatalf("megadrive (roms/genesis) after start-up: %+v %v", page, err)
 	}
 }

@@ -179,7 +179,7 @@ func TestBackupWithoutServer(t *testing.T) {
 func TestBackupThroughRunningServer(t *testing.T) {
 	ti := newTestInstance(t)
 	cfg, svc, _ := runningServer(t)
-	seed(t, svc.store, "k", "live")
+	seed(t, svc.Store, "k", "live")
 
 	// The store stays locked by the "server" the whole time; the command
 	// can only succeed by running inside it.

@@ -133,13 +133,11 @@ func setupURL(cfg config.Config, addr net.Addr, token string) string {
 // fine when off). The certificate, when TLS is on, adds its own.
 func readinessChecks(svc *services) *readiness.Registry {
 	r := &readiness.Registry{}
-	r.Add("store", func(context.Context) error { return svc.store.Ping() })
-	if svc.files != nil {
-		r.Add("storage", svc.files.PingStorage)
-	}
+	r.Add("store", func(context.Context) error { return svc.Store.Ping() })
+	r.Add("storage", svc.Files.PingStorage)
 	// Read when asked: the schedule and the queue start after this.
-	r.Add("backup", func(context.Context) error { return svc.backups.Health() })
-	r.Add("mail", func(context.Context) error { return svc.mail.Health() })
+	r.Add("backup", func(context.Context) error { return svc.Backups.Health() })
+	r.Add("mail", func(context.Context) error { return svc.Mail.Health() })
 	return r
 }
 
@@ -222,8 +220,8 @@ func serve(ctx context.Context, env *Env) error {
 		}
 	}()
 	svc := env.svc
-	svc.profile = prof
-	svc.portfolioDir, svc.portfolioIcons = env.Abs(cfg.Storage.ContentDir), siteIcons(env.siteFS())
+	svc.Profile = prof
+	svc.PortfolioDir, svc.PortfolioIcons = env.Abs(cfg.Storage.ContentDir), siteIcons(env.siteFS())
 	if err := svc.startup(ctx); err != nil {
 		lns.close()
 		return err
@@ -234,24 +232,23 @@ func serve(ctx context.Context, env *Env) error {
 	}
 	// Published articles are mailed to the newsletter's subscribers.
 	svc.hub.StartNewsletter(ctx)
-	go releaseAfterStreams(ctx, svc.events.Streams, 5*time.Second, func() {
+	go releaseAfterStreams(ctx, svc.Events.Streams, 5*time.Second, func() {
 		// Twice: the first collection moves the connections' pooled
 		// buffers (sync.Pool) aside, the second frees them.
 		debug.FreeOSMemory()
 		debug.FreeOSMemory()
 	})
 
-	services := svc.httpServices()
-	svc.mailHooks(services)
-	services.Ready = readinessChecks(svc)
-	services.Setup = auth.NewOwnerSetup(svc.auth)
-	app, err := server.New(server.Options{Config: cfg, Services: services, Site: site.FS(), Cores: cores.FS(), Logger: log})
+	svc.mailHooks()
+	svc.Ready = readinessChecks(svc)
+	svc.Setup = auth.NewOwnerSetup(svc.Auth)
+	app, err := server.New(server.Options{Config: cfg, Services: svc.Services, Site: site.FS(), Cores: cores.FS(), Logger: log})
 	if err != nil {
 		lns.close()
 		return err
 	}
 	if lns.certs != nil {
-		services.Ready.Add("certificate", func(context.Context) error { return lns.certs.Check(time.Now()) })
+		svc.Ready.Add("certificate", func(context.Context) error { return lns.certs.Check(time.Now()) })
 	}
 	sock, err := listenOwnerSocket(cfg, svc, log)
 	if err != nil {
@@ -265,7 +262,7 @@ func serve(ctx context.Context, env *Env) error {
 	}
 	log.Info("devhub listening", slog.String("addr", lns.site.Addr().String()), slog.String("tls", cfg.Server.TLS),
 		slog.String("data_dir", cfg.Storage.DataDir), slog.String("owner_socket", cfg.SocketPath()))
-	if token, ok, err := services.Setup.Begin(); err != nil {
+	if token, ok, err := svc.Setup.Begin(); err != nil {
 		log.Warn("first-run link", slog.Any("err", err))
 	} else if ok {
 		log.Warn("first run: open this link within an hour to create the owner's account (it works once)",
@@ -277,5 +274,5 @@ func serve(ctx context.Context, env *Env) error {
 	}
 	// Open event streams say goodbye and end first: they would hold the
 	// shutdown for its whole grace otherwise.
-	return lns.serve(ctx, exit, app, svc.events.Close, shutdownGrace, log)
+	return lns.serve(ctx, exit, app, svc.Events.Close, shutdownGrace, log)
 }

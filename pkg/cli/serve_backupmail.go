@@ -10,7 +10,6 @@ import (
 	"github.com/devhub/devhub/pkg/backup"
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/mail"
-	"github.com/devhub/devhub/pkg/server"
 	"github.com/devhub/devhub/pkg/usecase"
 )
 
@@ -25,11 +24,8 @@ func (s *services) openMail() error {
 	if err != nil {
 		return err
 	}
-	if s.mail, err = mail.NewQueue(s.store, sender, s.log); err != nil {
-		return err
-	}
-	s.hub.Mail, s.hub.PublicURL = s.mail, s.cfg.Server.PublicURL
-	return nil
+	s.Mail, err = mail.NewQueue(s.Store, sender, s.log)
+	return err
 }
 
 // checkVerifyEmail refuses auth.verify_email required where no link can be
@@ -50,13 +46,13 @@ func checkVerifyEmail(cfg config.Config) error {
 // mailHooks are the use-cases' mail hooks where mail is on: a change of
 // e-mail waits for the link sent to the new address (which needs
 // server.public_url), and contact form messages are mailed to the admins.
-func (s *services) mailHooks(out *server.Services) {
-	if s.mail == nil {
+func (s *services) mailHooks() {
+	if s.Mail == nil {
 		return
 	}
-	out.ContactMail = s.hub.MailContact
+	s.ContactMail = s.hub.MailContact
 	if s.hub.EmailLinksAvailable() {
-		out.ConfirmNewEmail = s.hub.MailEmailChangeLink
+		s.ConfirmNewEmail = s.hub.MailEmailChangeLink
 	}
 }
 
@@ -66,8 +62,8 @@ func (s *services) mailHooks(out *server.Services) {
 // scheduled backup is logged, counted (/metrics), reported by the
 // scheduler's Health (readiness) and mailed to the admins.
 func (s *services) startBackupMail(ctx context.Context) error {
-	if s.mail != nil {
-		s.mail.Start(ctx)
+	if s.Mail != nil {
+		s.Mail.Start(ctx)
 		if s.cfg.Server.PublicURL == "" {
 			s.log.Warn("mail is on but server.public_url is empty: \"forgot password\", e-mail verification and the confirmation of a new e-mail stay off, since their links need the site's address")
 		}
@@ -77,14 +73,14 @@ func (s *services) startBackupMail(ctx context.Context) error {
 	if err != nil || sched == nil {
 		return err
 	}
-	s.backups = backup.NewScheduler(sched, func(ctx context.Context) error {
+	s.Backups = backup.NewScheduler(sched, func(ctx context.Context) error {
 		_, _, err := s.backupToDest(ctx, s.cfg.Backup.To)
 		return err
 	}, s.log)
-	s.backups.OnFailure = func(ctx context.Context, at time.Time, err error) {
+	s.Backups.OnFailure = func(ctx context.Context, at time.Time, err error) {
 		s.hub.MailAdmins(ctx, mail.KindBackupFailed, mail.Data{When: at.UTC().Format("2006-01-02 15:04 UTC"), Detail: err.Error()})
 	}
-	s.backups.Start(ctx)
+	s.Backups.Start(ctx)
 	s.log.Info("scheduled backups on", slog.String("schedule", s.cfg.Backup.Schedule), slog.Int("keep", s.cfg.Backup.Keep))
 	return nil
 }

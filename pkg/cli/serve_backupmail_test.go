@@ -37,7 +37,7 @@ func TestFailedScheduledBackupIsMailedToAdmins(t *testing.T) {
 		{Email: "admin@example.org", Name: "Admin", Password: "admin password 1", Role: auth.RoleAdmin},
 		{Email: "user@example.org", Name: "User", Password: "user password 1"},
 	} {
-		if _, err := svc.auth.CreateUser(context.Background(), u); err != nil {
+		if _, err := svc.Auth.CreateUser(context.Background(), u); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -46,15 +46,15 @@ func TestFailedScheduledBackupIsMailedToAdmins(t *testing.T) {
 	if err := svc.startBackupMail(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if svc.backups == nil || svc.backups.Health() != nil {
+	if svc.Backups == nil || svc.Backups.Health() != nil {
 		t.Fatal("the schedule is not on, or unhealthy before running")
 	}
-	svc.backups.RunOnce(ctx)
-	if err := svc.backups.Health(); err == nil || strings.Contains(err.Error(), blocker) {
+	svc.Backups.RunOnce(ctx)
+	if err := svc.Backups.Health(); err == nil || strings.Contains(err.Error(), blocker) {
 		t.Fatalf("health %v: want a failure that names no path", err)
 	}
-	if svc.backups.Failures() != 1 {
-		t.Fatalf("failures %d", svc.backups.Failures())
+	if svc.Backups.Failures() != 1 {
+		t.Fatalf("failures %d", svc.Backups.Failures())
 	}
 	got := srv.Wait(t, 1, 10*time.Second)
 	text, _, err := got[0].Parts()

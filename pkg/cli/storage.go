@@ -48,7 +48,7 @@ the exit status is then non-zero.`,
 				return err
 			}
 			var bytes int64
-			moved, err := svc.files.Migrate(cmd.Context(), to, func(f files.File, err error) {
+			moved, err := svc.Files.Migrate(cmd.Context(), to, func(f files.File, err error) {
 				if err != nil {
 					fmt.Fprintf(env.Err, "file %d (%s): %v\n", f.ID, f.OriginalName, err)
 					return

@@ -35,7 +35,7 @@ func thumbSource(f files.File) (thumbs.Source, bool) {
 // are made in the background, with a summary in the log.
 func (s *services) thumbsStartup(ctx context.Context) error {
 	open := func(id uint64) (io.ReadSeekCloser, error) {
-		_, fh, err := s.files.Open(id)
+		_, fh, err := s.Files.Open(id)
 		if err != nil {
 			return nil, err
 		}
@@ -45,8 +45,8 @@ func (s *services) thumbsStartup(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s.thumbs = t
-	all, err := s.files.List()
+	s.Thumbs = t
+	all, err := s.Files.List()
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func (s *services) thumbsStartup(ctx context.Context) error {
 	if n := t.Sweep(ctx, srcs); n > 0 {
 		s.log.Info("removed thumbnails of deleted files", slog.Int("thumbnails", n))
 	}
-	s.files.SetHooks(files.Hooks{
+	s.Files.SetHooks(files.Hooks{
 		Added: func(f files.File) {
 			if src, ok := thumbSource(f); ok {
 				t.Enqueue(src)

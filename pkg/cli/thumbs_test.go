@@ -62,7 +62,7 @@ func TestServeStartupBackfillsThumbnails(t *testing.T) {
 	logs := &lockedBuffer{}
 	svc.log = slog.New(slog.NewTextHandler(logs, nil))
 	ctx := context.Background()
-	photo, err := svc.files.Save(ctx, "photo.png", bytes.NewReader(pngOf(t, 800, 400)), cliUploader)
+	photo, err := svc.Files.Save(ctx, "photo.png", bytes.NewReader(pngOf(t, 800, 400)), cliUploader)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,10 +70,10 @@ func TestServeStartupBackfillsThumbnails(t *testing.T) {
 	ihdr = append(ihdr, 8, 6, 0, 0, 0)
 	bomb := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0d"), ihdr...)
 	bomb = binary.BigEndian.AppendUint32(bomb, crc32.ChecksumIEEE(ihdr))
-	if _, err := svc.files.Save(ctx, "bomb.png", bytes.NewReader(append(bomb, make([]byte, 64)...)), cliUploader); err != nil {
+	if _, err := svc.Files.Save(ctx, "bomb.png", bytes.NewReader(append(bomb, make([]byte, 64)...)), cliUploader); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.files.Save(ctx, "notes.txt", strings.NewReader("not an image"), cliUploader); err != nil {
+	if _, err := svc.Files.Save(ctx, "notes.txt", strings.NewReader("not an image"), cliUploader); err != nil {
 		t.Fatal(err)
 	}
 	dir := thumbsDir(cfg.Storage.DataDir)
@@ -95,27 +95,27 @@ func TestServeStartupBackfillsThumbnails(t *testing.T) {
 		}
 	}
 	src := thumbs.Source{ID: photo.ID, Hash: photo.SHA256}
-	if !svc.thumbs.Has(src) {
+	if !svc.Thumbs.Has(src) {
 		t.Fatal("no thumbnail made at start")
 	}
 
 	// Uploads and deletes from now on keep them in step.
-	more, err := svc.files.Save(ctx, "more.png", bytes.NewReader(pngOf(t, 30, 30)), cliUploader)
+	more, err := svc.Files.Save(ctx, "more.png", bytes.NewReader(pngOf(t, 30, 30)), cliUploader)
 	if err != nil {
 		t.Fatal(err)
 	}
 	moreSrc := thumbs.Source{ID: more.ID, Hash: more.SHA256}
-	svc.thumbs.Wait()
-	if !svc.thumbs.Has(moreSrc) {
+	svc.Thumbs.Wait()
+	if !svc.Thumbs.Has(moreSrc) {
 		t.Fatal("no thumbnail made on upload")
 	}
-	if _, err := svc.files.Delete(t.Context(), photo.ID); err != nil {
+	if _, err := svc.Files.Delete(t.Context(), photo.ID); err != nil {
 		t.Fatal(err)
 	}
-	if svc.thumbs.Has(src) {
+	if svc.Thumbs.Has(src) {
 		t.Error("thumbnail kept after the file was deleted")
 	}
-	if _, err := os.Stat(svc.thumbs.Path(src)); !os.IsNotExist(err) {
+	if _, err := os.Stat(svc.Thumbs.Path(src)); !os.IsNotExist(err) {
 		t.Errorf("thumbnail file kept after delete: %v", err)
 	}
 }

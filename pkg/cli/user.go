@@ -250,7 +250,7 @@ code is 0, for idempotent seeding).`,
 			if email == "" || name == "" {
 				return errors.New("--email and --name are required")
 			}
-			if existing, err := svc.auth.UserByEmail(email); err == nil {
+			if existing, err := svc.Auth.UserByEmail(email); err == nil {
 				if !ifMissing {
 					return fmt.Errorf("an account with e-mail %s already exists (use --if-not-exists to accept that)", existing.Email)
 				}
@@ -268,7 +268,7 @@ code is 0, for idempotent seeding).`,
 			if admin {
 				role = auth.RoleAdmin
 			}
-			u, err := svc.auth.CreateUser(cmd.Context(), auth.NewUser{Email: email, Name: name, Password: pw, Role: role})
+			u, err := svc.Auth.CreateUser(cmd.Context(), auth.NewUser{Email: email, Name: name, Password: pw, Role: role})
 			if err != nil {
 				if ifMissing && errors.Is(err, store.ErrConflict) {
 					env.Printf("account %s already exists; nothing changed\n", auth.NormalizeEmail(email))
@@ -309,7 +309,7 @@ with the fields id, email, name, role and createdAt.`,
 			if err != nil {
 				return err
 			}
-			users, err := svc.auth.Users()
+			users, err := svc.Auth.Users()
 			if err != nil {
 				return err
 			}
@@ -377,14 +377,14 @@ its sessions.`,
 			if err != nil {
 				return err
 			}
-			if _, err := svc.auth.UserByEmail(args[0]); err != nil {
+			if _, err := svc.Auth.UserByEmail(args[0]); err != nil {
 				return err
 			}
 			pw, err := readPassword(env, fromStdin)
 			if err != nil {
 				return err
 			}
-			if err := svc.auth.SetPassword(cmd.Context(), args[0], pw); err != nil {
+			if err := svc.Auth.SetPassword(cmd.Context(), args[0], pw); err != nil {
 				return err
 			}
 			svc.record(cmd.Context(), audit.Event{Type: audit.PasswordChanged, Target: auth.NormalizeEmail(args[0])})
@@ -445,7 +445,7 @@ func newUserSessionsCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			sessions, err := svc.auth.Sessions(args[0])
+			sessions, err := svc.Auth.Sessions(args[0])
 			if err != nil {
 				return err
 			}
@@ -496,10 +496,10 @@ at once; every device has to sign in again.`,
 // authStartup is the accounts' once-per-serve work: drop expired sessions,
 // and tell an owner whose store has no admin yet how to make one.
 func (s *services) authStartup(ctx context.Context) {
-	if err := s.auth.Sweep(ctx); err != nil {
+	if err := s.Auth.Sweep(ctx); err != nil {
 		s.log.Warn("could not sweep expired sessions", slog.Any("err", err))
 	}
-	if n, err := s.auth.CountAdmins(); err == nil && n == 0 {
+	if n, err := s.Auth.CountAdmins(); err == nil && n == 0 {
 		s.log.Warn(`no admin account yet; create one with: devhub user create --email you@example.com --name "Your Name" --admin`)
 	}
 }
@@ -523,7 +523,7 @@ func newUser2FACmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			st, err := svc.auth.TwoFactor(args[0])
+			st, err := svc.Auth.TwoFactor(args[0])
 			if err != nil {
 				return err
 			}
@@ -585,7 +585,7 @@ expires. The code is shown this once: the store keeps only its hash.`,
 			if err != nil {
 				return err
 			}
-			inv, err := svc.auth.CreateInvite(cmd.Context(), ownerActor, ttl)
+			inv, err := svc.Auth.CreateInvite(cmd.Context(), ownerActor, ttl)
 			if err != nil {
 				return err
 			}
@@ -595,8 +595,8 @@ expires. The code is shown this once: the store keeps only its hash.`,
 				return env.PrintJSON(inv)
 			}
 			env.Printf("%s\n", inv.Code)
-			if svc.auth.Registration() != auth.RegistrationInvite {
-				fmt.Fprintf(env.Err, "note: auth.registration is %q; the code counts only when it is \"invite\"\n", svc.auth.Registration())
+			if svc.Auth.Registration() != auth.RegistrationInvite {
+				fmt.Fprintf(env.Err, "note: auth.registration is %q; the code counts only when it is \"invite\"\n", svc.Auth.Registration())
 			}
 			env.Printf("valid until %s\n", inv.ExpiresAt.Local().Format(time.DateTime))
 			return nil

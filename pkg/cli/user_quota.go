@@ -33,12 +33,12 @@ by default). Uploads over the quota are refused with nothing kept.`,
 			if err != nil {
 				return err
 			}
-			u, err := svc.auth.UserByEmail(args[0])
+			u, err := svc.Auth.UserByEmail(args[0])
 			if err != nil {
 				return fmt.Errorf("no account with the e-mail %q", args[0])
 			}
 			if cmd.Flags().Changed("bytes") || cmd.Flags().Changed("files") {
-				o, err := svc.quota.Override(u.ID)
+				o, err := svc.Quota.Override(u.ID)
 				if err != nil {
 					return err
 				}
@@ -52,13 +52,13 @@ by default). Uploads over the quota are refused with nothing kept.`,
 						return fmt.Errorf("--files: %w", err)
 					}
 				}
-				if err := svc.quota.SetOverride(cmd.Context(), u.ID, o); err != nil {
+				if err := svc.Quota.SetOverride(cmd.Context(), u.ID, o); err != nil {
 					return err
 				}
 				svc.record(cmd.Context(), audit.Event{Type: audit.QuotaChanged, Target: u.Email,
 					Details: map[string]string{"bytes": bytesFlag, "files": filesFlag}})
 			}
-			r, err := svc.quota.Report(u.ID)
+			r, err := svc.Quota.Report(u.ID)
 			if err != nil {
 				return err
 			}

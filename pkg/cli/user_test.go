@@ -5,13 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/pquerna/otp/totp"
 	"io"
 	"log/slog"
 	"net/netip"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pquerna/otp/totp"
 
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/files"
@@ -365,14 +366,14 @@ func TestUserThroughRunningServer(t *testing.T) {
 		t.Fatalf("create --if-not-exists through the socket: %v %q %s", err, out, stderr)
 	}
 	// The running server's own service sees them at once.
-	res, err := svc.auth.Login(context.Background(), "tty@example.com", "password2", testClient)
+	res, err := svc.Auth.Login(context.Background(), "tty@example.com", "password2", testClient)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := userCLI(t, "", false, "user", "sessions", "revoke", "tty@example.com"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.auth.Authenticate(res.Tokens.AccessToken); err == nil {
+	if _, err := svc.Auth.Authenticate(res.Tokens.AccessToken); err == nil {
 		t.Fatal("session survived revoke through the socket")
 	}
 	if _, _, err := userCLI(t, "", false, "user", "create", "--email", "admin@example.com", "--name", "Again", "--password-stdin"); err == nil {
@@ -464,8 +465,8 @@ func TestUserRmDeleteFiles(t *testing.T) {
 	}
 	svc := openServices(t, cfg)
 	for _, e := range []string{"keep@example.com", "gone@example.com"} {
-		u, _ := svc.auth.UserByEmail(e)
-		if _, err := svc.files.Save(context.Background(), e+".txt", strings.NewReader("x"), files.Uploader{ID: u.ID, Name: e}); err != nil {
+		u, _ := svc.Auth.UserByEmail(e)
+		if _, err := svc.Files.Save(context.Background(), e+".txt", strings.NewReader("x"), files.Uploader{ID: u.ID, Name: e}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -477,7 +478,7 @@ func TestUserRmDeleteFiles(t *testing.T) {
 		t.Fatalf("rm --delete-files: %v %q", err, out)
 	}
 	svc = openServices(t, cfg)
-	all, _ := svc.files.List()
+	all, _ := svc.Files.List()
 	if len(all) != 1 || all[0].OriginalName != "keep@example.com.txt" {
 		t.Fatalf("files left: %+v", all)
 	}

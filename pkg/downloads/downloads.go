@@ -11,7 +11,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -398,7 +397,7 @@ type Stored struct {
 }
 
 // ErrTooLarge means a file went past the size limit; nothing was kept.
-var ErrTooLarge = errors.New("download file exceeds the maximum size")
+var ErrTooLarge error = store.Refuse(store.KindTooLarge, "download file exceeds the maximum size")
 
 // StoreFile streams r into the backend under a new key, hashing it on the
 // way; more than maxBytes is ErrTooLarge and nothing stays. The name is

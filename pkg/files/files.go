@@ -33,7 +33,7 @@ const bucketName = "files"
 
 // ErrTooLarge means an upload went past files.max_upload_bytes; nothing of
 // it was kept.
-var ErrTooLarge = errors.New("upload exceeds the maximum upload size")
+var ErrTooLarge error = store.Refuse(store.KindTooLarge, "upload exceeds the maximum upload size")
 
 // ErrNoSpace means the disk (or the user's filesystem quota) is full, or
 // the upload would go below the free-space reserve: nothing of it is kept.

@@ -39,6 +39,7 @@ import (
 	"github.com/devhub/devhub/pkg/internal/ctxio"
 	"github.com/devhub/devhub/pkg/internal/freespace"
 	"github.com/devhub/devhub/pkg/quota"
+	"github.com/devhub/devhub/pkg/store"
 )
 
 // Slots: the autosave the player writes when the page is left, and five
@@ -69,7 +70,7 @@ const (
 
 var (
 	// ErrTooLarge: the state is over the limit; nothing was kept.
-	ErrTooLarge = errors.New("save state too large")
+	ErrTooLarge error = store.Refuse(store.KindTooLarge, "save state too large")
 	// ErrNotFound: no state in that slot.
 	ErrNotFound = errors.New("no save state in this slot")
 	// ErrBadSlot: the slot is not auto or 1–5.

@@ -2,7 +2,6 @@ package roms
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,7 +14,7 @@ import (
 )
 
 // ErrTooLarge: an uploaded ROM or cover is over its size limit; nothing was kept.
-var ErrTooLarge = errors.New("upload too large")
+var ErrTooLarge error = store.Refuse(store.KindTooLarge, "upload too large")
 
 // UploadInput is a ROM arriving as a stream (the games page's owner upload).
 type UploadInput struct {

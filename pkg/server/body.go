@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v3"
+
+	"github.com/devhub/devhub/pkg/store"
 )
 
 // Request bodies and the connection they arrive on.
@@ -22,8 +24,9 @@ import (
 // request (another user's, behind a proxy that reuses connections) as its
 // bytes. So one rule holds for every route:
 //
-//   - A body is read only through requestBody (rawBody and uploadBody wrap
-//     it), which records how far it got: to its end, or to a read error.
+//   - A body is read only through requestBody, which records how far it
+//     got: to its end, or to a read error. A handler that streams its body
+//     reads it through uploadBody, which wraps it with the route's limit.
 //   - guardBody runs around every request. When the answer is made before the
 //     body was read to its end, the rest is read and dropped at once if it is
 //     small (at most syncDrainBytes, arriving within syncDrainWait) and the
@@ -90,6 +93,67 @@ func requestBody(c fiber.Ctx) io.Reader {
 	b := &trackedBody{r: req.BodyStream()}
 	c.Locals(bodyKey, b)
 	return b
+}
+
+// uploadBody is the one way a route that streams its body
+// (allowStreamingBody and its kin) reads it, held to the route's limit of
+// limit bytes; what names the body in the one 413 (store.TooLarge):
+//   - an announced length over the limit is refused before a byte is read;
+//   - the stream keeps the minimum pace of an upload (paced);
+//   - past the limit a read fails with the 413, and the body remembers it
+//     (over) whatever a service above does with that error;
+//   - a body that ends before its Content-Length fails with
+//     io.ErrUnexpectedEOF: the client went away (a streamed body then
+//     simply ends), and a cut-off ROM, cover or save state must never pass
+//     for a whole one and replace a good one.
+func (s *Server) uploadBody(c fiber.Ctx, what string, limit int64) (*limitedBody, error) {
+	refusal := store.TooLarge(what, limit)
+	announced := int64(c.Request().Header.ContentLength())
+	if announced > limit {
+		return nil, refusal
+	}
+	return &limitedBody{r: s.paced(c, requestBody(c)), left: limit, announced: announced, refusal: refusal}, nil
+}
+
+// limitedBody is a streamed body under its route's limit (uploadBody).
+type limitedBody struct {
+	r    io.Reader
+	left int64
+	// announced is the Content-Length (negative when chunked); read counts
+	// what arrived against it.
+	announced, read int64
+	refusal         *store.Refusal
+	over            bool
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if b.over {
+		return 0, b.refusal
+	}
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.r.Read(p)
+	if int64(n) > b.left {
+		b.over = true
+		return 0, b.refusal
+	}
+	b.left -= int64(n)
+	b.read += int64(n)
+	if errors.Is(err, io.EOF) && b.read < b.announced {
+		return n, io.ErrUnexpectedEOF
+	}
+	return n, err
+}
+
+// tooLarge is the route's 413 when the body passed its limit or err is a
+// service's own refusal of its size (a body read whole before a service
+// saw it, or a service that checks its own limit on top), else nil.
+func (b *limitedBody) tooLarge(err error) error {
+	if b.over || store.KindOf(err) == store.KindTooLarge {
+		return b.refusal
+	}
+	return nil
 }
 
 // guardBody applies the rule above after the handlers of a request ran.

@@ -239,7 +239,7 @@ func TestGameBodiesNeverBecomeRequests(t *testing.T) {
 func TestBodyFailingMidReadAndJSON(t *testing.T) {
 	ta := newTestAppWithRoutes(t, func(o *Options) { o.Config.Files.RefusedUploadDrain = 5 * time.Second }, func(app *fiber.App) {
 		app.Post("/test/fails-mid-write", func(c fiber.Ctx) error {
-			io.CopyN(io.Discard, rawBody(c), 1000)
+			io.CopyN(io.Discard, requestBody(c), 1000)
 			return NewError(fiber.StatusInsufficientStorage, "storage full")
 		})
 		app.Post("/api/test/json", func(c fiber.Ctx) error {

@@ -105,7 +105,7 @@ func TestCachePolicyBlog(t *testing.T) {
 		{name: "home page", url: "/", status: 200, want: "public"},
 		{name: "article page, a browser with a cookie", url: "/blog/1", who: "cookie", status: 200, want: "private"},
 		{name: "first-run page", url: "/setup?token=abc", status: 200, want: cacheNoCache},
-		{name: "a share link's page", url: "/s/sometoken", status: 200, want: cacheNoCache},
+		{name: "a share link's page", url: "/s/sometoken", status: 404, want: cacheNoCache},
 	})
 }
 

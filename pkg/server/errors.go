@@ -73,7 +73,7 @@ func (s *Server) toAPIError(c fiber.Ctx, err error) *APIError {
 		if refusal.Kind == store.KindRateLimited {
 			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(store.RetryAfterSeconds(refusal.RetryAfter)))
 		}
-		return NewError(kindStatus[refusal.Kind], refusal.Message)
+		return refusalError(refusal)
 	case errors.As(err, &apiErr):
 		if apiErr.Data == nil {
 			apiErr.Data = map[string]store.FieldError{}
@@ -87,17 +87,19 @@ func (s *Server) toAPIError(c fiber.Ctx, err error) *APIError {
 		return NewError(http.StatusConflict, err.Error())
 	case errors.Is(err, freespace.ErrNoSpace):
 		return s.noSpace(s.logFor(c), err)
+	case errors.As(err, &ferr) && ferr.Code == http.StatusRequestEntityTooLarge:
+		// fasthttp's own refusal of a body over server.body_limit.
+		return refusalError(store.TooLarge("request body", int64(s.cfg.Server.BodyLimit)))
 	case errors.As(err, &ferr):
-		msg := ferr.Message
-		if ferr.Code == http.StatusRequestEntityTooLarge {
-			msg = "request body too large"
-		}
-		return NewError(ferr.Code, msg)
+		return NewError(ferr.Code, ferr.Message)
 	default:
 		s.logFor(c).Error("request failed", slog.String("method", c.Method()), slog.String("path", c.Path()), slog.Any("err", err))
 		return NewError(http.StatusInternalServerError, "internal server error")
 	}
 }
+
+// refusalError is a refusal's answer: the status of its kind, its message.
+func refusalError(r *store.Refusal) *APIError { return NewError(kindStatus[r.Kind], r.Message) }
 
 // noSpace is the one answer to a write the server's disks have no room for
 // (a full disk, a filesystem quota, or the free-space reserve,

@@ -11,6 +11,8 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/gofiber/fiber/v3/middleware/requestid"
 	"github.com/valyala/fasthttp"
+
+	"github.com/devhub/devhub/pkg/store"
 )
 
 // logFor is the logger for what happens while answering c: every line
@@ -88,7 +90,7 @@ func (s *Server) limitBody(limit int) fiber.Handler {
 		}
 		req := c.Request()
 		if n := req.Header.ContentLength(); n > limit {
-			return fiber.ErrRequestEntityTooLarge
+			return store.TooLarge("request body", int64(limit))
 		}
 		if req.IsBodyStream() {
 			body, err := io.ReadAll(io.LimitReader(requestBody(c), int64(limit)+1))
@@ -96,7 +98,7 @@ func (s *Server) limitBody(limit int) fiber.Handler {
 				return fiber.NewError(fiber.StatusBadRequest, "could not read request body")
 			}
 			if len(body) > limit {
-				return fiber.ErrRequestEntityTooLarge
+				return store.TooLarge("request body", int64(limit))
 			}
 			req.SetBodyRaw(body)
 		}

@@ -12,9 +12,6 @@ import (
 // the product: its body limit is far below the app default, each client IP
 // is rate-limited, and the service keeps a bounded number of events.
 func (s *Server) mountActivity(api fiber.Router) {
-	if s.svc.Activity == nil {
-		return
-	}
 	api.Post("/activity/log", activityBodyLimit, s.optionalUser, s.logActivity)
 }
 
@@ -23,7 +20,7 @@ func (s *Server) mountActivity(api fiber.Router) {
 // bounded by the app-wide limit).
 func activityBodyLimit(c fiber.Ctx) error {
 	if c.Request().Header.ContentLength() > activity.MaxBodyBytes || len(c.Request().Body()) > activity.MaxBodyBytes {
-		return fiber.ErrRequestEntityTooLarge
+		return store.TooLarge("request body", activity.MaxBodyBytes)
 	}
 	return c.Next()
 }
@@ -37,7 +34,7 @@ func (s *Server) logActivity(c fiber.Ctx) error {
 	}
 	// A compressed body is decoded by Fiber; its decoded size counts too.
 	if len(c.Body()) > activity.MaxBodyBytes {
-		return fiber.ErrRequestEntityTooLarge
+		return store.TooLarge("request body", activity.MaxBodyBytes)
 	}
 	var in activity.Input
 	if err := bindJSON(c, &in); err != nil {

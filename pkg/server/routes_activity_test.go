@@ -294,12 +294,6 @@ func TestActivityLogMethodAndMount(t *testing.T) {
 	if resp.StatusCode == 204 || resp.StatusCode == 200 {
 		t.Fatalf("GET answered %d", resp.StatusCode)
 	}
-	// Without the service (other areas' tests) the route is simply absent.
-	bare := newTestApp(t, nil)
-	resp, _ = bare.do(t, httptest.NewRequest(http.MethodPost, "/api/activity/log", strings.NewReader(`{"action":"x"}`)))
-	if resp.StatusCode != 404 {
-		t.Fatalf("without a service: status %d, want 404", resp.StatusCode)
-	}
 }
 
 // Fiber decodes a gzip-encoded body; what counts against the limit is the

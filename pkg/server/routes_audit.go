@@ -15,9 +15,6 @@ import (
 
 // mountAudit serves the audit log to admins: GET /api/audit?limit&before&type&since.
 func (s *Server) mountAudit(api fiber.Router) {
-	if s.svc.Audit == nil {
-		return
-	}
 	api.Get("/audit", s.requireAdmin, s.auditList)
 }
 
@@ -64,9 +61,6 @@ func (s *Server) actor(c fiber.Ctx) usecase.Actor {
 }
 
 func (s *Server) record(c fiber.Ctx, ev audit.Event) {
-	if s.svc.Audit == nil {
-		return
-	}
 	ev.IP = s.clientIP(c).String()
 	if err := s.svc.Audit.Record(context.WithoutCancel(c.Context()), ev); err != nil {
 		s.logFor(c).Warn("audit log", slog.String("type", ev.Type), slog.Any("err", err))

@@ -19,9 +19,6 @@ const refreshCookie = "refresh_token"
 
 // mountAuth binds the accounts API (pkg/auth holds the logic).
 func (s *Server) mountAuth(api fiber.Router) {
-	if s.svc.Auth == nil {
-		return
-	}
 	// Sign-in and everything the refresh cookie can do is for this site's
 	// own pages (and scripts, which send no Origin).
 	g := api.Group("/auth", s.sameOrigin)

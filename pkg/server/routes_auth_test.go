@@ -810,7 +810,7 @@ func BenchmarkAuthHugeBearerHeader(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	app, err := New(Options{Config: cfg, Services: &Services{Store: st, Auth: svc}, Logger: slog.New(slog.DiscardHandler)})
+	app, err := New(Options{Config: cfg, Services: withRequired(b, &Services{Store: st, Auth: svc}), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		b.Fatal(err)
 	}

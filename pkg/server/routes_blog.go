@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"fmt"
 	"strconv"
 	"time"
 
@@ -238,15 +237,13 @@ func (s *Server) blogPreview(c fiber.Ctx) error {
 // blogImage takes an image for an article as the raw request body (its
 // name in ?name=) and answers where it is served.
 func (s *Server) blogImage(c fiber.Ctx) error {
-	if s.svc.Files == nil {
-		return NewError(fiber.StatusNotFound, "the file cloud is not available")
-	}
-	if n := c.Request().Header.ContentLength(); n > usecase.MaxArticleImageBytes {
-		return store.Refuse(store.KindTooLarge, fmt.Sprintf("an article image may be at most %d MiB", usecase.MaxArticleImageBytes>>20))
-	}
-	f, err := s.hub.UploadArticleImage(c.Context(), s.actor(c), c.Query("name"), rawBody(c))
+	body, err := s.uploadBody(c, "article image", usecase.MaxArticleImageBytes)
 	if err != nil {
 		return err
+	}
+	f, err := s.hub.UploadArticleImage(c.Context(), s.actor(c), c.Query("name"), body)
+	if err != nil {
+		return s.bodyError(c, err, body)
 	}
 	id := strconv.FormatUint(f.ID, 10)
 	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"id": f.ID, "name": f.OriginalName, "size": f.Size,

@@ -405,14 +405,6 @@ func TestBlogReadScenarios(t *testing.T) {
 	})
 }
 
-func TestBlogUnmountedWithoutService(t *testing.T) {
-	ta := newTestApp(t, nil)
-	resp, _ := ta.do(t, httptest.NewRequest("GET", "/api/blog", nil))
-	if resp.StatusCode != 404 {
-		t.Fatalf("status %d", resp.StatusCode)
-	}
-}
-
 // BenchmarkBlogAPI measures whole requests (routing, query parsing, JSON)
 // against 10 000 articles of about 2 KB, imported from generated files.
 func BenchmarkBlogAPI(b *testing.B) {
@@ -437,7 +429,7 @@ func BenchmarkBlogAPI(b *testing.B) {
 	if _, err := svc.Import(context.Background(), dir); err != nil {
 		b.Fatal(err)
 	}
-	app, err := New(Options{Config: config.Default(), Services: &Services{Store: st, Blog: svc},
+	app, err := New(Options{Config: config.Default(), Services: withRequired(b, &Services{Store: st, Blog: svc}),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		b.Fatal(err)

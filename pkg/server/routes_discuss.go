@@ -18,9 +18,6 @@ import (
 // moderation (the admin queue and block list) and the forum's Atom feed.
 // Guests read; signed-in accounts post; admins moderate.
 func (s *Server) mountDiscuss(app *fiber.App, api fiber.Router) {
-	if s.svc.Discuss == nil {
-		return
-	}
 	api.Get("/blog/:id/comments", s.optionalUser, s.commentList)
 	api.Post("/blog/:id/comments", s.requireUser, s.commentAdd)
 	api.Put("/blog/:id/comments/closed", s.requireAdmin, s.switchOn("id", s.hub.CloseComments, true))

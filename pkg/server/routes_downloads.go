@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -20,9 +19,6 @@ import (
 // mountDownloads registers the download catalogue: /api/downloads and the
 // Atom feeds of its sections (/programs/feed.xml, /alavar/feed.xml).
 func (s *Server) mountDownloads(app *fiber.App, api fiber.Router) {
-	if s.svc.Downloads == nil {
-		return
-	}
 	for _, sec := range downloads.Sections {
 		app.Get("/"+sec+"/feed.xml", s.downloadsFeed(sec))
 		app.Head("/"+sec+"/feed.xml", s.downloadsFeed(sec))
@@ -194,18 +190,17 @@ func (s *Server) deleteDownloadImage(c fiber.Ctx) error {
 }
 
 // multipartOf is the streaming multipart reader of the request's body,
-// capped at the upload limit.
-func (s *Server) multipartOf(c fiber.Ctx) (*multipart.Reader, *capReader, error) {
-	limit := s.cfg.Files.MaxUploadBytes
-	if n := c.Request().Header.ContentLength(); n > 0 && int64(n) > limit {
-		return nil, nil, tooLarge(limit)
+// held to the upload limit.
+func (s *Server) multipartOf(c fiber.Ctx) (*multipart.Reader, *limitedBody, error) {
+	body, err := s.uploadBody(c, "upload", s.cfg.Files.MaxUploadBytes)
+	if err != nil {
+		return nil, nil, err
 	}
 	mt, params, err := mime.ParseMediaType(c.Get(fiber.HeaderContentType))
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
 		return nil, nil, NewError(fiber.StatusBadRequest, "expected a multipart/form-data body")
 	}
-	capped := &capReader{r: s.uploadBody(c), left: limit}
-	return multipart.NewReader(capped, params["boundary"]), capped, nil
+	return multipart.NewReader(body, params["boundary"]), body, nil
 }
 
 // fieldValue reads a small text field of a multipart body.
@@ -221,10 +216,10 @@ func fieldValue(p *multipart.Part) (string, error) {
 }
 
 // uploadError is the answer to a multipart body that failed while read.
-func uploadError(err error, capped *capReader, limit int64) error {
+func uploadError(err error, body *limitedBody) error {
 	switch {
-	case capped.over || errors.Is(err, downloads.ErrTooLarge):
-		return tooLarge(limit)
+	case body.tooLarge(err) != nil:
+		return body.tooLarge(err)
 	case store.KindOf(err) != store.KindUnknown:
 		return err
 	}
@@ -242,11 +237,10 @@ func (s *Server) addRelease(c fiber.Ctx) error {
 	if _, err := s.hub.DownloadForChange(s.actor(c), slug); err != nil {
 		return err
 	}
-	mr, capped, err := s.multipartOf(c)
+	mr, body, err := s.multipartOf(c)
 	if err != nil {
 		return err
 	}
-	limit := s.cfg.Files.MaxUploadBytes
 	var in usecase.NewRelease
 	// lastSys and lastArch are the fields of the file read last, which
 	// the next system and arch fields describe.
@@ -263,14 +257,14 @@ func (s *Server) addRelease(c fiber.Ctx) error {
 		}
 		if err != nil {
 			discard()
-			return uploadError(err, capped, limit)
+			return uploadError(err, body)
 		}
 		name := p.FormName()
 		if name == "files" && p.FileName() != "" {
-			st, err := s.svc.Downloads.StoreFile(c.Context(), rawPartName(p), p, capped.left)
+			st, err := s.svc.Downloads.StoreFile(c.Context(), rawPartName(p), p, body.left)
 			if err != nil {
 				discard()
-				return uploadError(err, capped, limit)
+				return uploadError(err, body)
 			}
 			in.Files = append(in.Files, downloads.NewFile{Stored: st})
 			lastSys, lastArch = &in.Files[len(in.Files)-1].System, &in.Files[len(in.Files)-1].Arch
@@ -279,7 +273,7 @@ func (s *Server) addRelease(c fiber.Ctx) error {
 		val, err := fieldValue(p)
 		if err != nil {
 			discard()
-			return uploadError(err, capped, limit)
+			return uploadError(err, body)
 		}
 		switch name {
 		case "version":
@@ -331,11 +325,10 @@ func (s *Server) addDownloadImage(c fiber.Ctx) error {
 	if _, err := s.hub.DownloadForChange(s.actor(c), slug); err != nil {
 		return err
 	}
-	mr, capped, err := s.multipartOf(c)
+	mr, body, err := s.multipartOf(c)
 	if err != nil {
 		return err
 	}
-	limit := s.cfg.Files.MaxUploadBytes
 	kind := ""
 	var out *downloads.Entry
 	for {
@@ -344,7 +337,7 @@ func (s *Server) addDownloadImage(c fiber.Ctx) error {
 			break
 		}
 		if err != nil {
-			return uploadError(err, capped, limit)
+			return uploadError(err, body)
 		}
 		if p.FormName() == "kind" {
 			if kind, err = fieldValue(p); err != nil {
@@ -358,9 +351,9 @@ func (s *Server) addDownloadImage(c fiber.Ctx) error {
 		if kind == "" {
 			return store.Invalid("kind", "required", "kind (icon or screenshot) must come before the files")
 		}
-		st, err := s.svc.Downloads.StoreFile(c.Context(), rawPartName(p), p, capped.left)
+		st, err := s.svc.Downloads.StoreFile(c.Context(), rawPartName(p), p, body.left)
 		if err != nil {
-			return uploadError(err, capped, limit)
+			return uploadError(err, body)
 		}
 		if out, err = s.hub.AddDownloadImage(c.Context(), s.actor(c), slug, kind, st); err != nil {
 			return err

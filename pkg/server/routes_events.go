@@ -2,7 +2,6 @@ package server
 
 import (
 	"bufio"
-	"log/slog"
 	"math"
 	"strconv"
 	"strings"
@@ -12,7 +11,6 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/valyala/fasthttp"
 
-	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/events"
 	"github.com/devhub/devhub/pkg/notify"
 	"github.com/devhub/devhub/pkg/store"
@@ -47,11 +45,6 @@ const eventsPath = "/api/events"
 // streamWriteTimeout replaces server.write_timeout on the stream.
 const streamWriteTimeout = 365 * 24 * time.Hour
 
-// eventsOptions are the hub's options from the configuration.
-func eventsOptions(cfg config.Events, log *slog.Logger) events.Options {
-	return events.Options{Buffer: cfg.Buffer, MaxStreamsPerUser: cfg.MaxStreamsPerUser, MaxStreams: cfg.MaxStreams, Log: log}
-}
-
 // mountLive registers the event stream, the chat room and the
 // notifications.
 func (s *Server) mountLive(app *fiber.App, api fiber.Router) {
@@ -68,19 +61,15 @@ func (s *Server) mountLive(app *fiber.App, api fiber.Router) {
 			return fasthttp.RequestConfig{}
 		}
 	}
-	if s.svc.Chat != nil {
-		api.Get("/chat/messages", s.requireUser, s.chatHistory)
-		api.Post("/chat/messages", s.requireUser, s.chatPost)
-		api.Delete("/chat/messages/:id", s.requireAdmin, s.chatDelete)
-		api.Get("/chat/online", s.requireUser, s.chatOnline)
-		api.Post("/chat/mutes", s.requireAdmin, s.chatMute)
-	}
-	if s.svc.Notify != nil {
-		api.Get("/notifications", s.requireUser, s.notificationList)
-		api.Post("/notifications/read", s.requireUser, s.notificationsRead)
-		api.Get("/notifications/settings", s.requireUser, s.notificationSettings)
-		api.Patch("/notifications/settings", s.requireUser, s.setNotificationSettings)
-	}
+	api.Get("/chat/messages", s.requireUser, s.chatHistory)
+	api.Post("/chat/messages", s.requireUser, s.chatPost)
+	api.Delete("/chat/messages/:id", s.requireAdmin, s.chatDelete)
+	api.Get("/chat/online", s.requireUser, s.chatOnline)
+	api.Post("/chat/mutes", s.requireAdmin, s.chatMute)
+	api.Get("/notifications", s.requireUser, s.notificationList)
+	api.Post("/notifications/read", s.requireUser, s.notificationsRead)
+	api.Get("/notifications/settings", s.requireUser, s.notificationSettings)
+	api.Patch("/notifications/settings", s.requireUser, s.setNotificationSettings)
 }
 
 func (s *Server) eventStream(c fiber.Ctx) error {

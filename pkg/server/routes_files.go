@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"mime"
-	"net"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,7 +16,6 @@ import (
 
 	"github.com/devhub/devhub/pkg/files"
 	"github.com/devhub/devhub/pkg/internal/paging"
-	"github.com/devhub/devhub/pkg/internal/text"
 	"github.com/devhub/devhub/pkg/store"
 )
 
@@ -51,9 +49,6 @@ func mimeBase(mt string) string {
 // mountFiles registers the file cloud under /api/files and, for the spec's
 // client, the same routes under /api/api/files.
 func (s *Server) mountFiles(api fiber.Router) {
-	if s.svc.Files == nil {
-		return
-	}
 	for _, prefix := range []string{"/files", "/api/files"} {
 		s.allowStreamingBody("/api" + prefix + "/upload")
 		g := api.Group(prefix)
@@ -283,33 +278,27 @@ func (s *Server) deleteFile(c fiber.Ctx) error {
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
-// rawBody is the request's body (requestBody: read to its end or not, the
-// body guard knows).
-func rawBody(c fiber.Ctx) io.Reader { return requestBody(c) }
-
 func (s *Server) uploadFiles(c fiber.Ctx) error {
 	svc := s.svc.Files
-	limit := svc.MaxBytes()
-	req := c.Request()
-	// An announced length over the limit is refused before reading a byte.
-	if n := req.Header.ContentLength(); n > 0 && int64(n) > limit {
-		return tooLarge(limit)
-	} else if err := svc.CheckSpace(int64(max(n, 0))); err != nil {
+	body, err := s.uploadBody(c, "upload", svc.MaxBytes())
+	if err != nil {
+		return err
+	}
+	if err := svc.CheckSpace(max(body.announced, 0)); err != nil {
 		return err
 	}
 	mt, params, err := mime.ParseMediaType(c.Get(fiber.HeaderContentType))
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
 		return NewError(fiber.StatusBadRequest, "expected a multipart/form-data body with one or more \"files\" fields")
 	}
-	capped := &capReader{r: s.uploadBody(c), left: limit}
 	id := currentUser(c)
-	saved, err := svc.SaveMultipart(c.Context(), capped, params["boundary"], "files", s.cfg.Files.MaxPartsPerRequest,
+	saved, err := svc.SaveMultipart(c.Context(), body, params["boundary"], "files", s.cfg.Files.MaxPartsPerRequest,
 		files.Uploader{ID: id.ID, Name: id.Email})
 	var merr *files.MultipartError
 	switch {
 	case err == nil:
-	case capped.over || errors.Is(err, files.ErrTooLarge):
-		return tooLarge(limit)
+	case body.tooLarge(err) != nil:
+		return body.tooLarge(err)
 	case errors.Is(err, files.ErrTooManyParts):
 		return NewError(fiber.StatusBadRequest, "too many parts in the upload: at most "+
 			strconv.Itoa(s.cfg.Files.MaxPartsPerRequest)+" per request")
@@ -331,56 +320,6 @@ func (s *Server) uploadFiles(c fiber.Ctx) error {
 			slog.Int64("size", f.Size), slog.String("by", id.Email))
 	}
 	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"files": s.infos(saved, true, fileViewer(c))})
-}
-
-// tooLarge is the 413 of an upload over files.max_upload_bytes, naming the
-// limit the way people think of it and exactly.
-func tooLarge(limit int64) error {
-	exact := strconv.FormatInt(limit, 10) + " bytes"
-	if limit >= 1024 {
-		exact = text.Bytes(limit) + " (" + exact + ")"
-	}
-	return NewError(fiber.StatusRequestEntityTooLarge, "upload larger than the limit of "+exact)
-}
-
-// capReader fails once more than left bytes are read.
-type capReader struct {
-	r    io.Reader
-	left int64
-	over bool
-}
-
-func (r *capReader) Read(p []byte) (int, error) {
-	if r.over {
-		return 0, files.ErrTooLarge
-	}
-	if int64(len(p)) > r.left+1 {
-		p = p[:r.left+1]
-	}
-	n, err := r.r.Read(p)
-	if int64(n) > r.left {
-		r.over = true
-		return 0, files.ErrTooLarge
-	}
-	r.left -= int64(n)
-	return n, err
-}
-
-// deadlineReader keeps pushing the connection's read deadline forward while
-// bytes arrive, so a large upload is limited by inactivity, not by length.
-type deadlineReader struct {
-	r       io.Reader
-	conn    net.Conn
-	timeout time.Duration
-	last    time.Time
-}
-
-func (r *deadlineReader) Read(p []byte) (int, error) {
-	if now := time.Now(); r.conn != nil && now.Sub(r.last) > time.Second {
-		r.conn.SetReadDeadline(now.Add(r.timeout))
-		r.last = now
-	}
-	return r.r.Read(p)
 }
 
 func (s *Server) downloadFile(c fiber.Ctx) error { return s.sendUserFile(c, false) }

@@ -31,7 +31,7 @@ func benchServer(b *testing.B) (string, *files.Service) {
 	}
 	b.Cleanup(func() { svc.Close() })
 	cfg := config.Default()
-	app, err := New(Options{Config: cfg, Services: &Services{Store: st, Files: svc, Authenticate: fakeAuthenticate},
+	app, err := New(Options{Config: cfg, Services: withRequired(b, &Services{Store: st, Files: svc, Authenticate: fakeAuthenticate}),
 		Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		b.Fatal(err)

@@ -1191,21 +1191,6 @@ func testFileHead(t *testing.T, fa *filesTestApp) {
 	}
 }
 
-func TestTooLargeMessage(t *testing.T) {
-	cases := map[int64]string{
-		4 << 30:       "upload larger than the limit of 4 GiB (4294967296 bytes)",
-		1<<20 + 1<<19: "upload larger than the limit of 1.5 MiB (1572864 bytes)",
-		1000000:       "upload larger than the limit of 976.6 KiB (1000000 bytes)",
-		512:           "upload larger than the limit of 512 bytes",
-		100 << 40:     "upload larger than the limit of 100 TiB (109951162777600 bytes)",
-	}
-	for limit, want := range cases {
-		if got := tooLarge(limit).Error(); got != want {
-			t.Errorf("tooLarge(%d) = %q, want %q", limit, got, want)
-		}
-	}
-}
-
 // JSON answers over a kilobyte are compressed for clients that accept it;
 // small ones, clients without Accept-Encoding and file bytes are not.
 func TestJSONCompression(t *testing.T) {

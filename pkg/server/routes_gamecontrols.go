@@ -8,6 +8,7 @@ import (
 
 	"github.com/devhub/devhub/pkg/gamecontrols"
 	"github.com/devhub/devhub/pkg/roms"
+	"github.com/devhub/devhub/pkg/store"
 )
 
 // A signed-in player's controls for a console (keyboard keys and gamepad
@@ -52,7 +53,7 @@ func (s *Server) putControls(c fiber.Ctx) error {
 		return err
 	}
 	if len(c.Body()) > gamecontrols.MaxBytes {
-		return NewError(fiber.StatusRequestEntityTooLarge, "a controls mapping is at most "+strconv.Itoa(gamecontrols.MaxBytes)+" bytes")
+		return store.Refuse(store.KindTooLarge, "a controls mapping is at most "+strconv.Itoa(gamecontrols.MaxBytes)+" bytes")
 	}
 	var in struct {
 		Keys    map[string]int `json:"keys"`

@@ -12,7 +12,6 @@ import (
 
 	"github.com/devhub/devhub/pkg/gameshelf"
 	"github.com/devhub/devhub/pkg/gamestates"
-	"github.com/devhub/devhub/pkg/internal/text"
 	"github.com/devhub/devhub/pkg/roms"
 	"github.com/devhub/devhub/pkg/store"
 )
@@ -34,40 +33,29 @@ var romUploadPath = regexp.MustCompile(`^/api/games/roms$|^/api/games/[^/]+/cove
 const maxCoverBytes = 10 << 20
 
 func (s *Server) mountGames(api fiber.Router) {
-	if s.svc.GameStates == nil && s.svc.Shelf == nil && s.svc.Controls == nil {
-		return
-	}
 	g := api.Group("/games")
-	if s.svc.Controls != nil {
-		s.mountGameControls(g)
-	}
-	if s.svc.Roms != nil {
-		s.allowStreamingBodyMatch(romUploadPath.MatchString)
-		g.Post("/roms", s.requireAdmin, s.holdUploadSlot, s.uploadROM)
-		g.Put("/:gameId/cover", s.requireAdmin, s.holdUploadSlot, s.uploadCover)
-		g.Delete("/:gameId", s.requireAdmin, s.removeROM)
-	}
-	if s.svc.Shelf != nil {
-		g.Get("/me", s.requireUser, s.gamesMe)
-		g.Put("/:gameId/favourite", s.requireUser, s.setFavourite(true))
-		g.Delete("/:gameId/favourite", s.requireUser, s.setFavourite(false))
-		g.Post("/:gameId/played", s.requireUser, s.gamePlayed)
-	}
-	if s.svc.GameStates != nil {
-		s.allowStreamingBodyMatch(statePutPath.MatchString)
-		g.Get("/:gameId/states", s.requireUser, s.listStates)
-		g.Put("/:gameId/states/:slot", s.requireUser, s.putState)
-		g.Get("/:gameId/states/:slot", s.requireUser, s.getState)
-		g.Delete("/:gameId/states/:slot", s.requireUser, s.deleteState)
-		g.Put("/:gameId/states/:slot/screenshot", s.requireUser, s.putStateScreenshot)
-		g.Get("/:gameId/states/:slot/screenshot", s.requireUser, s.getStateScreenshot)
-	}
+	s.mountGameControls(g)
+	s.allowStreamingBodyMatch(romUploadPath.MatchString)
+	g.Post("/roms", s.requireAdmin, s.holdUploadSlot, s.uploadROM)
+	g.Put("/:gameId/cover", s.requireAdmin, s.holdUploadSlot, s.uploadCover)
+	g.Delete("/:gameId", s.requireAdmin, s.removeROM)
+	g.Get("/me", s.requireUser, s.gamesMe)
+	g.Put("/:gameId/favourite", s.requireUser, s.setFavourite(true))
+	g.Delete("/:gameId/favourite", s.requireUser, s.setFavourite(false))
+	g.Post("/:gameId/played", s.requireUser, s.gamePlayed)
+	s.allowStreamingBodyMatch(statePutPath.MatchString)
+	g.Get("/:gameId/states", s.requireUser, s.listStates)
+	g.Put("/:gameId/states/:slot", s.requireUser, s.putState)
+	g.Get("/:gameId/states/:slot", s.requireUser, s.getState)
+	g.Delete("/:gameId/states/:slot", s.requireUser, s.deleteState)
+	g.Put("/:gameId/states/:slot/screenshot", s.requireUser, s.putStateScreenshot)
+	g.Get("/:gameId/states/:slot/screenshot", s.requireUser, s.getStateScreenshot)
 }
 
 // gameParam resolves :gameId to a game of the library, or 404.
 func (s *Server) gameParam(c fiber.Ctx) (roms.Game, error) {
 	id, err := strconv.ParseUint(c.Params("gameId"), 10, 64)
-	if err != nil || s.svc.Roms == nil {
+	if err != nil {
 		return roms.Game{}, NewError(fiber.StatusNotFound, "unknown game")
 	}
 	g, err := s.svc.Roms.Get(id)
@@ -96,8 +84,8 @@ func stateError(err error, limit int64) error {
 		return e
 	case errors.Is(err, gamestates.ErrNotFound):
 		return NewError(fiber.StatusNotFound, err.Error())
-	case errors.Is(err, gamestates.ErrTooLarge):
-		return NewError(fiber.StatusRequestEntityTooLarge, "save state larger than the limit of "+text.Bytes(limit))
+	case store.KindOf(err) == store.KindTooLarge:
+		return store.TooLarge("save state", limit)
 	case errors.Is(err, gamestates.ErrCorrupt):
 		e := NewError(fiber.StatusConflict, "this save state is damaged and cannot be loaded")
 		e.Data["state"] = store.FieldError{Code: "corrupt", Message: err.Error()}
@@ -136,12 +124,17 @@ func (s *Server) putState(c fiber.Ctx) error {
 		return NewError(fiber.StatusBadRequest, "X-Emulator-Core must name the libretro core the state was made with")
 	}
 	limit := s.svc.GameStates.MaxBytes()
-	if n := c.Request().Header.ContentLength(); n > 0 && int64(n) > limit {
-		return stateError(gamestates.ErrTooLarge, limit)
-	} else if err := s.svc.GameStates.CheckSpace(int64(max(n, 0))); err != nil {
+	body, err := s.uploadBody(c, "save state", limit)
+	if err != nil {
 		return err
 	}
-	if _, err := s.svc.GameStates.Put(c.Context(), currentUser(c).ID, g.ID, slot, core, s.requestBody(c)); err != nil {
+	if err := s.svc.GameStates.CheckSpace(max(body.announced, 0)); err != nil {
+		return err
+	}
+	if _, err := s.svc.GameStates.Put(c.Context(), currentUser(c).ID, g.ID, slot, core, body); err != nil {
+		if errors.Is(err, errUploadTooSlow) {
+			return s.uploadTooSlow(c)
+		}
 		return stateError(err, limit)
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -220,9 +213,6 @@ func (s *Server) gamesMe(c fiber.Ctx) error {
 	join := func(list []gameshelf.Entry) []shelfGame {
 		out := []shelfGame{}
 		for _, e := range list {
-			if s.svc.Roms == nil {
-				break
-			}
 			if g, err := s.svc.Roms.Get(e.GameID); err == nil {
 				out = append(out, shelfGame{Game: g, At: e.At})
 			}
@@ -262,17 +252,6 @@ func (s *Server) gamePlayed(c fiber.Ctx) error {
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
-// requestBody is the request's body as rawBody gives it, limited by
-// inactivity (server.read_timeout between reads) rather than by length, and
-// whole (wholeBody).
-func (s *Server) requestBody(c fiber.Ctx) io.Reader {
-	body := rawBody(c)
-	if rt := s.cfg.Server.ReadTimeout; rt > 0 && c.Request().IsBodyStream() {
-		body = &deadlineReader{r: body, conn: c.RequestCtx().Conn(), timeout: rt}
-	}
-	return wholeBody(c, body)
-}
-
 // gameSlotParams is the game and the save slot a states route names.
 func (s *Server) gameSlotParams(c fiber.Ctx) (roms.Game, string, error) {
 	g, err := s.gameParam(c)
@@ -292,21 +271,23 @@ func (s *Server) gameSlotParams(c fiber.Ctx) (roms.Game, string, error) {
 // It goes through the file cloud's upload path up to the point where the
 // bytes become a file record: the body streams past server.body_limit
 // (allowStreamingBodyMatch, as /api/files/upload and the tus PATCH do), is
-// read through uploadBody (rawBody held to files.min_upload_rate, the
-// multipart upload's reader), takes a place among the uploads in progress
-// (holdUploadSlot, shared with both file-cloud routes, so ROMs and files
-// together never exceed files.max_concurrent_uploads), and a refused body is
-// drained the same way (finishRefusedUpload). What differs is the end: the
+// read through uploadBody (held to emulator.max_rom_bytes and to
+// files.min_upload_rate, as the multipart upload is to its own limit),
+// takes a place among the uploads in progress (holdUploadSlot, shared with
+// both file-cloud routes, so ROMs and files together never exceed
+// files.max_concurrent_uploads), and a refused body is left to the body
+// guard the same way (guardBody). What differs is the end: the
 // bytes go to roms.Service.Upload, which checks the name and the console's
 // extensions before reading a byte and indexes the game, instead of
 // files.Service. The start rate (files.uploads_per_minute) is not applied:
 // one dropped folder of ROMs is one request per file, and only admins get
 // here.
 func (s *Server) uploadROM(c fiber.Ctx) error {
-	limit := s.cfg.Emulator.MaxROMBytes
-	if n := c.Request().Header.ContentLength(); n > 0 && int64(n) > limit {
-		return romTooLarge(limit)
-	} else if err := s.svc.Roms.CheckSpace(int64(max(n, 0))); err != nil {
+	body, err := s.uploadBody(c, "ROM", s.cfg.Emulator.MaxROMBytes)
+	if err != nil {
+		return err
+	}
+	if err := s.svc.Roms.CheckSpace(max(body.announced, 0)); err != nil {
 		return err
 	}
 	replace, bad := replaceFlag(c.Query("replace"))
@@ -314,9 +295,9 @@ func (s *Server) uploadROM(c fiber.Ctx) error {
 		return bad
 	}
 	g, err := s.svc.Roms.Upload(c.Context(), roms.UploadInput{FileName: c.Query("file"), Console: c.Query("console"),
-		Name: c.Query("name"), Body: s.ownerUploadBody(c), MaxBytes: limit, Replace: replace})
+		Name: c.Query("name"), Body: body, MaxBytes: s.cfg.Emulator.MaxROMBytes, Replace: replace})
 	if err != nil {
-		return s.ownerUploadError(c, err, "ROM", limit)
+		return s.bodyError(c, err, body)
 	}
 	return c.Status(fiber.StatusCreated).JSON(g)
 }
@@ -345,49 +326,16 @@ func romExists(e *roms.ExistsError) *APIError {
 	return apiErr
 }
 
-// ownerUploadBody is an owner's upload as uploadBody reads it, cut-off
-// aware (wholeBody).
-func (s *Server) ownerUploadBody(c fiber.Ctx) io.Reader {
-	return wholeBody(c, s.uploadBody(c))
-}
-
-// wholeBody guards a raw body that is the whole of what is stored (a ROM, a
-// cover, a save state): one that ends before its Content-Length (the client
-// went away, and a streamed body then simply ends) is io.ErrUnexpectedEOF,
-// never a shorter file that replaces a good one. The file cloud's multipart
-// body needs no such check: a cut-off one lacks its closing boundary.
-func wholeBody(c fiber.Ctx, body io.Reader) io.Reader {
-	if n := c.Request().Header.ContentLength(); n >= 0 {
-		return &announcedReader{r: body, left: int64(n)}
-	}
-	return body
-}
-
-// announcedReader turns an end before the announced length into
-// io.ErrUnexpectedEOF.
-type announcedReader struct {
-	r    io.Reader
-	left int64
-}
-
-func (a *announcedReader) Read(p []byte) (int, error) {
-	n, err := a.r.Read(p)
-	a.left -= int64(n)
-	if errors.Is(err, io.EOF) && a.left > 0 {
-		return n, io.ErrUnexpectedEOF
-	}
-	return n, err
-}
-
-// ownerUploadError answers an owner's upload that failed for a cause the
-// file cloud's upload answers too, the same way (413 over the limit, 408 too
-// slow, 400 cut off); other errors go to the error handler.
-func (s *Server) ownerUploadError(c fiber.Ctx, err error, what string, limit int64) error {
+// bodyError answers an upload of a raw body (a ROM, a cover, an article
+// image, an avatar) that failed for a cause the file cloud's upload answers
+// too, the same way (413 over the limit, 408 too slow, 400 cut off); other
+// errors go to the error handler.
+func (s *Server) bodyError(c fiber.Ctx, err error, body *limitedBody) error {
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return NewError(fiber.StatusBadRequest, "the upload was cut off; nothing was kept")
-	case errors.Is(err, roms.ErrTooLarge):
-		return NewError(fiber.StatusRequestEntityTooLarge, what+" larger than the limit of "+text.Bytes(limit))
+	case body.tooLarge(err) != nil:
+		return body.tooLarge(err)
 	case errors.Is(err, errUploadTooSlow):
 		return s.uploadTooSlow(c)
 	}
@@ -401,14 +349,16 @@ func (s *Server) uploadCover(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if n := c.Request().Header.ContentLength(); n > maxCoverBytes {
-		return NewError(fiber.StatusRequestEntityTooLarge, "cover larger than the limit of "+text.Bytes(maxCoverBytes))
-	} else if err := s.svc.Roms.CheckSpace(int64(max(n, 0))); err != nil {
+	body, err := s.uploadBody(c, "cover", maxCoverBytes)
+	if err != nil {
 		return err
 	}
-	g, err = s.svc.Roms.SetCover(c.Context(), g.ID, c.Query("file"), s.ownerUploadBody(c), maxCoverBytes)
+	if err := s.svc.Roms.CheckSpace(max(body.announced, 0)); err != nil {
+		return err
+	}
+	g, err = s.svc.Roms.SetCover(c.Context(), g.ID, c.Query("file"), body, maxCoverBytes)
 	if err != nil {
-		return s.ownerUploadError(c, err, "cover", maxCoverBytes)
+		return s.bodyError(c, err, body)
 	}
 	return c.JSON(g)
 }

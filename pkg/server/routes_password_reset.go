@@ -8,9 +8,6 @@ import (
 // e-mail and setting a new password with it. Whether it is offered (mail on
 // and server.public_url set) is public, so the sign-in page can link to it.
 func (s *Server) mountPasswordReset(app *fiber.App, api fiber.Router) {
-	if s.svc.Auth == nil {
-		return
-	}
 	g := api.Group("/auth/password", s.sameOrigin)
 	g.Get("/forgot", func(c fiber.Ctx) error {
 		return c.JSON(fiber.Map{"available": s.hub.PasswordResetAvailable()})

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"path"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -112,9 +111,6 @@ type consoleJSON struct {
 }
 
 func (s *Server) romConsoles(c fiber.Ctx) error {
-	if s.svc.Roms == nil {
-		return romservError(c, http.StatusServiceUnavailable, "the ROM library is not available")
-	}
 	list := s.svc.Roms.Consoles()
 	data := make([]consoleJSON, len(list))
 	for i, con := range list {
@@ -126,25 +122,17 @@ func (s *Server) romConsoles(c fiber.Ctx) error {
 	return c.JSON(fiber.Map{"success": true, "data": data, "meta": fiber.Map{"total": len(data)}})
 }
 
+// romGames answers a page of a console's games in the ROM service's
+// envelope. The page is read as every list reads it (queryPage) and the
+// library cuts it with the one paging type; only the answer's shape is the
+// service's own, meta {total, page, limit} from the page.
 func (s *Server) romGames(c fiber.Ctx) error {
-	if s.svc.Roms == nil {
-		return romservError(c, http.StatusServiceUnavailable, "the ROM library is not available")
+	var v store.Validator
+	pq := queryPage(c, &v)
+	if msg := romservPageError(v.Err()); msg != "" {
+		return romservError(c, http.StatusBadRequest, msg)
 	}
-	q := roms.Query{Search: c.Query("search")}
-	for _, p := range []struct {
-		name string
-		dst  *int
-	}{{"page", &q.Page}, {"limit", &q.Limit}} {
-		v := c.Query(p.name)
-		if v == "" {
-			continue
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return romservError(c, http.StatusBadRequest, p.name+" must be a positive integer")
-		}
-		*p.dst = n
-	}
+	q := roms.Query{Page: pq.Page, Limit: pq.Limit, Search: c.Query("search")}
 	if utf8.RuneCountInString(q.Search) > maxRomSearch {
 		return romservError(c, http.StatusBadRequest, fmt.Sprintf("search must be at most %d characters", maxRomSearch))
 	}
@@ -167,6 +155,21 @@ func (s *Server) romGames(c fiber.Ctx) error {
 	})
 }
 
+// romservPageError is a refused page or limit in the ROM service's own
+// words, the page named first; "" when both are well-formed.
+func romservPageError(err error) string {
+	var verr *store.ValidationError
+	if !errors.As(err, &verr) {
+		return ""
+	}
+	for _, name := range []string{"page", "limit"} {
+		if _, bad := verr.Fields[name]; bad {
+			return name + " must be a positive integer"
+		}
+	}
+	return ""
+}
+
 // romFile serves a ROM or cover image from roms/. rawPath is the request
 // path after /romserv, still percent-encoded. The path is decoded once;
 // NUL bytes and backslashes are refused (400); the library opens the file
@@ -179,9 +182,6 @@ func (s *Server) romFile(c fiber.Ctx, rawPath string) error {
 	rel, err := url.PathUnescape(strings.TrimPrefix(rawPath, "/"))
 	if err != nil || strings.ContainsAny(rel, "\x00\\") {
 		return romservError(c, http.StatusBadRequest, "invalid path")
-	}
-	if s.svc.Roms == nil {
-		return romservError(c, http.StatusServiceUnavailable, "the ROM library is not available")
 	}
 	f, fi, err := s.svc.Roms.Open(rel)
 	if err != nil {

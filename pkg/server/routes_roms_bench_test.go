@@ -45,7 +45,7 @@ func BenchmarkRomservGames20k(b *testing.B) {
 	cfg := config.Default()
 	cfg.Storage.RomsDir = root
 	// A request log line per call would drown the figures.
-	app, err := New(Options{Config: cfg, Services: &Services{Roms: svc}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	app, err := New(Options{Config: cfg, Services: withRequired(b, &Services{Roms: svc}), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		b.Fatal(err)
 	}

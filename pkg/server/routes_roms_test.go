@@ -348,12 +348,6 @@ func TestRomservErrorEnvelopes(t *testing.T) {
 	if resp, env := f.get(t, "/romserv/consoles/nes/games?search="+url.QueryEscape(long[:400])); resp.StatusCode != 200 || !env.Success {
 		t.Errorf("200-character search: %d %+v", resp.StatusCode, env)
 	}
-	// The service is unavailable (no library): still its own envelope.
-	ta := newTestApp(t, nil)
-	resp, body := ta.do(t, httptest.NewRequest(http.MethodGet, "/romserv/consoles", nil))
-	if resp.StatusCode != 503 || string(body) != `{"error":{"message":"the ROM library is not available"},"success":false}` {
-		t.Errorf("no library: %d %s", resp.StatusCode, body)
-	}
 }
 
 // The sandboxed player fetches ROMs cross-origin (its origin is opaque):

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bufio"
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"strconv"
@@ -34,9 +35,6 @@ func (s *Server) mountSelf(g fiber.Router) {
 // mountAvatars serves accounts' avatars to everyone: they are shown beside
 // comments and messages that guests read too.
 func (s *Server) mountAvatars(api fiber.Router) {
-	if s.svc.Auth == nil {
-		return
-	}
 	api.Get("/users/:id/avatar", s.userAvatar)
 }
 
@@ -80,11 +78,18 @@ func (s *Server) changeOwnEmail(c fiber.Ctx) error {
 // setOwnAvatar takes the picture as the request body (its type is read
 // from its bytes, not from Content-Type).
 func (s *Server) setOwnAvatar(c fiber.Ctx) error {
-	if n := c.Request().Header.ContentLength(); n > usecase.MaxAvatarBytes {
-		return NewError(fiber.StatusRequestEntityTooLarge, "an avatar may be at most "+strconv.Itoa(usecase.MaxAvatarBytes>>20)+" MiB")
-	}
-	data, err := io.ReadAll(io.LimitReader(rawBody(c), usecase.MaxAvatarBytes+1))
+	body, err := s.uploadBody(c, "avatar", usecase.MaxAvatarBytes)
 	if err != nil {
+		return err
+	}
+	data, err := io.ReadAll(body)
+	switch {
+	case err == nil:
+	case body.tooLarge(err) != nil:
+		return body.tooLarge(err)
+	case errors.Is(err, errUploadTooSlow):
+		return s.uploadTooSlow(c)
+	default:
 		return NewError(fiber.StatusBadRequest, "could not read the picture")
 	}
 	u, err := s.hub.SetOwnAvatar(c.Context(), s.actor(c), data)

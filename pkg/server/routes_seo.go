@@ -77,7 +77,7 @@ func (s *Server) spaPage(c fiber.Ctx, path string) (body []byte, found bool) {
 			page := s.withHead(s.headTitle(a.Name), a.Excerpt, s.absolute(c, path), a, s.translationLinks(c, a)...)
 			return withServerRender(page, s.ssrArticle(a)), true
 		}
-		if path == "/blog" && s.svc.Blog != nil {
+		if path == "/blog" {
 			return withServerRender(s.withHead(s.headTitle(p.title), p.desc, s.absolute(c, path), nil), s.ssrBlogList()), true
 		}
 		return s.withHead(s.headTitle(p.title), p.desc, s.absolute(c, path), nil), true
@@ -142,9 +142,6 @@ func (s *Server) articleBySlugRedirect(c fiber.Ctx, path string) (string, bool) 
 // pages are rendered for anyone, so drafts and scheduled articles are not
 // there.
 func (s *Server) article(c fiber.Ctx, key string) *blog.Article {
-	if s.svc.Blog == nil {
-		return nil
-	}
 	if id, err := strconv.ParseUint(key, 10, 64); err == nil {
 		if a, err := s.svc.Blog.GetFor(id, false); err == nil {
 			return a
@@ -313,14 +310,12 @@ func (s *Server) sitemap(c fiber.Ctx) error {
 			urls = append(urls, sitemapURL{Loc: s.absolute(c, path)})
 		}
 	}
-	if s.svc.Blog != nil {
-		arts := s.svc.Blog.All("", "", false)
-		href := func(id uint64) string { return s.absolute(c, "/blog/"+strconv.FormatUint(id, 10)) }
-		alternates := articleAlternates(arts, href)
-		for _, a := range arts {
-			urls = append(urls, sitemapURL{Loc: href(a.ID), LastMod: a.UpdatedAt.UTC().Format(time.RFC3339),
-				Alternates: alternates[a.ID]})
-		}
+	arts := s.svc.Blog.All("", "", false)
+	href := func(id uint64) string { return s.absolute(c, "/blog/"+strconv.FormatUint(id, 10)) }
+	alternates := articleAlternates(arts, href)
+	for _, a := range arts {
+		urls = append(urls, sitemapURL{Loc: href(a.ID), LastMod: a.UpdatedAt.UTC().Format(time.RFC3339),
+			Alternates: alternates[a.ID]})
 	}
 	out, err := xml.MarshalIndent(struct {
 		XMLName xml.Name     `xml:"urlset"`

@@ -42,9 +42,6 @@ func isLinkPreviewBot(ua string) bool { return linkPreviewBots.MatchString(ua) }
 // mountShares registers the share link routes: management under /api and
 // the link itself under /s/:token (the page is the SPA's).
 func (s *Server) mountShares(app fiber.Router, api fiber.Router) {
-	if s.svc.Shares == nil || s.svc.Files == nil {
-		return
-	}
 	api.Post("/files/:id/shares", s.requireUser, s.createShare)
 	api.Get("/files/:id/shares", s.requireUser, s.fileShares)
 	api.Get("/shares", s.requireUser, s.myShares)

@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,6 +23,7 @@ import (
 
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/files"
+	"github.com/devhub/devhub/pkg/files/resumable"
 	"github.com/devhub/devhub/pkg/internal/freespace"
 	"github.com/devhub/devhub/pkg/internal/text"
 	"github.com/devhub/devhub/pkg/quota"
@@ -38,19 +38,17 @@ import (
 //     body into memory (fasthttpadaptor calls PostBody), so tusBridge hands
 //     tusd the request body as the stream it is and collects tusd's (small)
 //     answers.
-//   - Unfinished uploads are staged on local disk (tusStaging, laid out as
-//     tusd's filestore), in <uploads_dir>/.tus (Services.TusDir): on the
-//     uploads' disk, never beside the store, which a full disk would leave
-//     without room for sign-ins. An S3 object cannot be appended to; staging keeps the
-//     protocol simple and the bytes reach the storage layer exactly once, at
-//     the end, through files.Service.Save — so a finished upload becomes a
-//     file record exactly like a multipart one (type sniffing, sha256,
-//     quota, groups) before the final PATCH is answered, whose answer names
-//     it in Devhub-File-Id.
+//   - Unfinished uploads are the file cloud's (pkg/files/resumable: the
+//     staging in <uploads_dir>/.tus, Services.TusDir, its expiry sweep and
+//     what the uploads hold of their owners' quotas); this file is the bridge
+//     to tusd. A finished upload's bytes reach the storage layer exactly
+//     once, through files.Service.Save — so it becomes a file record exactly
+//     like a multipart one (type sniffing, sha256, quota, groups) before the
+//     final PATCH is answered, whose answer names it in Devhub-File-Id.
 //   - tusd has no expiration extension: an upload whose last byte arrived
 //     more than files.tus_expiry ago is refused with 410 and its bytes are
-//     deleted, by the request that finds it and by a sweep every few
-//     minutes; responses carry Upload-Expires.
+//     deleted, by the request that finds it and by the staging's sweep;
+//     responses carry Upload-Expires.
 //   - Only the creation and termination extensions are composed in: no
 //     deferred length (the quota is checked against Upload-Length at
 //     creation, and again before every PATCH) and no concatenation.
@@ -77,58 +75,28 @@ const (
 	tusGameIDHeader = "Devhub-Game-Id"
 )
 
-// Metadata keys the server sets on every upload (client values replaced):
-// the owner and the file name, and for a ROM the target and console (the
-// one resolved at creation) and the display name.
-const (
-	tusMetaUser     = "devhub-user"
-	tusMetaFilename = "filename"
-	tusMetaTarget   = "target"
-	tusMetaConsole  = "console"
-	tusMetaName     = "name"
-	// tusMetaVisibility is the file's visibility, public or private, as the
-	// client asked at creation (checked then; absent: public).
-	tusMetaVisibility = "visibility"
-	// tusMetaReplace is "true" on a ROM upload that replaces the ROM of its
-	// file name (checked at creation, as replaceFlag reads it).
-	tusMetaReplace = "replace"
-)
-
-// tusTargetROM is the target of an admin's ROM upload (no target: a file
-// of the file cloud).
-const tusTargetROM = "rom"
-
 type tusUserKey struct{}
 
 // tusArea is the tus endpoint's state.
 type tusArea struct {
 	handler  *tusd.UnroutedHandler
-	store    *tusStaging
+	staging  *resumable.Staging
 	composer *tusd.StoreComposer
-	dir      string
-	expiry   time.Duration
-	log      *slog.Logger
 }
 
 // mountTus binds the tus endpoint under /api/files/tus/ and starts its
 // expiry sweep (stopped when the app shuts down).
 func (s *Server) mountTus(app *fiber.App, api fiber.Router) error {
-	dir := s.svc.TusDir
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	staging, err := resumable.New(resumable.Options{Dir: s.svc.TusDir, Expiry: s.cfg.Files.TusExpiry,
+		Reserve: s.svc.Reserve, Quota: s.svc.Quota, Log: s.log,
+		Fail: func(err error) error { return tusError(s.asAPIError(err)) }})
+	if err != nil {
 		return err
 	}
-	if err := os.Chmod(dir, 0o700); err != nil { // made 0750 by earlier versions
-		return err
-	}
-	staging := &tusStaging{dir: dir, reserve: s.svc.Reserve, log: s.log,
-		fail: func(err error) error { return tusError(s.asAPIError(err)) }}
-	t := &tusArea{store: staging, dir: dir, expiry: s.cfg.Files.TusExpiry, log: s.log}
-	if t.expiry <= 0 {
-		t.expiry = 24 * time.Hour
-	}
+	t := &tusArea{staging: staging}
 	t.composer = tusd.NewStoreComposer()
-	t.composer.UseCore(t.store)
-	t.composer.UseTerminater(t.store)
+	t.composer.UseCore(t.staging)
+	t.composer.UseTerminater(t.staging)
 	t.composer.UseLocker(memorylocker.New())
 	base := tusBase
 	if pub := strings.TrimRight(s.cfg.Server.PublicURL, "/"); pub != "" {
@@ -162,11 +130,9 @@ func (s *Server) mountTus(app *fiber.App, api fiber.Router) error {
 	g.Delete("/:id", s.requireUser, t.own, serve(h.DelFile))
 
 	// The first sweep runs before any request is served.
-	if n := t.sweep(); n > 0 {
-		t.log.Info("deleted expired unfinished uploads", slog.Int("uploads", n))
-	}
+	t.staging.Sweep()
 	stop := make(chan struct{})
-	go t.sweepEvery(stop, min(t.expiry/4, 10*time.Minute))
+	go t.staging.SweepEvery(stop)
 	var once sync.Once
 	app.Hooks().OnPostShutdown(func(error) error { once.Do(func() { close(stop) }); return nil })
 	return nil
@@ -175,11 +141,7 @@ func (s *Server) mountTus(app *fiber.App, api fiber.Router) error {
 // tusMaxSize is tusd's own limit: the larger of a file's and (when the
 // games library is on) a ROM's; tusCreate holds each upload to its own.
 func (s *Server) tusMaxSize() int64 {
-	limit := s.svc.Files.MaxBytes()
-	if s.svc.Roms != nil {
-		limit = max(limit, s.cfg.Emulator.MaxROMBytes)
-	}
-	return limit
+	return max(s.svc.Files.MaxBytes(), s.cfg.Emulator.MaxROMBytes)
 }
 
 // limitTusUploadRate is limitUploadRate (files.uploads_per_minute) for a
@@ -187,25 +149,10 @@ func (s *Server) tusMaxSize() int64 {
 // folder is one upload per ROM. tusCreate checks the rest.
 func (s *Server) limitTusUploadRate(c fiber.Ctx) error {
 	meta := tusd.ParseMetadataHeader(c.Get("Upload-Metadata"))
-	if meta[tusMetaTarget] == tusTargetROM && currentUser(c).IsAdmin() {
+	if meta[resumable.MetaTarget] == resumable.TargetROM && currentUser(c).IsAdmin() {
 		return c.Next()
 	}
 	return s.limitUploadRate(c)
-}
-
-// validTusID is the shape of the ids tusd's filestore makes (32 hex
-// digits); anything else never reaches the store, so no path can be made
-// from a request.
-func validTusID(id string) bool {
-	if len(id) != 32 {
-		return false
-	}
-	for _, c := range id {
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // own admits a request for an upload only from the user who created it,
@@ -213,18 +160,18 @@ func validTusID(id string) bool {
 func (t *tusArea) own(c fiber.Ctx) error {
 	id := c.Params("id")
 	notFound := NewError(fiber.StatusNotFound, "no such upload (it may have finished, been cancelled or expired)")
-	if !validTusID(id) {
+	if !resumable.ValidID(id) {
 		return notFound
 	}
-	info, modified, err := t.info(c.Context(), id)
+	info, modified, err := t.staging.Info(c.Context(), id)
 	if err != nil {
 		return notFound
 	}
-	if info.MetaData[tusMetaUser] != strconv.FormatUint(currentUser(c).ID, 10) {
+	if info.MetaData[resumable.MetaUser] != strconv.FormatUint(currentUser(c).ID, 10) {
 		return notFound
 	}
-	if time.Since(modified) > t.expiry {
-		t.remove(id)
+	if t.staging.Expired(modified) {
+		t.staging.Remove(id)
 		return NewError(fiber.StatusGone, "this upload expired; start it again")
 	}
 	c.Locals(tusInfoKey, info)
@@ -232,79 +179,6 @@ func (t *tusArea) own(c fiber.Ctx) error {
 }
 
 const tusInfoKey = "devhub.tusInfo"
-
-// info reads an upload's record and when its bytes last changed.
-func (t *tusArea) info(ctx context.Context, id string) (tusd.FileInfo, time.Time, error) {
-	up, err := t.store.GetUpload(ctx, id)
-	if err != nil {
-		return tusd.FileInfo{}, time.Time{}, err
-	}
-	info, err := up.GetInfo(ctx)
-	if err != nil {
-		return tusd.FileInfo{}, time.Time{}, err
-	}
-	fi, err := os.Stat(filepath.Join(t.dir, id))
-	if err != nil {
-		return tusd.FileInfo{}, time.Time{}, err
-	}
-	return info, fi.ModTime(), nil
-}
-
-// remove deletes an upload's bytes and record.
-func (t *tusArea) remove(id string) {
-	for _, p := range []string{filepath.Join(t.dir, id), filepath.Join(t.dir, id+".info")} {
-		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
-			t.log.Warn("could not remove an unfinished upload", slog.String("path", p), slog.Any("err", err))
-		}
-	}
-}
-
-// sweep deletes unfinished uploads that expired, and stray files; it
-// returns how many uploads went.
-func (t *tusArea) sweep() int {
-	entries, err := os.ReadDir(t.dir)
-	if err != nil {
-		t.log.Warn("tus sweep", slog.Any("err", err))
-		return 0
-	}
-	n := 0
-	for _, e := range entries {
-		id := strings.TrimSuffix(e.Name(), ".info")
-		fi, err := os.Stat(filepath.Join(t.dir, id))
-		switch {
-		case !validTusID(id):
-			continue
-		case err == nil && time.Since(fi.ModTime()) <= t.expiry:
-			continue
-		case errors.Is(err, os.ErrNotExist) && e.Name() == id+".info":
-			// A record whose bytes are gone is only worth keeping while it is
-			// young (tusd writes the record first).
-			if info, ierr := e.Info(); ierr == nil && time.Since(info.ModTime()) <= t.expiry {
-				continue
-			}
-		}
-		if e.Name() == id { // count each upload once
-			n++
-		}
-		t.remove(id)
-	}
-	return n
-}
-
-func (t *tusArea) sweepEvery(stop <-chan struct{}, every time.Duration) {
-	tick := time.NewTicker(every)
-	defer tick.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-tick.C:
-			if n := t.sweep(); n > 0 {
-				t.log.Info("deleted expired unfinished uploads", slog.Int("uploads", n))
-			}
-		}
-	}
-}
 
 // tusCreate checks a new upload against the size limit and the quota (by
 // its Upload-Length, with the user's other unfinished uploads) and records
@@ -314,14 +188,14 @@ func (s *Server) tusCreate(t *tusArea, ev tusd.HookEvent) (tusd.HTTPResponse, tu
 	if id == nil {
 		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(NewError(fiber.StatusUnauthorized, "sign in to upload"))
 	}
-	switch ev.Upload.MetaData[tusMetaTarget] {
+	switch ev.Upload.MetaData[resumable.MetaTarget] {
 	case "":
-	case tusTargetROM:
+	case resumable.TargetROM:
 		return s.tusCreateROM(t, ev, id)
 	default:
 		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(NewError(fiber.StatusBadRequest, "unknown upload target; leave it out for a file, or rom"))
 	}
-	visibility, given := ev.Upload.MetaData[tusMetaVisibility]
+	visibility, given := ev.Upload.MetaData[resumable.MetaVisibility]
 	if !given {
 		visibility = files.Public
 	}
@@ -329,19 +203,19 @@ func (s *Server) tusCreate(t *tusArea, ev tusd.HookEvent) (tusd.HTTPResponse, tu
 		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(s.asAPIError(err))
 	}
 	if ev.Upload.Size > s.svc.Files.MaxBytes() {
-		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(tooLarge(s.svc.Files.MaxBytes()).(*APIError))
+		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(refusalError(store.TooLarge("upload", s.svc.Files.MaxBytes())))
 	}
 	if err := s.tusQuotaCheck(ev.Context, t, id.ID, "", ev.Upload.Size); err != nil {
 		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(err)
 	}
 	// Room for the staged bytes and, when the upload finishes, the file.
-	if err := s.svc.Files.CheckSpace(ev.Upload.Size, t.dir); err != nil {
+	if err := s.svc.Files.CheckSpace(ev.Upload.Size, t.staging.Dir()); err != nil {
 		return tusd.HTTPResponse{}, tusd.FileInfoChanges{}, tusError(s.asAPIError(err))
 	}
 	meta := tusd.MetaData{
-		tusMetaUser:       strconv.FormatUint(id.ID, 10),
-		tusMetaFilename:   files.SanitizeName(ev.Upload.MetaData[tusMetaFilename]),
-		tusMetaVisibility: visibility,
+		resumable.MetaUser:       strconv.FormatUint(id.ID, 10),
+		resumable.MetaFilename:   files.SanitizeName(ev.Upload.MetaData[resumable.MetaFilename]),
+		resumable.MetaVisibility: visibility,
 	}
 	return tusd.HTTPResponse{}, tusd.FileInfoChanges{MetaData: meta}, nil
 }
@@ -357,41 +231,33 @@ func (s *Server) tusCreateROM(t *tusArea, ev tusd.HookEvent, id *auth.Principal)
 	if !id.IsAdmin() {
 		return refuse(NewError(fiber.StatusForbidden, "administrator rights required"))
 	}
-	if s.svc.Roms == nil {
-		return refuse(NewError(fiber.StatusNotFound, "the games library is not enabled"))
-	}
 	if limit := s.cfg.Emulator.MaxROMBytes; ev.Upload.Size > limit {
-		return refuse(romTooLarge(limit))
+		return refuse(refusalError(store.TooLarge("ROM", limit)))
 	}
 	meta := ev.Upload.MetaData
-	replace, bad := replaceFlag(meta[tusMetaReplace])
+	replace, bad := replaceFlag(meta[resumable.MetaReplace])
 	if bad != nil {
 		return refuse(bad)
 	}
-	console, err := s.svc.Roms.CheckUpload(meta[tusMetaFilename], meta[tusMetaConsole], replace)
+	console, err := s.svc.Roms.CheckUpload(meta[resumable.MetaFilename], meta[resumable.MetaConsole], replace)
 	if err != nil {
 		return refuse(s.asAPIError(err))
 	}
 	// Room for the staged bytes and, when the upload finishes, the ROM.
-	if err := s.svc.Roms.CheckSpace(ev.Upload.Size, t.dir); err != nil {
+	if err := s.svc.Roms.CheckSpace(ev.Upload.Size, t.staging.Dir()); err != nil {
 		return refuse(s.asAPIError(err))
 	}
 	kept := tusd.MetaData{
-		tusMetaUser:     strconv.FormatUint(id.ID, 10),
-		tusMetaTarget:   tusTargetROM,
-		tusMetaFilename: meta[tusMetaFilename],
-		tusMetaConsole:  console,
-		tusMetaName:     meta[tusMetaName],
+		resumable.MetaUser:     strconv.FormatUint(id.ID, 10),
+		resumable.MetaTarget:   resumable.TargetROM,
+		resumable.MetaFilename: meta[resumable.MetaFilename],
+		resumable.MetaConsole:  console,
+		resumable.MetaName:     meta[resumable.MetaName],
 	}
 	if replace {
-		kept[tusMetaReplace] = "true"
+		kept[resumable.MetaReplace] = "true"
 	}
 	return tusd.HTTPResponse{}, tusd.FileInfoChanges{MetaData: kept}, nil
-}
-
-// romTooLarge is the 413 of a ROM over emulator.max_rom_bytes.
-func romTooLarge(limit int64) *APIError {
-	return NewError(fiber.StatusRequestEntityTooLarge, "ROM larger than the limit of "+text.Bytes(limit))
 }
 
 // tusRoom refuses a PATCH once the user's quota no longer has room for the
@@ -400,33 +266,23 @@ func romTooLarge(limit int64) *APIError {
 func (s *Server) tusRoom(t *tusArea) fiber.Handler {
 	return func(c fiber.Ctx) error {
 		info, _ := c.Locals(tusInfoKey).(tusd.FileInfo)
-		if s.svc.Quota == nil || info.MetaData[tusMetaTarget] == tusTargetROM {
+		if !t.staging.Counted(info) {
 			return c.Next()
 		}
 		if err := s.tusQuotaCheck(c.Context(), t, currentUser(c).ID, info.ID, info.Size); err != nil {
-			t.remove(info.ID)
+			t.staging.Remove(info.ID)
 			return err
 		}
 		return c.Next()
 	}
 }
 
-// tusQuotaCheck refuses an upload of size bytes (except: its id, when it
-// exists) when the user's quota has no room for it beside what the user's
-// other unfinished uploads may still bring. Staged bytes are not stored
-// files, but they fill the server's disk all the same: without counting
-// them, one account could stage any number of uploads each just under its
-// quota and keep them for files.tus_expiry. data.quota.held says what they
-// hold, so the refusal can be explained (used stays what the user stores).
+// tusQuotaCheck answers an upload of size bytes (except: its id, when it
+// exists) the staging's quota check refuses (resumable.CheckQuota):
+// data.quota.held says what the user's unfinished uploads hold, so the
+// refusal can be explained (used stays what the user stores).
 func (s *Server) tusQuotaCheck(ctx context.Context, t *tusArea, userID uint64, except string, size int64) *APIError {
-	if s.svc.Quota == nil {
-		return nil
-	}
-	if l, err := s.svc.Quota.Limit(userID); err == nil && l.Bytes == nil && l.Files == nil {
-		return nil // unlimited: no need to read the staged uploads' records
-	}
-	held := t.held(ctx, userID, except)
-	err := s.svc.Quota.Check(userID, quota.Amount{Bytes: size, Files: 1}.Add(held))
+	held, err := t.staging.CheckQuota(ctx, userID, except, size)
 	var qerr *quota.ExceededError
 	if errors.As(err, &qerr) && (held.Bytes > 0 || held.Files > 0) {
 		msg := "storage quota exceeded (" + quotaFigures(qerr.Used, qerr.Limit) + ", and " + text.Bytes(held.Bytes) +
@@ -441,51 +297,27 @@ func (s *Server) tusQuotaCheck(ctx context.Context, t *tusArea, userID uint64, e
 	return nil
 }
 
-// held is what a user's unfinished uploads of files (not ROMs, not expired,
-// not except) may still bring: their announced lengths, one file each.
-func (t *tusArea) held(ctx context.Context, userID uint64, except string) quota.Amount {
-	var a quota.Amount
-	entries, err := os.ReadDir(t.dir)
-	if err != nil {
-		return a
-	}
-	owner := strconv.FormatUint(userID, 10)
-	for _, e := range entries {
-		id, ok := strings.CutSuffix(e.Name(), ".info")
-		if !ok || id == except || !validTusID(id) {
-			continue
-		}
-		info, modified, err := t.info(ctx, id)
-		if err != nil || info.MetaData[tusMetaUser] != owner || info.MetaData[tusMetaTarget] == tusTargetROM ||
-			time.Since(modified) > t.expiry {
-			continue
-		}
-		a = a.Add(quota.Amount{Bytes: info.Size, Files: 1})
-	}
-	return a
-}
-
 // tusFinish turns a finished upload into a file record through the same
 // path as every upload, then deletes the staged bytes whatever happened:
 // a refused import keeps nothing.
 func (s *Server) tusFinish(t *tusArea, ev tusd.HookEvent) (tusd.HTTPResponse, error) {
-	defer t.remove(ev.Upload.ID)
-	owner, err := strconv.ParseUint(ev.Upload.MetaData[tusMetaUser], 10, 64)
+	defer t.staging.Remove(ev.Upload.ID)
+	owner, err := strconv.ParseUint(ev.Upload.MetaData[resumable.MetaUser], 10, 64)
 	id, _ := ev.Context.Value(tusUserKey{}).(*auth.Principal)
 	if err != nil || id == nil || id.ID != owner {
 		return tusd.HTTPResponse{}, tusError(NewError(fiber.StatusNotFound, "no such upload"))
 	}
-	if ev.Upload.MetaData[tusMetaTarget] == tusTargetROM {
+	if ev.Upload.MetaData[resumable.MetaTarget] == resumable.TargetROM {
 		return s.tusFinishROM(t, ev, id)
 	}
-	f, err := os.Open(filepath.Join(t.dir, ev.Upload.ID))
+	f, err := os.Open(t.staging.Path(ev.Upload.ID))
 	if err != nil {
 		return tusd.HTTPResponse{}, tusError(s.asAPIError(err))
 	}
 	defer f.Close()
 	// An upload staged before visibility was recorded has none: public.
-	visibility := cmp.Or(ev.Upload.MetaData[tusMetaVisibility], files.Public)
-	saved, err := s.svc.Files.Save(context.WithoutCancel(ev.Context), ev.Upload.MetaData[tusMetaFilename], f,
+	visibility := cmp.Or(ev.Upload.MetaData[resumable.MetaVisibility], files.Public)
+	saved, err := s.svc.Files.Save(context.WithoutCancel(ev.Context), ev.Upload.MetaData[resumable.MetaFilename], f,
 		files.Uploader{ID: id.ID, Name: id.Email}, files.WithVisibility(visibility))
 	if err != nil {
 		return tusd.HTTPResponse{}, tusError(s.asAPIError(err))
@@ -505,13 +337,10 @@ func (s *Server) tusFinishROM(t *tusArea, ev tusd.HookEvent, id *auth.Principal)
 	if !id.IsAdmin() {
 		return tusd.HTTPResponse{}, tusError(NewError(fiber.StatusForbidden, "administrator rights required"))
 	}
-	if s.svc.Roms == nil {
-		return tusd.HTTPResponse{}, tusError(NewError(fiber.StatusNotFound, "the games library is not enabled"))
-	}
 	meta := ev.Upload.MetaData
 	g, err := s.svc.Roms.Upload(context.WithoutCancel(ev.Context), roms.UploadInput{
-		FileName: meta[tusMetaFilename], Console: meta[tusMetaConsole], Name: meta[tusMetaName],
-		Staged: filepath.Join(t.dir, ev.Upload.ID), MaxBytes: s.cfg.Emulator.MaxROMBytes, Replace: meta[tusMetaReplace] == "true",
+		FileName: meta[resumable.MetaFilename], Console: meta[resumable.MetaConsole], Name: meta[resumable.MetaName],
+		Staged: t.staging.Path(ev.Upload.ID), MaxBytes: s.cfg.Emulator.MaxROMBytes, Replace: meta[resumable.MetaReplace] == "true",
 	})
 	if err != nil {
 		return tusd.HTTPResponse{}, tusError(s.asAPIError(err))
@@ -527,6 +356,7 @@ func (s *Server) asAPIError(err error) *APIError {
 	var qerr *quota.ExceededError
 	var verr *store.ValidationError
 	var exists *roms.ExistsError
+	var refusal *store.Refusal
 	switch {
 	case errors.As(err, &qerr):
 		return quotaError(qerr)
@@ -537,11 +367,13 @@ func (s *Server) asAPIError(err error) *APIError {
 	case errors.Is(err, store.ErrConflict):
 		return NewError(fiber.StatusConflict, err.Error())
 	case errors.Is(err, roms.ErrTooLarge):
-		return romTooLarge(s.cfg.Emulator.MaxROMBytes)
+		return refusalError(store.TooLarge("ROM", s.cfg.Emulator.MaxROMBytes))
 	case errors.Is(err, files.ErrTooLarge):
-		return tooLarge(s.svc.Files.MaxBytes()).(*APIError)
+		return refusalError(store.TooLarge("upload", s.svc.Files.MaxBytes()))
 	case errors.Is(err, freespace.ErrNoSpace):
 		return s.noSpace(s.log, err)
+	case errors.As(err, &refusal):
+		return refusalError(refusal)
 	}
 	s.log.Error("resumable upload failed", slog.Any("err", err))
 	return NewError(fiber.StatusInternalServerError, "internal server error")
@@ -561,7 +393,7 @@ func tusError(e *APIError) error {
 func (s *Server) tusBridge(t *tusArea, h http.Handler) fiber.Handler {
 	return func(c fiber.Ctx) error {
 		req := c.Request()
-		body := rawBody(c)
+		body := requestBody(c)
 		if left, ok := tusBytesLeft(c); ok && req.Header.ContentLength() < 0 {
 			body = &exactBody{r: body, left: left}
 		}
@@ -599,10 +431,10 @@ func (s *Server) tusBridge(t *tusArea, h http.Handler) fiber.Handler {
 			w.header.Set("Tus-Extension", ext+",expiration")
 		}
 		if status < 300 && c.Method() != fiber.MethodOptions && c.Method() != fiber.MethodDelete {
-			w.header.Set("Upload-Expires", time.Now().Add(t.expiry).UTC().Format(http.TimeFormat))
+			w.header.Set("Upload-Expires", t.staging.Expires(time.Now()).UTC().Format(http.TimeFormat))
 			if c.Method() == fiber.MethodHead {
-				if _, modified, err := t.info(c.Context(), c.Params("id")); err == nil {
-					w.header.Set("Upload-Expires", modified.Add(t.expiry).UTC().Format(http.TimeFormat))
+				if _, modified, err := t.staging.Info(c.Context(), c.Params("id")); err == nil {
+					w.header.Set("Upload-Expires", t.staging.Expires(modified).UTC().Format(http.TimeFormat))
 				}
 			}
 		}
@@ -616,9 +448,9 @@ func (s *Server) tusBridge(t *tusArea, h http.Handler) fiber.Handler {
 			e := NewError(status, msg)
 			if code == "ERR_MAX_SIZE_EXCEEDED" {
 				// Over tusd's limit (the larger of the two): the target's own message.
-				e = tooLarge(s.svc.Files.MaxBytes()).(*APIError)
-				if tusd.ParseMetadataHeader(c.Get("Upload-Metadata"))[tusMetaTarget] == tusTargetROM {
-					e = romTooLarge(s.cfg.Emulator.MaxROMBytes)
+				e = refusalError(store.TooLarge("upload", s.svc.Files.MaxBytes()))
+				if tusd.ParseMetadataHeader(c.Get("Upload-Metadata"))[resumable.MetaTarget] == resumable.TargetROM {
+					e = refusalError(store.TooLarge("ROM", s.cfg.Emulator.MaxROMBytes))
 				}
 			}
 			w.body.Reset()

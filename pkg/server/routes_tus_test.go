@@ -23,6 +23,7 @@ import (
 	tusd "github.com/tus/tusd/v2/pkg/handler"
 
 	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/files/resumable"
 	"github.com/devhub/devhub/pkg/quota"
 )
 
@@ -75,7 +76,7 @@ func (fa *filesTestApp) stagedEntries(t *testing.T) int {
 func TestTusDiscovery(t *testing.T) {
 	fa := newFilesTestApp(t, 1<<20)
 	resp, _ := fa.do(t, tusReq("OPTIONS", "/api/files/tus/", "", nil))
-	if resp.StatusCode != 200 || resp.Header.Get("Tus-Version") != "1.0.0" || resp.Header.Get("Tus-Max-Size") != strconv.Itoa(1<<20) {
+	if resp.StatusCode != 200 || resp.Header.Get("Tus-Version") != "1.0.0" || resp.Header.Get("Tus-Max-Size") != strconv.FormatInt(max(1<<20, config.Default().Emulator.MaxROMBytes), 10) {
 		t.Fatalf("OPTIONS: %d %v", resp.StatusCode, resp.Header)
 	}
 	ext := resp.Header.Get("Tus-Extension")
@@ -284,8 +285,11 @@ func TestTusExpiry(t *testing.T) {
 	if n := fa.stagedEntries(t); n != 4 { // forgotten and fresh: bytes and record each
 		t.Fatalf("%d staged entries before the sweep", n)
 	}
-	sw := &tusArea{dir: fa.tusDir, expiry: time.Hour, log: slog.New(slog.DiscardHandler)}
-	if n := sw.sweep(); n != 1 {
+	sw, err := resumable.New(resumable.Options{Dir: fa.tusDir, Expiry: time.Hour, Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := sw.Sweep(); n != 1 {
 		t.Fatalf("sweep removed %d uploads, want 1", n)
 	}
 	if resp, _ := fa.do(t, tusReq("HEAD", fresh, userToken, nil)); resp.StatusCode != 200 {

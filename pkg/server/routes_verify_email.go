@@ -8,9 +8,6 @@ import (
 // (a new account's verification, or the confirmation of a change of
 // e-mail at the new address) and asking for a new verification link.
 func (s *Server) mountVerifyEmail(api fiber.Router) {
-	if s.svc.Auth == nil {
-		return
-	}
 	api.Post("/auth/verify-email", s.sameOrigin, s.confirmEmail)
 	api.Post("/auth/verify-email/resend", s.sameOrigin, s.resendVerification)
 }

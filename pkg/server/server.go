@@ -7,6 +7,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -52,7 +53,8 @@ import (
 
 // Services are the domain services the HTTP layer binds. pkg/cli builds
 // them once and shares them with the owner socket, so the API and the CLI
-// run the very same code.
+// run the very same code. Every service is required (New refuses Services
+// without one, check) except those whose comment says what nil means.
 type Services struct {
 	Store *store.Store
 	// Authenticate turns a bearer access token into the caller's principal
@@ -60,39 +62,38 @@ type Services struct {
 	// service itself so that this package's middleware does not depend on
 	// how accounts are stored; nil refuses every token.
 	Authenticate func(token string) (*auth.Principal, error)
-	// Roms is the games library (/romserv); nil answers 503 there.
+	// Roms is the games library (/romserv, /api/games).
 	Roms *roms.Service
-	// Auth is the accounts service (/api/auth); nil leaves it unmounted.
+	// Auth is the accounts service (/api/auth).
 	Auth *auth.Service
 	// Activity is the activity log (POST /api/activity/log).
 	Activity *activity.Service
-	// GeoIP places client addresses (GET /api/ip); nil answers Unknown.
+	// GeoIP places client addresses (GET /api/ip); a set without databases
+	// answers Unknown.
 	GeoIP *geoip.Set
 	// ReverseDNS names an address (the IP report's hostname); nil uses the
 	// system resolver.
 	ReverseDNS func(ctx context.Context, addr string) ([]string, error)
-	// Files is the file cloud (/api/files); nil leaves it unmounted.
+	// Files is the file cloud (/api/files).
 	Files *files.Service
 	// TusDir is where unfinished resumable uploads are staged (on the
-	// uploads' disk); empty leaves /api/files/tus/ unmounted.
+	// uploads' disk, resumable.Dir).
 	TusDir string
 	// Reserve is the free space kept on the store's and the uploads' disks
 	// (storage.min_free_bytes), which the staging of resumable uploads is
-	// held to; the domain services hold their own writes to it. nil keeps
-	// none.
+	// held to; the domain services hold their own writes to it.
 	Reserve *freespace.Reserve
 	// Thumbs keeps the image thumbnails (GET /api/files/:id/thumbnail);
 	// nil: no file has one.
 	Thumbs *thumbs.Service
-	// Quota is every account's storage quota (GET /api/auth/quota); nil
-	// leaves storage unlimited.
+	// Quota is every account's storage quota (GET /api/auth/quota).
 	Quota *quota.Service
 	// Shares are the file cloud's share links (/api/files/:id/shares,
-	// /s/:token); nil leaves them unmounted.
+	// /s/:token).
 	Shares *shares.Service
-	// Blog is the blog (/api/blog, /feed.xml); nil leaves it unmounted.
+	// Blog is the blog (/api/blog, /feed.xml).
 	Blog *blog.Service
-	// Audit is the security audit log (GET /api/audit); nil records nothing.
+	// Audit is the security audit log (GET /api/audit).
 	Audit *audit.Service
 	// Profile is the owner's checked content/profile.yaml (GET /api/profile); nil answers 404.
 	Profile *profile.Loaded
@@ -101,33 +102,30 @@ type Services struct {
 	// read-only.
 	PortfolioDir   string
 	PortfolioIcons profile.IconExists
-	// GameStates keeps players' save states (/api/games/:gameId/states);
-	// nil leaves them unmounted.
+	// GameStates keeps players' save states (/api/games/:gameId/states).
 	GameStates *gamestates.Service
 	// Shelf keeps players' favourite and recently played games
-	// (/api/games/me); nil leaves it unmounted.
+	// (/api/games/me).
 	Shelf *gameshelf.Service
 	// Controls keeps players' controls per console
-	// (/api/games/controls/:console); nil leaves them unmounted.
+	// (/api/games/controls/:console).
 	Controls *gamecontrols.Service
 	// Discuss is comments, the forum and their moderation (/api/forum,
-	// /api/blog/:id/comments, /api/comments, /api/moderation); nil leaves
-	// them unmounted.
+	// /api/blog/:id/comments, /api/comments, /api/moderation).
 	Discuss *discuss.Service
 	// Events fans live events out to the signed-in users' streams
-	// (/api/events); nil gets a hub of its own with the default limits.
+	// (/api/events).
 	Events *events.Hub
-	// Notify keeps the users' notifications (/api/notifications); nil
-	// stores none and leaves the routes unmounted.
+	// Notify keeps the users' notifications (/api/notifications).
 	Notify *notify.Service
-	// Chat is the chat room (/api/chat); nil leaves it unmounted.
+	// Chat is the chat room (/api/chat).
 	Chat *chat.Service
 	// Downloads is the download catalogue (/api/downloads, /programs,
-	// /alavar); nil leaves it unmounted.
+	// /alavar).
 	Downloads *downloads.Service
 	// Social is people search, friends, blocks, direct messages and the
 	// contact form (/api/users, /api/friends, /api/blocks,
-	// /api/conversations, /api/contact); nil leaves them unmounted.
+	// /api/conversations, /api/contact).
 	Social *social.Service
 	// Setup is the first run's one-time link to create the owner's account
 	// (/api/setup); nil: no link was made.
@@ -150,6 +148,61 @@ type Services struct {
 	// Health (the last scheduled backup's failure) belongs in the readiness
 	// check, its counts in /metrics.
 	Backups *backup.Scheduler
+}
+
+// check refuses Services that lack a required service: handlers use each
+// of them without asking whether it is there, so a server without one must
+// not start.
+func (s *Services) check() error {
+	if s == nil {
+		return errors.New("server: no services")
+	}
+	var missing []string
+	for _, r := range []struct {
+		name    string
+		missing bool
+	}{
+		{"Store", s.Store == nil}, {"Roms", s.Roms == nil}, {"Auth", s.Auth == nil}, {"Activity", s.Activity == nil},
+		{"GeoIP", s.GeoIP == nil}, {"Files", s.Files == nil}, {"TusDir", s.TusDir == ""}, {"Reserve", s.Reserve == nil},
+		{"Quota", s.Quota == nil}, {"Shares", s.Shares == nil}, {"Blog", s.Blog == nil}, {"Audit", s.Audit == nil},
+		{"GameStates", s.GameStates == nil}, {"Shelf", s.Shelf == nil}, {"Controls", s.Controls == nil},
+		{"Discuss", s.Discuss == nil}, {"Events", s.Events == nil}, {"Notify", s.Notify == nil}, {"Chat", s.Chat == nil},
+		{"Downloads", s.Downloads == nil}, {"Social", s.Social == nil}, {"Newsletter", s.Newsletter == nil},
+	} {
+		if r.missing {
+			missing = append(missing, r.name)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("server: required services missing: %s", strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// Hub is the use-case layer over these services, logging to log and
+// building letters' links on publicURL (server.public_url): the HTTP
+// layer's, and the CLI's acting for the owner.
+func (s *Services) Hub(publicURL string, log *slog.Logger) *usecase.Hub {
+	return &usecase.Hub{
+		Auth:            s.Auth,
+		Files:           s.Files,
+		Shares:          s.Shares,
+		Audit:           s.Audit,
+		Log:             log,
+		Events:          s.Events,
+		Notify:          s.Notify,
+		Chat:            s.Chat,
+		Downloads:       s.Downloads,
+		Blog:            s.Blog,
+		Discuss:         s.Discuss,
+		Social:          s.Social,
+		Setup:           s.Setup,
+		Mail:            s.Mail,
+		PublicURL:       publicURL,
+		Newsletter:      s.Newsletter,
+		ConfirmNewEmail: s.ConfirmNewEmail,
+		ContactMail:     s.ContactMail,
+	}
 }
 
 // MaxHeaderBytes bounds a request's line and headers together: fasthttp reads
@@ -230,38 +283,14 @@ func newServer(o Options) (*Server, error) {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	if o.Services == nil {
-		o.Services = &Services{}
+	if err := o.Services.check(); err != nil {
+		return nil, err
 	}
 	s := &Server{cfg: o.Config, svc: o.Services, log: o.Logger, streaming: map[string]bool{},
 		uploads: newUploadLimits(o.Config.Files),
 		zips:    ratelimit.NewSlots[string](o.Config.Files.ZipMaxConcurrent, o.Config.Files.ZipMaxConcurrentPerClient)}
-	s.hub = &usecase.Hub{
-		Auth:      o.Services.Auth,
-		Files:     o.Services.Files,
-		Shares:    o.Services.Shares,
-		Audit:     o.Services.Audit,
-		Log:       o.Logger,
-		Events:    o.Services.Events,
-		Notify:    o.Services.Notify,
-		Chat:      o.Services.Chat,
-		Downloads: o.Services.Downloads,
-		Blog:      o.Services.Blog,
-		Discuss:   o.Services.Discuss,
-		Social:    o.Services.Social,
-		Setup:     o.Services.Setup,
-		Mail:      o.Services.Mail,
-		PublicURL: o.Config.Server.PublicURL,
-		// The newsletter's use-cases.
-		Newsletter: o.Services.Newsletter,
-
-		ConfirmNewEmail: o.Services.ConfirmNewEmail,
-		ContactMail:     o.Services.ContactMail,
-	}
+	s.hub = o.Services.Hub(o.Config.Server.PublicURL, o.Logger)
 	s.hub.SiteName = s.ownSiteName
-	if s.hub.Events == nil {
-		s.hub.Events = events.NewHub(eventsOptions(o.Config.Events, o.Logger))
-	}
 	s.hub.Events.WatchPresence(s.hub.PresenceChanged)
 	for _, p := range o.Config.Server.TrustedProxies {
 		pfx, err := config.ParseProxy(p)
@@ -357,10 +386,8 @@ func (s *Server) mountAreas(app *fiber.App, cores fs.FS) error {
 	s.mountActivity(api)
 	s.mountIP(api)
 	s.mountFiles(api)
-	if s.svc.Files != nil && s.svc.TusDir != "" {
-		if err := s.mountTus(app, api); err != nil {
-			return err
-		}
+	if err := s.mountTus(app, api); err != nil {
+		return err
 	}
 	s.mountQuota(api)
 	s.mountGames(api)

@@ -77,6 +77,7 @@ func newTestAppWithRoutes(t *testing.T, mutate func(*Options), routes func(app *
 	if mutate != nil {
 		mutate(&o)
 	}
+	o.Services = withRequired(t, o.Services)
 	if routes == nil {
 		app, err := New(o)
 		if err != nil {

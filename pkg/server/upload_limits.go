@@ -106,13 +106,11 @@ func (s *Server) holdUploadSlot(c fiber.Ctx) error {
 	return c.Next()
 }
 
-// uploadBody is an upload's body as every upload route reads it: the
-// stream (or the bytes already read, rawBody) held to the minimum pace when
-// one is set, else to the read timeout between reads. The server's read
-// timeout is meant for a request's head; an upload may take long, so it only
-// has to keep a minimum pace.
-func (s *Server) uploadBody(c fiber.Ctx) io.Reader {
-	body := rawBody(c)
+// paced holds an upload's body to the minimum pace when one is set, else
+// to the read timeout between reads. The server's read timeout is meant for
+// a request's head; an upload may take long, so it only has to keep a
+// minimum pace.
+func (s *Server) paced(c fiber.Ctx, body io.Reader) io.Reader {
 	if min := s.uploads.minRate; min > 0 {
 		return newMinRateReader(body, c.RequestCtx().Conn(), min)
 	}
@@ -120,6 +118,23 @@ func (s *Server) uploadBody(c fiber.Ctx) io.Reader {
 		return &deadlineReader{r: body, conn: c.RequestCtx().Conn(), timeout: rt}
 	}
 	return body
+}
+
+// deadlineReader keeps pushing the connection's read deadline forward while
+// bytes arrive, so a large upload is limited by inactivity, not by length.
+type deadlineReader struct {
+	r       io.Reader
+	conn    net.Conn
+	timeout time.Duration
+	last    time.Time
+}
+
+func (r *deadlineReader) Read(p []byte) (int, error) {
+	if now := time.Now(); r.conn != nil && now.Sub(r.last) > time.Second {
+		r.conn.SetReadDeadline(now.Add(r.timeout))
+		r.last = now
+	}
+	return r.r.Read(p)
 }
 
 // errUploadTooSlow ends an upload that fell below files.min_upload_rate.

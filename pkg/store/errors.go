@@ -3,8 +3,11 @@ package store
 import (
 	"errors"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/devhub/devhub/pkg/internal/text"
 )
 
 // FieldError describes what is wrong with one input field. Code is stable
@@ -108,6 +111,18 @@ func Refuse(k Kind, message string) *Refusal { return &Refusal{Kind: k, Message:
 // after wait.
 func TooMany(message string, wait time.Duration) *Refusal {
 	return &Refusal{Kind: KindRateLimited, Message: message, RetryAfter: wait}
+}
+
+// TooLarge is the refusal of a body over its limit of limit bytes, what
+// naming the body: "upload larger than the limit of 4 GiB (4294967296
+// bytes)", the limit the way people read it and exactly. Every size limit
+// of a body refuses with it, so a 413 reads alike whichever limit refused.
+func TooLarge(what string, limit int64) *Refusal {
+	exact := strconv.FormatInt(limit, 10) + " bytes"
+	if limit >= 1024 {
+		exact = text.Bytes(limit) + " (" + exact + ")"
+	}
+	return Refuse(KindTooLarge, what+" larger than the limit of "+exact)
 }
 
 // RetryAfterSeconds is a wait as the whole seconds a client is told to

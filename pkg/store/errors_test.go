@@ -21,3 +21,19 @@ func TestRetryAfterSeconds(t *testing.T) {
 		}
 	}
 }
+
+// The one 413 names the limit the way people read it and exactly.
+func TestTooLargeMessage(t *testing.T) {
+	cases := map[int64]string{
+		4 << 30:       "upload larger than the limit of 4 GiB (4294967296 bytes)",
+		1<<20 + 1<<19: "upload larger than the limit of 1.5 MiB (1572864 bytes)",
+		1000000:       "upload larger than the limit of 976.6 KiB (1000000 bytes)",
+		512:           "upload larger than the limit of 512 bytes",
+		100 << 40:     "upload larger than the limit of 100 TiB (109951162777600 bytes)",
+	}
+	for limit, want := range cases {
+		if got := TooLarge("upload", limit).Error(); got != want {
+			t.Errorf("TooLarge(%d) = %q, want %q", limit, got, want)
+		}
+	}
+}

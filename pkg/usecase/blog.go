@@ -132,7 +132,7 @@ func (h *Hub) PreviewArticle(actor Actor, content string) (string, error) {
 }
 
 // errImageTooLarge stops an article image's bytes at the limit.
-var errImageTooLarge = store.Refuse(store.KindTooLarge, fmt.Sprintf("an article image may be at most %d MiB", MaxArticleImageBytes>>20))
+var errImageTooLarge = store.TooLarge("article image", MaxArticleImageBytes)
 
 // capped reads at most max bytes and then fails with errImageTooLarge.
 type capped struct {

@@ -113,7 +113,7 @@ func (h *Hub) SetOwnAvatar(ctx context.Context, actor Actor, data []byte) (*auth
 		return nil, err
 	}
 	if len(data) > MaxAvatarBytes {
-		return nil, store.Refuse(store.KindTooLarge, fmt.Sprintf("an avatar may be at most %d MiB", MaxAvatarBytes>>20))
+		return nil, store.TooLarge("avatar", MaxAvatarBytes)
 	}
 	if len(data) == 0 {
 		return nil, store.Invalid("avatar", "required", "send the picture as the request body")
