@@ -283,7 +283,7 @@ func TestOwnExportHTTP(t *testing.T) {
 		t.Fatalf("export: %d %v", resp.StatusCode, resp.Header)
 	}
 	e := zipEntries(t, string(raw))
-	if got := names(e); got != "account.json|files/a (2).txt|files/a.txt" {
+	if got := names(e); got != "account.json|chat.json|files/a (2).txt|files/a.txt|friends.json|messages.json|notifications.json|writing.json" {
 		t.Fatalf("entries %s", got)
 	}
 	if e["files/a (2).txt"] != "alpha" && e["files/a.txt"] != "alpha" {
