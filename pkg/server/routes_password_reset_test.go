@@ -3,8 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/http"
 	"regexp"
 	"testing"
@@ -12,7 +10,6 @@ import (
 
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/config"
-	"github.com/devhub/devhub/pkg/mail"
 	"github.com/devhub/devhub/pkg/mail/smtptest"
 )
 
@@ -32,27 +29,8 @@ func newResetApp(t *testing.T, publicURL string) *resetApp {
 		c.Mail = config.Mail{Host: srv.Host, Port: srv.Port, Security: "none", From: "devhub <noreply@devhub.test>"}
 	})
 	ra = &resetApp{authApp: a, smtp: srv}
-	sender, err := mail.NewSMTP(config.Mail{Host: srv.Host, Port: srv.Port, Security: "none", From: "noreply@devhub.test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, err := mail.NewQueue(a.services.Store, sender, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	q.Start(ctx)
-	a.services.Mail = q
-	cfg := config.Default()
-	cfg.Auth.JWTSecret = authTestSecret
-	cfg.Server.PublicURL = publicURL
-	ta := newTestApp(t, func(o *Options) {
-		o.Config = cfg
-		o.Services = a.services
-	})
-	t.Cleanup(func() { ta.app.Shutdown() }) // waits for reset mails being queued
-	ra.testApp = ta
+	startMailQueue(t, a, srv)
+	a.remount(t, func(cfg *config.Config) { cfg.Server.PublicURL = publicURL })
 	if _, err := a.svc.CreateUser(context.Background(), auth.NewUser{Email: "ann@example.org", Name: "Ann", Password: "old password 1"}); err != nil {
 		t.Fatal(err)
 	}
