@@ -27,23 +27,28 @@ func parseIDArg(what, raw string) (uint64, error) {
 // id is checked before the store is opened, and do runs with the
 // services.
 func idCmd(env *Env, use, short, example string, do func(cmd *cobra.Command, svc *services, id uint64) error) *cobra.Command {
-	return needsStore(&cobra.Command{
-		Use:     use,
-		Short:   short,
-		Example: example,
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := parseIDArg("ID", args[0])
-			if err != nil {
-				return err
-			}
-			svc, err := env.Services()
-			if err != nil {
-				return err
-			}
-			return do(cmd, svc, id)
-		},
-	})
+	return idArgCmd(env, &cobra.Command{Use: use, Short: short, Example: example},
+		func(arg string) (uint64, error) { return parseIDArg("ID", arg) },
+		func(cmd *cobra.Command, svc *services, id uint64, _ string) error { return do(cmd, svc, id) })
+}
+
+// idArgCmd completes cmd as a command on the one record its argument
+// names: parse reads the id from it, and do runs with the services, the
+// id and the argument as given.
+func idArgCmd(env *Env, cmd *cobra.Command, parse func(arg string) (uint64, error), do func(cmd *cobra.Command, svc *services, id uint64, arg string) error) *cobra.Command {
+	cmd.Args = cobra.ExactArgs(1)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		id, err := parse(args[0])
+		if err != nil {
+			return err
+		}
+		svc, err := env.Services()
+		if err != nil {
+			return err
+		}
+		return do(cmd, svc, id, args[0])
+	}
+	return needsStore(cmd)
 }
 
 func newForumCmd(env *Env) *cobra.Command {
