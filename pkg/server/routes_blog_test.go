@@ -60,18 +60,7 @@ func newBlogTestApp(t *testing.T, mutate func(*Options)) *blogTestApp {
 // do sends one request and returns the status and body.
 func (ta *blogTestApp) do(t *testing.T, method, path, token, body string) (int, string) {
 	t.Helper()
-	var r io.Reader
-	if body != "" {
-		r = strings.NewReader(body)
-	}
-	req := httptest.NewRequest(method, path, r)
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, raw := ta.testApp.do(t, req)
+	resp, raw := ta.testApp.do(t, jsonRequest(method, path, token, body))
 	return resp.StatusCode, string(raw)
 }
 

@@ -99,17 +99,7 @@ func newDiscussApp(t *testing.T, mutate func(*discuss.Options)) *discussApp {
 // decodes the answer into out when given.
 func (da *discussApp) call(t *testing.T, who, method, path, body string, out any) int {
 	t.Helper()
-	var r *http.Request
-	if body != "" {
-		r = httptest.NewRequest(method, path, strings.NewReader(body))
-		r.Header.Set("Content-Type", "application/json")
-	} else {
-		r = httptest.NewRequest(method, path, nil)
-	}
-	if who != "" {
-		r.Header.Set("Authorization", "Bearer "+da.tokens[who])
-	}
-	resp, raw := da.do(t, r)
+	resp, raw := da.do(t, jsonRequest(method, path, da.tokens[who], body))
 	if out != nil && resp.StatusCode < 300 {
 		if err := json.Unmarshal(raw, out); err != nil {
 			t.Fatalf("%s %s: %v: %s", method, path, err, raw)

@@ -80,17 +80,6 @@ func newSharesTestAppWithConfig(t *testing.T, mutate func(*config.Config)) *shar
 	return sa
 }
 
-func jsonRequest(method, path, token, body string) *http.Request {
-	req := httptest.NewRequest(method, path, strings.NewReader(body))
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	return req
-}
-
 // uploadAs uploads one file as the user (userToken), optionally private.
 func (sa *sharesTestApp) uploadFile(t *testing.T, name string, data []byte, private bool) files.Info {
 	t.Helper()

@@ -89,20 +89,27 @@ func runScenarios(t *testing.T, app func(t *testing.T) *testApp, scenarios []api
 
 func (sc *apiScenario) send(t *testing.T, ta *testApp, method string) (*http.Response, []byte) {
 	t.Helper()
-	var req *http.Request
-	if sc.Body != "" {
-		req = httptest.NewRequest(method, sc.URL, strings.NewReader(sc.Body))
-		req.Header.Set("Content-Type", "application/json")
-	} else {
-		req = httptest.NewRequest(method, sc.URL, nil)
-	}
-	if sc.Token != "" {
-		req.Header.Set("Authorization", "Bearer "+sc.Token)
-	}
+	req := jsonRequest(method, sc.URL, sc.Token, sc.Body)
 	for k, v := range sc.Headers {
 		req.Header.Set(k, v)
 	}
 	return ta.do(t, req)
+}
+
+// jsonRequest is a request as the SPA sends it: a JSON body when body is
+// not empty, the bearer token when token is not.
+func jsonRequest(method, path, token, body string) *http.Request {
+	var req *http.Request
+	if body != "" {
+		req = httptest.NewRequest(method, path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+	} else {
+		req = httptest.NewRequest(method, path, nil)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return req
 }
 
 // scenarioT is what check needs of a *testing.T (so the runner's own test
