@@ -193,12 +193,7 @@ func (la *liveApp) post(t *testing.T, base, token, path, body string) (int, stri
 	req, _ := http.NewRequest(http.MethodPost, base+path, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
+	resp, b := overTCP(t, req)
 	return resp.StatusCode, string(b)
 }
 
@@ -344,10 +339,7 @@ func TestEventStreamLimits(t *testing.T) {
 func TestEventStreamSlowReaderDropped(t *testing.T) {
 	la := newLiveApp(t, nil)
 	base := la.listen(t)
-	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := dialApp(t, base)
 	defer conn.Close()
 	fmt.Fprintf(conn, "GET /api/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n\r\n", la.tok["ann"])
 	waitFor(t, "ann online", func() bool { return la.hub.IsOnline(la.id["ann"]) })

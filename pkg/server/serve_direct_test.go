@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"io"
 	"mime"
 	"net/http"
 	"net/http/httptest"
@@ -32,13 +31,7 @@ func fetchPresigned(t *testing.T, loc string, hdr ...string) (*http.Response, []
 	for i := 0; i+1 < len(hdr); i += 2 {
 		req.Header.Set(hdr[i], hdr[i+1])
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp, body
+	return overTCP(t, req)
 }
 
 // checkRedirect asserts a 307 to a presigned URL valid for presignExpiry
