@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gofiber/fiber/v3"
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/devhub/devhub/pkg/audit"
@@ -814,13 +813,7 @@ func BenchmarkAuthHugeBearerHeader(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	go app.Listener(LingerListener(ln), fiber.ListenConfig{DisableStartupMessage: true})
-	b.Cleanup(func() { app.Shutdown() })
-	addr := ln.Addr().String()
+	addr := strings.TrimPrefix(listenApp(b, app), "http://")
 	raw := "GET /api/auth/profile HTTP/1.1\r\nHost: devhub.test\r\nAuthorization: Bearer " + strings.Repeat(".", 1<<20) + "\r\n\r\n"
 	b.ResetTimer()
 	for b.Loop() {
