@@ -143,6 +143,22 @@ func (sc *apiScenario) check(t scenarioT, resp *http.Response, raw []byte) {
 	}
 }
 
+// limitScenarios is n POSTs to url (the i-th with body(i)) that the limit
+// lets through with status pass, then one more (body over) that it refuses:
+// 429 with a Retry-After.
+func limitScenarios(url string, n, pass int, body func(i int) string, over string) []apiScenario {
+	var out []apiScenario
+	for i := range n {
+		out = append(out, apiScenario{Name: fmt.Sprintf("request %d", i), Method: http.MethodPost, URL: url, Body: body(i), ExpectedStatus: pass})
+	}
+	return append(out, apiScenario{Name: "one more from the network", Method: http.MethodPost, URL: url, Body: over,
+		ExpectedStatus: http.StatusTooManyRequests, AfterTest: func(t *testing.T, resp *http.Response, _ string) {
+			if resp.Header.Get("Retry-After") == "" {
+				t.Fatal("no Retry-After")
+			}
+		}})
+}
+
 // sameApp is runScenarios' app for a table whose steps build on each other.
 func sameApp(ta *testApp) func(*testing.T) *testApp {
 	return func(*testing.T) *testApp { return ta }
