@@ -64,6 +64,17 @@ func (ta *blogTestApp) do(t *testing.T, method, path, token, body string) (int, 
 	return resp.StatusCode, string(raw)
 }
 
+// createArticles posts each JSON body to /api/blog as the admin; each must
+// be created.
+func (ta *blogTestApp) createArticles(t *testing.T, bodies ...string) {
+	t.Helper()
+	for _, body := range bodies {
+		if code, resp := ta.do(t, "POST", "/api/blog", blogAdminToken, body); code != 201 {
+			t.Fatalf("%d %s", code, resp)
+		}
+	}
+}
+
 func (ta *blogTestApp) seed(t *testing.T, n int) {
 	t.Helper()
 	for i := 1; i <= n; i++ {
