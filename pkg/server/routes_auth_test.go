@@ -20,6 +20,7 @@ import (
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/store"
 	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
@@ -43,10 +44,7 @@ func newAuthApp(t *testing.T, mutate func(*config.Config)) *authApp {
 	if mutate != nil {
 		mutate(&cfg)
 	}
-	svc, err := auth.New(st, cfg.Auth, auth.WithHashParams(auth.HashParams{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := newTestAuth(t, st, cfg.Auth)
 	auditSvc, err := audit.New(st, 0, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -57,6 +55,17 @@ func newAuthApp(t *testing.T, mutate func(*config.Config)) *authApp {
 		o.Services = services
 	})
 	return &authApp{testApp: ta, svc: svc, services: services}
+}
+
+// newTestAuth is the accounts service on st with cfg and a password hash
+// cheap enough for tests, plus opts.
+func newTestAuth(t *testing.T, st *store.Store, cfg config.Auth, opts ...auth.Option) *auth.Service {
+	t.Helper()
+	svc, err := auth.New(st, cfg, append([]auth.Option{auth.WithHashParams(auth.HashParams{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32})}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc
 }
 
 type reqOpt func(*http.Request)

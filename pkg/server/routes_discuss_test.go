@@ -37,10 +37,7 @@ func newDiscussApp(t *testing.T, mutate func(*discuss.Options)) *discussApp {
 	st := storetest.Open(t)
 	cfg := config.Default()
 	cfg.Auth.JWTSecret = authTestSecret
-	authSvc, err := auth.New(st, cfg.Auth, auth.WithHashParams(auth.HashParams{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	authSvc := newTestAuth(t, st, cfg.Auth)
 	b, err := blog.New(st)
 	if err != nil {
 		t.Fatal(err)

@@ -44,10 +44,8 @@ func newLiveApp(t *testing.T, mutate func(*config.Config)) *liveApp {
 	if mutate != nil {
 		mutate(&cfg)
 	}
-	a, err := auth.New(st, cfg.Auth, auth.WithHashParams(auth.HashParams{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := newTestAuth(t, st, cfg.Auth)
+	var err error
 	la := &liveApp{auth: a, tok: map[string]string{}, id: map[string]uint64{}}
 	la.hub = events.NewHub(eventsOptions(cfg.Events, nil))
 	t.Cleanup(la.hub.Close)

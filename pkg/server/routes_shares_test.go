@@ -62,10 +62,8 @@ func newSharesTestAppWithConfig(t *testing.T, mutate func(*config.Config)) *shar
 	sa := &sharesTestApp{clock: &testClock{t: time.Now()}}
 	sa.filesTestApp = newFilesTestAppWithOptions(t, mutate, func(o *Options) {
 		st := o.Services.Store
-		a, err := auth.New(st, config.Default().Auth, auth.WithHashParams(auth.HashParams{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}))
-		if err != nil {
-			t.Fatal(err)
-		}
+		a := newTestAuth(t, st, config.Default().Auth)
+		var err error
 		if sa.shares, err = shares.New(st, a, sa.clock.Now); err != nil {
 			t.Fatal(err)
 		}
