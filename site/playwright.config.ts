@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { browserUse, chromiumLaunch, chromiumProject } from './e2e/browser';
 import { baseURL, devhubBin, devhubEnv } from './e2e/env';
 
 // Browser tests against the real binary (`../bin/devhub serve`, or $DEVHUB_BIN) on a free
@@ -19,25 +20,8 @@ export default defineConfig({
   expect: { timeout: 7_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
   globalTeardown: './e2e/global-teardown.ts',
-  use: {
-    baseURL,
-    locale: 'en-US',
-    timezoneId: 'UTC',
-    trace: 'off',
-    screenshot: 'only-on-failure',
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--use-fake-ui-for-media-stream',
-        '--use-fake-device-for-media-stream',
-      ],
-    },
-  },
-  projects: [{ name: 'chromium', use: { browserName: 'chromium', viewport: { width: 1280, height: 800 } } }],
+  use: { baseURL, ...browserUse, launchOptions: chromiumLaunch() },
+  projects: [chromiumProject('chromium')],
   webServer: {
     command: `"${devhubBin}" serve`,
     url: `${baseURL}/healthz`,

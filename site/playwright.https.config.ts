@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { browserUse, chromiumLaunch, chromiumProject } from './e2e/browser';
 import { domain, spki } from './e2e/tls-env';
 
 // The https browser test: devhub serving its own TLS (server.tls files) on devhub.test, which
@@ -17,24 +18,9 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
-    locale: 'en-US',
-    timezoneId: 'UTC',
-    trace: 'off',
-    screenshot: 'only-on-failure',
+    ...browserUse,
     ignoreHTTPSErrors: false,
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--use-fake-ui-for-media-stream',
-        '--use-fake-device-for-media-stream',
-        `--host-resolver-rules=MAP ${domain} 127.0.0.1`,
-        `--ignore-certificate-errors-spki-list=${spki}`,
-      ],
-    },
+    launchOptions: chromiumLaunch(`--host-resolver-rules=MAP ${domain} 127.0.0.1`, `--ignore-certificate-errors-spki-list=${spki}`),
   },
-  projects: [{ name: 'chromium-https', use: { browserName: 'chromium', viewport: { width: 1280, height: 800 } } }],
+  projects: [chromiumProject('chromium-https')],
 });

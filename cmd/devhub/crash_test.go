@@ -54,6 +54,21 @@ type instance struct {
 	env                []string
 }
 
+// newInstance is bin on a free loopback address with all of its storage
+// under dataDir; extra (KEY=value) is added to its environment.
+func newInstance(t *testing.T, bin, dataDir string, extra ...string) *instance {
+	t.Helper()
+	in := &instance{bin: bin, dataDir: dataDir, addr: freeAddr(t)}
+	in.env = append(append(os.Environ(),
+		"DEVHUB_SERVER_ADDR="+in.addr,
+		"DEVHUB_STORAGE_DATA_DIR="+dataDir,
+		"DEVHUB_STORAGE_UPLOADS_DIR="+filepath.Join(dataDir, "uploads"),
+		"DEVHUB_STORAGE_ROMS_DIR="+filepath.Join(dataDir, "roms"),
+		"DEVHUB_STORAGE_CONTENT_DIR="+filepath.Join(dataDir, "content"),
+	), extra...)
+	return in
+}
+
 func (in *instance) run(t *testing.T, stdin string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(in.bin, args...)
@@ -109,14 +124,7 @@ func TestCrashKeepsEveryAcknowledgedWrite(t *testing.T) {
 	bin := buildBinary(t)
 	for round := 1; round <= 3; round++ {
 		t.Run(fmt.Sprintf("kill point %d", round), func(t *testing.T) {
-			dataDir := t.TempDir()
-			in := &instance{bin: bin, dataDir: dataDir, addr: freeAddr(t)}
-			in.env = append(os.Environ(),
-				"DEVHUB_SERVER_ADDR="+in.addr,
-				"DEVHUB_STORAGE_DATA_DIR="+dataDir,
-				"DEVHUB_STORAGE_UPLOADS_DIR="+filepath.Join(dataDir, "uploads"),
-				"DEVHUB_STORAGE_ROMS_DIR="+filepath.Join(dataDir, "roms"),
-				"DEVHUB_STORAGE_CONTENT_DIR="+filepath.Join(dataDir, "content"),
+			in := newInstance(t, bin, t.TempDir(),
 				"DEVHUB_FILES_MAX_CONCURRENT_UPLOADS_PER_USER=64",
 				"DEVHUB_FILES_UPLOADS_PER_MINUTE=10000",
 			)
@@ -153,7 +161,7 @@ func TestCrashKeepsEveryAcknowledgedWrite(t *testing.T) {
 			wg.Wait()
 
 			// The store passes bbolt's consistency check after the crash.
-			db, err := bolt.Open(filepath.Join(dataDir, "devhub.db"), 0o600, &bolt.Options{Timeout: time.Second, ReadOnly: true})
+			db, err := bolt.Open(filepath.Join(in.dataDir, "devhub.db"), 0o600, &bolt.Options{Timeout: time.Second, ReadOnly: true})
 			if err != nil {
 				t.Fatalf("store after kill -9: %v", err)
 			}
@@ -197,7 +205,7 @@ func TestCrashKeepsEveryAcknowledgedWrite(t *testing.T) {
 					resp.Body.Close()
 				}
 			}
-			entries, _ := os.ReadDir(filepath.Join(dataDir, "uploads"))
+			entries, _ := os.ReadDir(filepath.Join(in.dataDir, "uploads"))
 			for _, e := range entries {
 				if strings.HasPrefix(e.Name(), ".upload-") {
 					t.Errorf("temp file %s left after start-up", e.Name())
@@ -235,18 +243,13 @@ func uploadFile(ctx context.Context, addr, token string, size int, got *acked) {
 	req, _ := http.NewRequestWithContext(ctx, "POST", "http://"+addr+"/api/files/upload", &body)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return
-	}
-	defer resp.Body.Close()
 	var out struct {
 		Files []struct {
 			ID     uint64 `json:"id"`
 			SHA256 string `json:"sha256"`
 		} `json:"files"`
 	}
-	if resp.StatusCode != 201 || json.NewDecoder(resp.Body).Decode(&out) != nil || len(out.Files) != 1 {
+	if !created(req, &out) || len(out.Files) != 1 {
 		return
 	}
 	sum := sha256.Sum256(data)
@@ -260,20 +263,27 @@ func createArticle(ctx context.Context, addr, token, name string, got *acked) {
 	req, _ := http.NewRequestWithContext(ctx, "POST", "http://"+addr+"/api/blog", bytes.NewReader(b))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return
-	}
-	defer resp.Body.Close()
 	var out struct {
 		ID uint64 `json:"id"`
 	}
-	if resp.StatusCode != 201 || json.NewDecoder(resp.Body).Decode(&out) != nil {
+	if !created(req, &out) {
 		return
 	}
 	got.mu.Lock()
 	got.articles[out.ID] = name
 	got.mu.Unlock()
+}
+
+// created sends req and reports whether it was answered 201 with a body
+// that decodes into out: only then is the write acknowledged (a request the
+// kill cut off is not).
+func created(req *http.Request, out any) bool {
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false
+	}
+	defer resp.Body.Close()
+	return resp.StatusCode == 201 && json.NewDecoder(resp.Body).Decode(out) == nil
 }
 
 func listFiles(t *testing.T, addr string) map[uint64]bool {

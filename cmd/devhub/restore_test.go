@@ -19,18 +19,7 @@ func TestBackupRestores(t *testing.T) {
 		t.Skip("builds and runs the real binary")
 	}
 	bin := buildBinary(t)
-	newInstance := func(dataDir string) *instance {
-		in := &instance{bin: bin, dataDir: dataDir, addr: freeAddr(t)}
-		in.env = append(os.Environ(),
-			"DEVHUB_SERVER_ADDR="+in.addr,
-			"DEVHUB_STORAGE_DATA_DIR="+dataDir,
-			"DEVHUB_STORAGE_UPLOADS_DIR="+filepath.Join(dataDir, "uploads"),
-			"DEVHUB_STORAGE_ROMS_DIR="+filepath.Join(dataDir, "roms"),
-			"DEVHUB_STORAGE_CONTENT_DIR="+filepath.Join(dataDir, "content"),
-		)
-		return in
-	}
-	src := newInstance(t.TempDir())
+	src := newInstance(t, bin, t.TempDir())
 	src.run(t, "crash-test-password\n", "user", "create", "--email", "owner@example.com", "--name", "Owner", "--admin", "--password-stdin")
 	srv := src.start(t)
 	token := login(t, src.addr)
@@ -45,7 +34,7 @@ func TestBackupRestores(t *testing.T) {
 	srv.Process.Signal(syscall.SIGTERM)
 	srv.Wait()
 
-	dst := newInstance(t.TempDir())
+	dst := newInstance(t, bin, t.TempDir())
 	if err := os.MkdirAll(filepath.Join(dst.dataDir, "uploads"), 0o750); err != nil {
 		t.Fatal(err)
 	}

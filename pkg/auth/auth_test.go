@@ -347,6 +347,22 @@ func TestLoginThrottling(t *testing.T) {
 	})
 }
 
+// parallelLogins signs in n times at once from the test client, the i-th
+// time as email(i) with password, and returns each attempt's error.
+func parallelLogins(s *Service, n int, email func(i int) string, password string) []error {
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = s.Login(context.Background(), email(i), password, client)
+		}()
+	}
+	wg.Wait()
+	return errs
+}
+
 // A burst of parallel wrong guesses cannot slip past the count: attempts
 // are counted before the hash runs, so exactly LoginMaxFailures of them are
 // checked and the rest are refused unhashed.
@@ -359,16 +375,7 @@ func TestLoginThrottleHoldsUnderParallelBurst(t *testing.T) {
 			s, _ := newTestService(t)
 			register(t, s, "victim@example.com", "password1")
 			const burst = 40
-			var wg sync.WaitGroup
-			errs := make([]error, burst)
-			for i := range burst {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					_, errs[i] = s.Login(context.Background(), email(i), "wrong-pass", client)
-				}()
-			}
-			wg.Wait()
+			errs := parallelLogins(s, burst, email, "wrong-pass")
 			wrong, throttled := 0, 0
 			for _, err := range errs {
 				var te *ThrottledError
@@ -449,16 +456,7 @@ func TestSignInBudgetHoldsUnderParallelBurst(t *testing.T) {
 	s, _ := newTestService(t)
 	register(t, s, "loop@example.com", "password1")
 	const burst = 3 * SignInMaxPerWindow
-	var wg sync.WaitGroup
-	errs := make([]error, burst)
-	for i := range burst {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, errs[i] = s.Login(context.Background(), "loop@example.com", "password1", client)
-		}()
-	}
-	wg.Wait()
+	errs := parallelLogins(s, burst, func(int) string { return "loop@example.com" }, "password1")
 	ok := 0
 	for _, err := range errs {
 		var te *ThrottledError

@@ -83,7 +83,7 @@ type EmailLink struct {
 func (s *Service) newEmailToken(tx *bolt.Tx, rec *userRecord, purpose, to string) (*EmailLink, error) {
 	b := tx.Bucket([]byte(bucketEmailTokens))
 	now := s.now()
-	if err := sweepEmailTokens(b, now, func(r emailTokenRecord) bool {
+	if err := sweepTokens(b, now, func(r emailTokenRecord) bool {
 		return purpose == PurposeEmailChange && r.UserID == rec.ID && r.Purpose == PurposeEmailChange
 	}); err != nil {
 		return nil, err
@@ -98,12 +98,20 @@ func (s *Service) newEmailToken(tx *bolt.Tx, rec *userRecord, purpose, to string
 	return &EmailLink{Token: token, Purpose: purpose, To: to, User: u, Lang: rec.Lang, Expires: exp}, nil
 }
 
-// sweepEmailTokens deletes expired tokens and those drop picks.
-func sweepEmailTokens(b *bolt.Bucket, now time.Time, drop func(emailTokenRecord) bool) error {
+// A link's record (a password reset, an e-mail token) says until when the
+// link works.
+type expiring interface{ expiresAt() time.Time }
+
+func (r emailTokenRecord) expiresAt() time.Time { return r.Expires }
+func (r resetRecord) expiresAt() time.Time      { return r.Expires }
+
+// sweepTokens deletes the records of b that are unreadable or expired at
+// now (the zero time: none), and those drop picks (nil: none).
+func sweepTokens[R expiring](b *bolt.Bucket, now time.Time, drop func(R) bool) error {
 	var stale [][]byte
 	err := b.ForEach(func(k, v []byte) error {
-		var r emailTokenRecord
-		if json.Unmarshal(v, &r) != nil || !now.Before(r.Expires) || (drop != nil && drop(r)) {
+		var r R
+		if json.Unmarshal(v, &r) != nil || !now.Before(r.expiresAt()) || (drop != nil && drop(r)) {
 			stale = append(stale, append([]byte(nil), k...))
 		}
 		return nil
@@ -255,7 +263,7 @@ func (s *Service) ConfirmEmail(ctx context.Context, token string) (*EmailConfirm
 				return err
 			}
 			// Verification links of the old address are spent with it.
-			if err := sweepEmailTokens(b, s.now(), func(o emailTokenRecord) bool { return o.UserID == rec.ID }); err != nil {
+			if err := sweepTokens(b, s.now(), func(o emailTokenRecord) bool { return o.UserID == rec.ID }); err != nil {
 				return err
 			}
 		default:
@@ -294,7 +302,7 @@ func dropEmailChanges(tx *bolt.Tx, id uint64) error {
 	if b == nil {
 		return nil
 	}
-	return sweepEmailTokens(b, time.Time{}, func(o emailTokenRecord) bool {
+	return sweepTokens(b, time.Time{}, func(o emailTokenRecord) bool {
 		return o.UserID == id && o.Purpose == PurposeEmailChange
 	})
 }
@@ -305,5 +313,5 @@ func dropEmailTokens(tx *bolt.Tx, id uint64) error {
 	if b == nil {
 		return errors.New("auth: no e-mail token bucket")
 	}
-	return sweepEmailTokens(b, time.Time{}, func(o emailTokenRecord) bool { return o.UserID == id })
+	return sweepTokens(b, time.Time{}, func(o emailTokenRecord) bool { return o.UserID == id })
 }

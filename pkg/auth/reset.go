@@ -73,7 +73,7 @@ func (s *Service) CreatePasswordReset(ctx context.Context, email string) (*Reset
 		if err != nil {
 			return err
 		}
-		if err := sweepResets(b, now); err != nil {
+		if err := sweepTokens[resetRecord](b, now, nil); err != nil {
 			return err
 		}
 		rec, err := getByEmail(tx, email)
@@ -91,23 +91,6 @@ func (s *Service) CreatePasswordReset(ctx context.Context, email string) (*Reset
 		return nil
 	})
 	return out, err
-}
-
-func sweepResets(b *bolt.Bucket, now time.Time) error {
-	var stale [][]byte
-	err := b.ForEach(func(k, v []byte) error {
-		var r resetRecord
-		if json.Unmarshal(v, &r) != nil || !now.Before(r.Expires) {
-			stale = append(stale, append([]byte(nil), k...))
-		}
-		return nil
-	})
-	for _, k := range stale {
-		if err == nil {
-			err = b.Delete(k)
-		}
-	}
-	return err
 }
 
 // errResetToken is the answer to a reset token that is unknown, spent or
@@ -175,12 +158,8 @@ func (s *Service) ResetPassword(ctx context.Context, token, newPassword string, 
 			return err
 		}
 		rec.PasswordHash = hash
-		rec.TokenVersion++
-		if err := putUser(tx, rec); err != nil {
-			return err
-		}
 		u = rec.User
-		return revokeUserSessions(tx, rec.ID, "")
+		return reissue(tx, rec)
 	})
 	if err != nil {
 		return nil, err

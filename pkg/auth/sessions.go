@@ -471,14 +471,10 @@ func (s *Service) ChangePassword(ctx context.Context, p *Principal, oldPassword,
 			return err
 		}
 		cur.PasswordHash = hash
-		cur.TokenVersion++
 		if err := dropEmailChanges(tx, cur.ID); err != nil {
 			return err
 		}
-		if err := putUser(tx, cur); err != nil {
-			return err
-		}
-		return revokeUserSessions(tx, cur.ID, "")
+		return reissue(tx, cur)
 	})
 	if err != nil {
 		return nil, err
@@ -503,11 +499,7 @@ func (s *Service) RevokeSessions(ctx context.Context, email string) (int, error)
 			return err
 		}
 		n = len(sessions)
-		rec.TokenVersion++
-		if err := putUser(tx, rec); err != nil {
-			return err
-		}
-		return revokeUserSessions(tx, rec.ID, "")
+		return reissue(tx, rec)
 	})
 	return n, err
 }

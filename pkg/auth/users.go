@@ -212,6 +212,17 @@ func putUser(tx *bolt.Tx, rec *userRecord) error {
 	return store.PutJSON(tx.Bucket([]byte(bucketUsers)), store.Itob(rec.ID), rec)
 }
 
+// reissue saves rec with its token version raised, which makes every
+// access token of the account invalid at once, and ends all of its
+// sessions: after a new password or role, or "log out everywhere".
+func reissue(tx *bolt.Tx, rec *userRecord) error {
+	rec.TokenVersion++
+	if err := putUser(tx, rec); err != nil {
+		return err
+	}
+	return revokeUserSessions(tx, rec.ID, "")
+}
+
 // UserByEmail finds an account; store.ErrNotFound (wrapped) when absent.
 func (s *Service) UserByEmail(email string) (*User, error) {
 	return s.viewUser(func(tx *bolt.Tx) (*userRecord, error) { return getByEmail(tx, email) })
@@ -287,12 +298,8 @@ func (s *Service) SetRole(ctx context.Context, email, role string) (*User, error
 			return nil
 		}
 		rec.Role = role
-		rec.TokenVersion++
-		if err := putUser(tx, rec); err != nil {
-			return err
-		}
 		u = rec.User
-		return revokeUserSessions(tx, rec.ID, "")
+		return reissue(tx, rec)
 	})
 	if err != nil {
 		return nil, err
@@ -324,11 +331,7 @@ func (s *Service) SetPassword(ctx context.Context, email, password string) error
 			return err
 		}
 		rec.PasswordHash = hash
-		rec.TokenVersion++
-		if err := putUser(tx, rec); err != nil {
-			return err
-		}
-		return revokeUserSessions(tx, rec.ID, "")
+		return reissue(tx, rec)
 	})
 }
 

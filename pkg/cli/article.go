@@ -174,52 +174,42 @@ func newArticleListCmd(env *Env) *cobra.Command {
 
 func newArticleShowCmd(env *Env) *cobra.Command {
 	var asHTML, asJSON bool
-	cmd := &cobra.Command{
+	cmd := idArgCmd(env, &cobra.Command{
 		Use:   "show ID [--html|--json]",
 		Short: "Print an article (in the content/ file format, as HTML, or as JSON)",
 		Example: `  devhub article show 3
   devhub article show 3 --html > article.html`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := articleID(args[0])
+	}, articleID, func(_ *cobra.Command, svc *services, id uint64, arg string) error {
+		a, err := svc.Blog.Get(id)
+		if err != nil {
+			return articleErr(err, arg)
+		}
+		switch {
+		case asJSON:
+			html, err := svc.Blog.Render(a)
 			if err != nil {
 				return err
 			}
-			svc, err := env.Services()
+			return env.PrintJSON(blog.WithHTML{Article: a, ContentHTML: html, Translations: svc.Blog.Translations(a, true)})
+		case asHTML:
+			html, err := svc.Blog.Render(a)
 			if err != nil {
 				return err
 			}
-			a, err := svc.Blog.Get(id)
-			if err != nil {
-				return articleErr(err, args[0])
-			}
-			switch {
-			case asJSON:
-				html, err := svc.Blog.Render(a)
-				if err != nil {
-					return err
-				}
-				return env.PrintJSON(blog.WithHTML{Article: a, ContentHTML: html, Translations: svc.Blog.Translations(a, true)})
-			case asHTML:
-				html, err := svc.Blog.Render(a)
-				if err != nil {
-					return err
-				}
-				_, err = io.WriteString(env.Out, html)
-				return err
-			}
-			raw, err := blog.FormatContentFile(a)
-			if err != nil {
-				return err
-			}
-			_, err = env.Out.Write(raw)
+			_, err = io.WriteString(env.Out, html)
 			return err
-		},
-	}
+		}
+		raw, err := blog.FormatContentFile(a)
+		if err != nil {
+			return err
+		}
+		_, err = env.Out.Write(raw)
+		return err
+	})
 	cmd.Flags().BoolVar(&asHTML, "html", false, "print the rendered HTML")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON with content and content_html")
 	cmd.MarkFlagsMutuallyExclusive("html", "json")
-	return needsStore(cmd)
+	return cmd
 }
 
 func newArticleEditCmd(env *Env) *cobra.Command {
@@ -306,28 +296,17 @@ func newArticleEditCmd(env *Env) *cobra.Command {
 }
 
 func newArticleRmCmd(env *Env) *cobra.Command {
-	cmd := &cobra.Command{
+	return idArgCmd(env, &cobra.Command{
 		Use:     "rm ID",
 		Short:   "Delete an article",
 		Example: "  devhub article rm 3",
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := articleID(args[0])
-			if err != nil {
-				return err
-			}
-			svc, err := env.Services()
-			if err != nil {
-				return err
-			}
-			if err := svc.hub.DeleteArticle(cmd.Context(), usecase.Owner(), id); err != nil {
-				return articleErr(err, args[0])
-			}
-			env.Printf("deleted article %d\n", id)
-			return nil
-		},
-	}
-	return needsStore(cmd)
+	}, articleID, func(cmd *cobra.Command, svc *services, id uint64, arg string) error {
+		if err := svc.hub.DeleteArticle(cmd.Context(), usecase.Owner(), id); err != nil {
+			return articleErr(err, arg)
+		}
+		env.Printf("deleted article %d\n", id)
+		return nil
+	})
 }
 
 func newArticleImportCmd(env *Env) *cobra.Command {

@@ -11,46 +11,21 @@ import (
 func TestArticleStatusFlags(t *testing.T) {
 	newTestInstance(t)
 	cwd := t.TempDir()
-	create := func(extra ...string) []string {
-		return append([]string{"article", "create", "--name", "N", "--excerpt", "E", "--category", "C", "--file", "-", "--json"}, extra...)
-	}
-	tests := []struct {
-		name       string
-		args       []string
-		code       int
-		wantOut    []string
-		wantStderr string
-	}{
-		{"draft", create("--status", "draft"), 0, []string{`"status": "draft"`, `"version": 1`}, ""},
-		{"publish-at implies scheduled", create("--publish-at", "2099-05-06T07:08:09Z"), 0,
+	runCLICases(t, cwd, "# body\n", []cliCase{
+		{"draft", articleCreateArgs("--status", "draft"), 0, []string{`"status": "draft"`, `"version": 1`}, ""},
+		{"publish-at implies scheduled", articleCreateArgs("--publish-at", "2099-05-06T07:08:09Z"), 0,
 			[]string{`"status": "scheduled"`, `"publishAt": "2099-05-06T07:08:09Z"`}, ""},
-		{"default published", create(), 0, []string{`"status": "published"`, `"publishAt": null`}, ""},
-		{"bad status", create("--status", "secret"), 1, nil, "status"},
-		{"bad publish-at", create("--publish-at", "next week"), 1, nil, "--publish-at"},
-		{"scheduled without a time", create("--status", "scheduled"), 1, nil, "publishAt"},
+		{"default published", articleCreateArgs(), 0, []string{`"status": "published"`, `"publishAt": null`}, ""},
+		{"bad status", articleCreateArgs("--status", "secret"), 1, nil, "status"},
+		{"bad publish-at", articleCreateArgs("--publish-at", "next week"), 1, nil, "--publish-at"},
+		{"scheduled without a time", articleCreateArgs("--status", "scheduled"), 1, nil, "publishAt"},
 		{"edit to draft", []string{"article", "edit", "3", "--status", "draft", "--json"}, 0, []string{`"status": "draft"`, `"version": 2`}, ""},
 		{"edit schedule", []string{"article", "edit", "3", "--publish-at", "2099-01-01T00:00:00+02:00", "--json"}, 0,
 			[]string{`"status": "scheduled"`, `"publishAt": "2098-12-31T22:00:00Z"`}, ""},
 		{"edit bad publish-at", []string{"article", "edit", "3", "--publish-at", "2099-13-01"}, 1, nil, "RFC 3339"},
 		{"edit bad status", []string{"article", "edit", "3", "--status", "gone"}, 1, nil, "status"},
 		{"edit unknown", []string{"article", "edit", "99", "--status", "draft"}, 1, nil, "no article with id 99"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			out, stderr, code := articleCLI(t, cwd, "# body\n", tc.args...)
-			if code != tc.code {
-				t.Fatalf("exit %d, want %d: %s %s", code, tc.code, out, stderr)
-			}
-			for _, w := range tc.wantOut {
-				if !strings.Contains(out, w) {
-					t.Errorf("output lacks %q:\n%s", w, out)
-				}
-			}
-			if !strings.Contains(stderr, tc.wantStderr) {
-				t.Errorf("stderr lacks %q: %s", tc.wantStderr, stderr)
-			}
-		})
-	}
+	})
 	// The owner's list shows every article with its status (the third was
 	// published, then made a draft, then scheduled); a refused
 	// command wrote nothing.

@@ -80,11 +80,7 @@ func dumpTree(t *testing.T, dir string) map[string]string {
 // links and save states.
 func apiView(t *testing.T) map[string]string {
 	t.Helper()
-	cfg, err := loadConfig("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := openServices(t, cfg)
+	cfg, svc := openInstance(t)
 	defer svc.Close()
 	app, err := server.New(server.Options{Config: cfg, Services: svc.Services, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
@@ -258,11 +254,7 @@ func seedSite(t *testing.T, ti *testInstance) {
 		t.Fatalf("rom list: %v %v", games, err)
 	}
 
-	cfg, err := loadConfig("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := openServices(t, cfg)
+	_, svc := openInstance(t)
 	defer svc.Close()
 	player, err := svc.Auth.UserByEmail("player@example.org")
 	if err != nil {

@@ -75,14 +75,7 @@ func TestTLSConfigRefused(t *testing.T) {
 		{"bad http address", map[string]string{"DEVHUB_SERVER_TLS": "acme", "DEVHUB_SERVER_DOMAINS": "hub.example.org", "DEVHUB_SERVER_HTTP_ADDR": "eighty"}, "server.http_addr"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ti := newTestInstance(t)
-			for k, v := range tc.env {
-				t.Setenv(k, v)
-			}
-			_, stderr, code := ti.run("", "serve")
-			if code != 1 || !strings.Contains(stderr, tc.want) {
-				t.Fatalf("exit %d, stderr %q, want %q", code, stderr, tc.want)
-			}
+			ti, stderr := serveRefused(t, tc.env, tc.want)
 			if strings.Contains(stderr, "/nonexistent") {
 				t.Fatalf("the answer names a path: %q", stderr)
 			}

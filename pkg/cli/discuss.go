@@ -27,23 +27,28 @@ func parseIDArg(what, raw string) (uint64, error) {
 // id is checked before the store is opened, and do runs with the
 // services.
 func idCmd(env *Env, use, short, example string, do func(cmd *cobra.Command, svc *services, id uint64) error) *cobra.Command {
-	return needsStore(&cobra.Command{
-		Use:     use,
-		Short:   short,
-		Example: example,
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := parseIDArg("ID", args[0])
-			if err != nil {
-				return err
-			}
-			svc, err := env.Services()
-			if err != nil {
-				return err
-			}
-			return do(cmd, svc, id)
-		},
-	})
+	return idArgCmd(env, &cobra.Command{Use: use, Short: short, Example: example},
+		func(arg string) (uint64, error) { return parseIDArg("ID", arg) },
+		func(cmd *cobra.Command, svc *services, id uint64, _ string) error { return do(cmd, svc, id) })
+}
+
+// idArgCmd completes cmd as a command on the one record its argument
+// names: parse reads the id from it, and do runs with the services, the
+// id and the argument as given.
+func idArgCmd(env *Env, cmd *cobra.Command, parse func(arg string) (uint64, error), do func(cmd *cobra.Command, svc *services, id uint64, arg string) error) *cobra.Command {
+	cmd.Args = cobra.ExactArgs(1)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		id, err := parse(args[0])
+		if err != nil {
+			return err
+		}
+		svc, err := env.Services()
+		if err != nil {
+			return err
+		}
+		return do(cmd, svc, id, args[0])
+	}
+	return needsStore(cmd)
 }
 
 func newForumCmd(env *Env) *cobra.Command {
@@ -111,34 +116,20 @@ first; default: after the last).`,
 }
 
 func newForumCategoryListCmd(env *Env) *cobra.Command {
-	var asJSON bool
-	cmd := needsStore(&cobra.Command{
+	return readCmd(env, &cobra.Command{
 		Use:     "list [--json]",
 		Short:   "List the forum's categories in order",
 		Example: "  devhub forum category list --json",
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			svc, err := env.Services()
-			if err != nil {
-				return err
-			}
-			cats, err := svc.hub.ForumCategories(cmd.Context(), usecase.Owner())
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return env.PrintJSON(cats)
-			}
-			tw := tabwriter.NewWriter(env.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tPOSITION\tTHREADS\tNAME")
-			for _, c := range cats {
-				fmt.Fprintf(tw, "%d\t%d\t%d\t%s\n", c.ID, c.Position, c.Threads, c.Name)
-			}
-			return tw.Flush()
-		},
+	}, "print JSON", func(cmd *cobra.Command, svc *services) ([]discuss.Category, error) {
+		return svc.hub.ForumCategories(cmd.Context(), usecase.Owner())
+	}, func(cats []discuss.Category) error {
+		tw := tabwriter.NewWriter(env.Out, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tPOSITION\tTHREADS\tNAME")
+		for _, c := range cats {
+			fmt.Fprintf(tw, "%d\t%d\t%d\t%s\n", c.ID, c.Position, c.Threads, c.Name)
+		}
+		return tw.Flush()
 	})
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	return cmd
 }
 
 func newForumCategoryRmCmd(env *Env) *cobra.Command {
@@ -153,63 +144,47 @@ func newForumCategoryRmCmd(env *Env) *cobra.Command {
 }
 
 func newForumThreadListCmd(env *Env) *cobra.Command {
-	var (
-		asJSON   bool
-		category string
-		search   string
-	)
-	cmd := needsStore(&cobra.Command{
+	var category, search string
+	cmd := readCmd(env, &cobra.Command{
 		Use:     "list [--category ID] [--search WORDS] [--json]",
 		Short:   "List forum threads (every status), newest first",
 		Example: "  devhub forum thread list --category 1\n  devhub forum thread list --search backup --json",
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			q := discuss.ThreadQuery{Sort: discuss.Newest, Search: search, Limit: 100}
-			if category != "" {
-				id, err := parseIDArg("--category", category)
-				if err != nil {
-					return err
-				}
-				q.Category = id
-			}
-			svc, err := env.Services()
+	}, "print JSON", func(cmd *cobra.Command, svc *services) ([]discuss.Thread, error) {
+		q := discuss.ThreadQuery{Sort: discuss.Newest, Search: search, Limit: 100}
+		if category != "" {
+			id, err := parseIDArg("--category", category)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			var all []discuss.Thread
-			for q.Page = 1; ; q.Page++ {
-				_, page, err := svc.hub.ForumThreads(cmd.Context(), usecase.Owner(), q)
-				if err != nil {
-					return err
-				}
-				all = append(all, page.Threads...)
-				if len(page.Threads) < q.Limit {
-					break
-				}
+			q.Category = id
+		}
+		all := []discuss.Thread{}
+		for q.Page = 1; ; q.Page++ {
+			_, page, err := svc.hub.ForumThreads(cmd.Context(), usecase.Owner(), q)
+			if err != nil {
+				return nil, err
 			}
-			if asJSON {
-				if all == nil {
-					all = []discuss.Thread{}
-				}
-				return env.PrintJSON(all)
+			all = append(all, page.Threads...)
+			if len(page.Threads) < q.Limit {
+				return all, nil
 			}
-			tw := tabwriter.NewWriter(env.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tCATEGORY\tSTATUS\tREPLIES\tCREATED\tTITLE")
-			for _, t := range all {
-				flags := ""
-				if t.Pinned {
-					flags += " [pinned]"
-				}
-				if t.Locked {
-					flags += " [locked]"
-				}
-				fmt.Fprintf(tw, "%d\t%d\t%s\t%d\t%s\t%s%s\n", t.ID, t.CategoryID, t.Status, t.Replies,
-					t.CreatedAt.Local().Format(time.DateTime), t.Title, flags)
+		}
+	}, func(all []discuss.Thread) error {
+		tw := tabwriter.NewWriter(env.Out, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tCATEGORY\tSTATUS\tREPLIES\tCREATED\tTITLE")
+		for _, t := range all {
+			flags := ""
+			if t.Pinned {
+				flags += " [pinned]"
 			}
-			return tw.Flush()
-		},
+			if t.Locked {
+				flags += " [locked]"
+			}
+			fmt.Fprintf(tw, "%d\t%d\t%s\t%d\t%s\t%s%s\n", t.ID, t.CategoryID, t.Status, t.Replies,
+				t.CreatedAt.Local().Format(time.DateTime), t.Title, flags)
+		}
+		return tw.Flush()
 	})
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().StringVar(&category, "category", "", "only this category's threads")
 	cmd.Flags().StringVar(&search, "search", "", "only threads containing these words, best match first")
 	return cmd
@@ -239,52 +214,40 @@ func newCommentCmd(env *Env) *cobra.Command {
 
 func newCommentListCmd(env *Env) *cobra.Command {
 	var (
-		asJSON, pending bool
-		article         string
+		pending bool
+		article string
 	)
-	cmd := needsStore(&cobra.Command{
+	cmd := readCmd(env, &cobra.Command{
 		Use:     "list [--article ID] [--pending] [--json]",
 		Short:   "List comments (every status), newest first",
 		Example: "  devhub comment list --pending\n  devhub comment list --article 4 --json",
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			var aid uint64
-			if article != "" {
-				id, err := blog.ParseID(article)
-				if err != nil {
-					return fmt.Errorf("--article must be an article id, got %q", article)
-				}
-				aid = id
-			}
-			svc, err := env.Services()
+	}, "print JSON", func(cmd *cobra.Command, svc *services) ([]discuss.Comment, error) {
+		var aid uint64
+		if article != "" {
+			id, err := blog.ParseID(article)
 			if err != nil {
-				return err
+				return nil, fmt.Errorf("--article must be an article id, got %q", article)
 			}
-			list, err := svc.hub.AllComments(cmd.Context(), usecase.Owner(), aid, pending)
-			if err != nil {
-				return err
+			aid = id
+		}
+		return svc.hub.AllComments(cmd.Context(), usecase.Owner(), aid, pending)
+	}, func(list []discuss.Comment) error {
+		tw := tabwriter.NewWriter(env.Out, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tARTICLE\tSTATUS\tAUTHOR\tCREATED\tTEXT")
+		for _, c := range list {
+			author := c.Author.Name
+			if c.Author.ID == 0 {
+				author = "(deleted account)"
 			}
-			if asJSON {
-				return env.PrintJSON(list)
+			text := strings.Join(strings.Fields(c.Content), " ")
+			if len([]rune(text)) > 60 {
+				text = string([]rune(text)[:60]) + "…"
 			}
-			tw := tabwriter.NewWriter(env.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tARTICLE\tSTATUS\tAUTHOR\tCREATED\tTEXT")
-			for _, c := range list {
-				author := c.Author.Name
-				if c.Author.ID == 0 {
-					author = "(deleted account)"
-				}
-				text := strings.Join(strings.Fields(c.Content), " ")
-				if len([]rune(text)) > 60 {
-					text = string([]rune(text)[:60]) + "…"
-				}
-				fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\n", c.ID, c.ArticleID, c.Status, author,
-					c.CreatedAt.Local().Format(time.DateTime), text)
-			}
-			return tw.Flush()
-		},
+			fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\n", c.ID, c.ArticleID, c.Status, author,
+				c.CreatedAt.Local().Format(time.DateTime), text)
+		}
+		return tw.Flush()
 	})
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().BoolVar(&pending, "pending", false, "only comments waiting for approval")
 	cmd.Flags().StringVar(&article, "article", "", "only this article's comments")
 	return cmd

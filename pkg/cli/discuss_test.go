@@ -16,11 +16,7 @@ import (
 // returns the comment's id; the store is closed again.
 func seedDiscussion(t *testing.T) uint64 {
 	t.Helper()
-	cfg, err := loadConfig("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := openServices(t, cfg)
+	_, svc := openInstance(t)
 	defer svc.Close()
 	ctx := context.Background()
 	u, err := svc.Auth.CreateUser(ctx, auth.NewUser{Email: "a@example.com", Name: "Alice", Password: "password123", Role: auth.RoleUser})

@@ -116,65 +116,53 @@ func printEntry(env *Env, e *downloads.Entry, asJSON bool) error {
 	return nil
 }
 
-func newDownloadAddCmd(env *Env) *cobra.Command {
+// entryWriteCmd completes cmd, which writes the entry SLUG from the
+// entry's flags with write and prints what it wrote (as JSON with --json).
+func entryWriteCmd(env *Env, cmd *cobra.Command, write func(cmd *cobra.Command, svc *services, slug string, c usecase.DownloadChange) (*downloads.Entry, error)) *cobra.Command {
 	var f downloadFlags
 	var asJSON bool
-	cmd := needsStore(&cobra.Command{
+	cmd.Args = cobra.ExactArgs(1)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		svc, err := env.Services()
+		if err != nil {
+			return err
+		}
+		c, err := f.change(env, cmd)
+		if err != nil {
+			return err
+		}
+		out, err := write(cmd, svc, args[0], c)
+		if err != nil {
+			return err
+		}
+		return printEntry(env, out, asJSON)
+	}
+	f.bind(cmd)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the entry as JSON")
+	return needsStore(cmd)
+}
+
+func newDownloadAddCmd(env *Env) *cobra.Command {
+	return entryWriteCmd(env, &cobra.Command{
 		Use:     "add SLUG",
 		Short:   "Add an entry to a download section",
 		Example: `  devhub download add my-tool --section programs --name "My tool" --summary "Does one thing" --systems windows-10,windows-11`,
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			svc, err := env.Services()
-			if err != nil {
-				return err
-			}
-			c, err := f.change(env, cmd)
-			if err != nil {
-				return err
-			}
-			e := downloads.Entry{Slug: args[0]}
-			usecase.ApplyDownloadChange(&e, c)
-			out, err := svc.hub.CreateDownload(cmd.Context(), usecase.Owner(), e)
-			if err != nil {
-				return err
-			}
-			return printEntry(env, out, asJSON)
-		},
+	}, func(cmd *cobra.Command, svc *services, slug string, c usecase.DownloadChange) (*downloads.Entry, error) {
+		e := downloads.Entry{Slug: slug}
+		usecase.ApplyDownloadChange(&e, c)
+		return svc.hub.CreateDownload(cmd.Context(), usecase.Owner(), e)
 	})
-	f.bind(cmd)
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the entry as JSON")
-	return cmd
 }
 
 func newDownloadEditCmd(env *Env) *cobra.Command {
-	var f downloadFlags
-	var asJSON bool
-	cmd := needsStore(&cobra.Command{
+	return entryWriteCmd(env, &cobra.Command{
 		Use:   "edit SLUG",
 		Short: "Change an entry (only the flags given)",
 		Example: `  devhub download edit my-tool --summary "Does two things"
   devhub download edit my-tool --hidden`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			svc, err := env.Services()
-			if err != nil {
-				return err
-			}
-			c, err := f.change(env, cmd)
-			if err != nil {
-				return err
-			}
-			out, err := svc.hub.ChangeDownload(cmd.Context(), usecase.Owner(), args[0], c)
-			if err != nil {
-				return err
-			}
-			return printEntry(env, out, asJSON)
-		},
+	}, func(cmd *cobra.Command, svc *services, slug string, c usecase.DownloadChange) (*downloads.Entry, error) {
+		return svc.hub.ChangeDownload(cmd.Context(), usecase.Owner(), slug, c)
 	})
-	f.bind(cmd)
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the entry as JSON")
-	return cmd
 }
 
 func newDownloadListCmd(env *Env) *cobra.Command {

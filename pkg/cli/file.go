@@ -218,7 +218,7 @@ func parseFileID(s string) (uint64, error) {
 
 func newFileGetCmd(env *Env) *cobra.Command {
 	var out string
-	cmd := &cobra.Command{
+	cmd := idArgCmd(env, &cobra.Command{
 		Use:   "get ID",
 		Short: "Save a file from the file cloud, checking its sha256",
 		Long: `get writes a stored file to -o FILE (or to stdout with -o -). Without -o it is
@@ -228,38 +228,28 @@ on a mismatch nothing is left under the target name.`,
 		Example: `  devhub file get 12
   devhub file get 12 -o /tmp/talk.mp4
   devhub file get 12 -o - | sha256sum`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := parseFileID(args[0])
-			if err != nil {
-				return err
-			}
-			svc, err := env.Services()
-			if err != nil {
-				return err
-			}
-			f, fh, err := svc.Files.Open(id)
-			if err != nil {
-				return fmt.Errorf("file %d: %w", id, err)
-			}
-			defer fh.Close()
-			if out == "-" {
-				return copyVerified(env.Out, fh, f, nil)
-			}
-			target := env.Abs(out)
-			overwrite := out != ""
-			if out == "" {
-				target = filepath.Join(env.Cwd, files.SanitizeName(f.OriginalName))
-			}
-			if err := getToFile(env, fh, f, target, overwrite); err != nil {
-				return err
-			}
-			env.Printf("saved file %d to %s (%s, sha256 ok)\n", f.ID, target, text.Bytes(f.Size))
-			return nil
-		},
-	}
+	}, parseFileID, func(_ *cobra.Command, svc *services, id uint64, _ string) error {
+		f, fh, err := svc.Files.Open(id)
+		if err != nil {
+			return fmt.Errorf("file %d: %w", id, err)
+		}
+		defer fh.Close()
+		if out == "-" {
+			return copyVerified(env.Out, fh, f, nil)
+		}
+		target := env.Abs(out)
+		overwrite := out != ""
+		if out == "" {
+			target = filepath.Join(env.Cwd, files.SanitizeName(f.OriginalName))
+		}
+		if err := getToFile(env, fh, f, target, overwrite); err != nil {
+			return err
+		}
+		env.Printf("saved file %d to %s (%s, sha256 ok)\n", f.ID, target, text.Bytes(f.Size))
+		return nil
+	})
 	cmd.Flags().StringVarP(&out, "output", "o", "", "where to write the file (- for stdout)")
-	return needsStore(cmd)
+	return cmd
 }
 
 // getToFile writes to a temp file beside target and renames it only after
@@ -320,29 +310,18 @@ func copyVerified(dst io.Writer, src io.Reader, f *files.File, bar *progress) er
 }
 
 func newFileRmCmd(env *Env) *cobra.Command {
-	cmd := &cobra.Command{
+	return idArgCmd(env, &cobra.Command{
 		Use:     "rm ID",
 		Short:   "Delete a file from the file cloud (record and bytes)",
 		Example: "  devhub file rm 12",
-		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := parseFileID(args[0])
-			if err != nil {
-				return err
-			}
-			svc, err := env.Services()
-			if err != nil {
-				return err
-			}
-			f, err := svc.hub.DeleteFile(cmd.Context(), usecase.Owner(), id)
-			if err != nil {
-				return fmt.Errorf("file %d: %w", id, err)
-			}
-			env.Printf("deleted file %d: %s\n", f.ID, f.OriginalName)
-			return nil
-		},
-	}
-	return needsStore(cmd)
+	}, parseFileID, func(cmd *cobra.Command, svc *services, id uint64, _ string) error {
+		f, err := svc.hub.DeleteFile(cmd.Context(), usecase.Owner(), id)
+		if err != nil {
+			return fmt.Errorf("file %d: %w", id, err)
+		}
+		env.Printf("deleted file %d: %s\n", f.ID, f.OriginalName)
+		return nil
+	})
 }
 
 // progress draws a one-line progress bar, redrawn at most every 100 ms.

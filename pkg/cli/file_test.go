@@ -262,11 +262,7 @@ func TestFileCommandsThroughRunningServer(t *testing.T) {
 // start-up removes what interrupted uploads left, and nothing else.
 func TestServeStartupSweepsUploads(t *testing.T) {
 	newTestInstance(t)
-	cfg, err := loadConfig("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := openServices(t, cfg)
+	cfg, svc := openInstance(t)
 	defer svc.Close()
 	kept, err := svc.Files.Save(context.Background(), "kept.txt", strings.NewReader("kept"), cliUploader)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/devhub/devhub/pkg/newsletter"
 	"github.com/devhub/devhub/pkg/usecase"
 )
 
@@ -24,38 +25,24 @@ func newNewsletterCmd(env *Env) *cobra.Command {
 }
 
 func newNewsletterCountCmd(env *Env) *cobra.Command {
-	var asJSON bool
-	cmd := needsStore(&cobra.Command{
+	return readCmd(env, &cobra.Command{
 		Use:     "count [--json]",
 		Short:   "Count the subscribers: confirmed (per language) and awaiting confirmation",
 		Example: "  devhub newsletter count",
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			svc, err := env.Services()
-			if err != nil {
-				return err
-			}
-			c, err := svc.hub.NewsletterCount(usecase.Owner())
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return env.PrintJSON(c)
-			}
-			env.Printf("%d confirmed, %d awaiting confirmation\n", c.Confirmed, c.Pending)
-			langs := make([]string, 0, len(c.ByLang))
-			for l := range c.ByLang {
-				langs = append(langs, l)
-			}
-			sort.Strings(langs)
-			for _, l := range langs {
-				env.Printf("  %s: %d\n", l, c.ByLang[l])
-			}
-			return nil
-		},
+	}, "print the counts as JSON", func(_ *cobra.Command, svc *services) (newsletter.Counts, error) {
+		return svc.hub.NewsletterCount(usecase.Owner())
+	}, func(c newsletter.Counts) error {
+		env.Printf("%d confirmed, %d awaiting confirmation\n", c.Confirmed, c.Pending)
+		langs := make([]string, 0, len(c.ByLang))
+		for l := range c.ByLang {
+			langs = append(langs, l)
+		}
+		sort.Strings(langs)
+		for _, l := range langs {
+			env.Printf("  %s: %d\n", l, c.ByLang[l])
+		}
+		return nil
 	})
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the counts as JSON")
-	return cmd
 }
 
 // newsletterRow is a subscriber as `newsletter list --json` prints it
@@ -69,44 +56,34 @@ type newsletterRow struct {
 }
 
 func newNewsletterListCmd(env *Env) *cobra.Command {
-	var asJSON bool
-	cmd := needsStore(&cobra.Command{
+	return readCmd(env, &cobra.Command{
 		Use:     "list [--json]",
 		Short:   "List the subscribers by address",
 		Example: "  devhub newsletter list",
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			svc, err := env.Services()
-			if err != nil {
-				return err
+	}, "print the subscribers as JSON", func(_ *cobra.Command, svc *services) ([]newsletterRow, error) {
+		subs, err := svc.hub.NewsletterSubscribers(usecase.Owner())
+		if err != nil {
+			return nil, err
+		}
+		rows := make([]newsletterRow, 0, len(subs))
+		for _, s := range subs {
+			rows = append(rows, newsletterRow{Email: s.Email, Lang: s.Lang, Confirmed: s.Confirmed, CreatedAt: s.CreatedAt, ConfirmedAt: s.ConfirmedAt})
+		}
+		return rows, nil
+	}, func(rows []newsletterRow) error {
+		if len(rows) == 0 {
+			env.Printf("no subscribers\n")
+			return nil
+		}
+		tw := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "EMAIL\tLANG\tSTATE\tSINCE")
+		for _, r := range rows {
+			state, since := "confirmed", r.ConfirmedAt
+			if !r.Confirmed {
+				state, since = "awaiting confirmation", r.CreatedAt
 			}
-			subs, err := svc.hub.NewsletterSubscribers(usecase.Owner())
-			if err != nil {
-				return err
-			}
-			rows := make([]newsletterRow, 0, len(subs))
-			for _, s := range subs {
-				rows = append(rows, newsletterRow{Email: s.Email, Lang: s.Lang, Confirmed: s.Confirmed, CreatedAt: s.CreatedAt, ConfirmedAt: s.ConfirmedAt})
-			}
-			if asJSON {
-				return env.PrintJSON(rows)
-			}
-			if len(rows) == 0 {
-				env.Printf("no subscribers\n")
-				return nil
-			}
-			tw := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "EMAIL\tLANG\tSTATE\tSINCE")
-			for _, r := range rows {
-				state, since := "confirmed", r.ConfirmedAt
-				if !r.Confirmed {
-					state, since = "awaiting confirmation", r.CreatedAt
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", termSafe(r.Email), r.Lang, state, since.Local().Format(time.DateTime))
-			}
-			return tw.Flush()
-		},
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", termSafe(r.Email), r.Lang, state, since.Local().Format(time.DateTime))
+		}
+		return tw.Flush()
 	})
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the subscribers as JSON")
-	return cmd
 }

@@ -186,11 +186,7 @@ func TestServeStartupScansRoms(t *testing.T) {
 	romsDir := os.Getenv("DEVHUB_STORAGE_ROMS_DIR")
 	romTestFile(t, romsDir, "nes/Copied_In.nes", "c")
 	romTestFile(t, romsDir, "genesis/Sonic.md", "s")
-	cfg, err := loadConfig("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := openServices(t, cfg)
+	_, svc := openInstance(t)
 	defer svc.Close()
 	if n := len(svc.Roms.Consoles()); n != 0 {
 		t.Fatalf("indexed before start-up: %d consoles", n)

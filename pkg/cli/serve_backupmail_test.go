@@ -27,11 +27,7 @@ func TestFailedScheduledBackupIsMailedToAdmins(t *testing.T) {
 	} {
 		t.Setenv(k, v)
 	}
-	cfg, err := loadConfig("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := openServices(t, cfg)
+	_, svc := openInstance(t)
 	defer svc.Close()
 	for _, u := range []auth.NewUser{
 		{Email: "admin@example.org", Name: "Admin", Password: "admin password 1", Role: auth.RoleAdmin},

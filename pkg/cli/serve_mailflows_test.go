@@ -30,14 +30,7 @@ func TestVerifyEmailConfigRefused(t *testing.T) {
 		{"required without public_url", with(mailOn, "DEVHUB_AUTH_VERIFY_EMAIL", "required"), "server.public_url is empty"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ti := newTestInstance(t)
-			for k, v := range tc.env {
-				t.Setenv(k, v)
-			}
-			_, stderr, code := ti.run("", "serve")
-			if code != 1 || !strings.Contains(stderr, tc.want) {
-				t.Fatalf("exit %d, stderr %q, want %q", code, stderr, tc.want)
-			}
+			serveRefused(t, tc.env, tc.want)
 		})
 	}
 }

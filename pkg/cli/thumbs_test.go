@@ -11,31 +11,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/devhub/devhub/pkg/thumbs"
 )
-
-// lockedBuffer is a log sink the background thumbnail work may write to
-// while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 func pngOf(t *testing.T, w, h int) []byte {
 	t.Helper()
@@ -53,13 +33,9 @@ func pngOf(t *testing.T, w, h int) []byte {
 // deletes keep the thumbnails in step.
 func TestServeStartupBackfillsThumbnails(t *testing.T) {
 	newTestInstance(t)
-	cfg, err := loadConfig("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := openServices(t, cfg)
+	cfg, svc := openInstance(t)
 	defer svc.Close()
-	logs := &lockedBuffer{}
+	logs := &syncBuffer{}
 	svc.log = slog.New(slog.NewTextHandler(logs, nil))
 	ctx := context.Background()
 	photo, err := svc.Files.Save(ctx, "photo.png", bytes.NewReader(pngOf(t, 800, 400)), cliUploader)

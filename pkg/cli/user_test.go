@@ -459,11 +459,7 @@ func TestUserRmDeleteFiles(t *testing.T) {
 		userCLI(t, "password1\n", false, "user", "create", "--email", e, "--name", "N", "--password-stdin")
 	}
 	// Files uploaded by each account, through the service as the site's upload does.
-	cfg, err := loadConfig("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := openServices(t, cfg)
+	cfg, svc := openInstance(t)
 	for _, e := range []string{"keep@example.com", "gone@example.com"} {
 		u, _ := svc.Auth.UserByEmail(e)
 		if _, err := svc.Files.Save(context.Background(), e+".txt", strings.NewReader("x"), files.Uploader{ID: u.ID, Name: e}); err != nil {

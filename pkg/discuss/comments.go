@@ -138,12 +138,7 @@ func (s *Service) CommentCounts(articles []uint64) (map[uint64]int, error) {
 
 // Comment is comment id.
 func (s *Service) Comment(id uint64) (*Comment, error) {
-	var c Comment
-	err := s.st.View(func(tx *bolt.Tx) error { return store.GetJSON(tx.Bucket([]byte(bucketComments)), store.Itob(id), &c) })
-	if err != nil {
-		return nil, err
-	}
-	return &c, nil
+	return store.ViewJSON[Comment](s.st, []byte(bucketComments), id)
 }
 
 // AllComments lists every comment, newest first; with onlyPending just

@@ -120,12 +120,7 @@ func (s *Service) Categories() ([]Category, error) {
 
 // Category is category id.
 func (s *Service) Category(id uint64) (*Category, error) {
-	var c Category
-	err := s.st.View(func(tx *bolt.Tx) error { return store.GetJSON(tx.Bucket([]byte(bucketCategories)), store.Itob(id), &c) })
-	if err != nil {
-		return nil, err
-	}
-	return &c, nil
+	return store.ViewJSON[Category](s.st, []byte(bucketCategories), id)
 }
 
 // SaveCategory creates a category (id 0) or changes one.
@@ -333,12 +328,7 @@ func (s *Service) Threads(q ThreadQuery) (ThreadPage, error) {
 
 // Thread is thread id.
 func (s *Service) Thread(id uint64) (*Thread, error) {
-	var t Thread
-	err := s.st.View(func(tx *bolt.Tx) error { return store.GetJSON(tx.Bucket([]byte(bucketThreads)), store.Itob(id), &t) })
-	if err != nil {
-		return nil, err
-	}
-	return &t, nil
+	return store.ViewJSON[Thread](s.st, []byte(bucketThreads), id)
 }
 
 // PostPage is one page of a thread's posts, oldest first.
@@ -370,12 +360,7 @@ func (s *Service) Posts(thread uint64, v Viewer, page, limit int) (PostPage, err
 
 // Post is post id.
 func (s *Service) Post(id uint64) (*Post, error) {
-	var p Post
-	err := s.st.View(func(tx *bolt.Tx) error { return store.GetJSON(tx.Bucket([]byte(bucketPosts)), store.Itob(id), &p) })
-	if err != nil {
-		return nil, err
-	}
-	return &p, nil
+	return store.ViewJSON[Post](s.st, []byte(bucketPosts), id)
 }
 
 // CreateThread starts a thread in category with its first post; the

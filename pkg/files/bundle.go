@@ -19,24 +19,13 @@ import (
 // account's, so the admins can tell where it came from. It returns how
 // many files were passed on.
 func (s *Service) GiveToAdmins(ctx context.Context, uploaderID uint64) (int, error) {
-	all, err := s.List()
-	if err != nil {
-		return 0, err
-	}
-	n := 0
-	for _, f := range all {
-		if f.UploaderID != uploaderID {
-			continue
-		}
-		if _, err := s.change(ctx, f.ID, func(f *File) {
+	return s.forUploadedBy(uploaderID, func(f File) error {
+		_, err := s.change(ctx, f.ID, func(f *File) {
 			f.UploaderID = 0
 			f.Uploader = "admins (from " + f.Uploader + ")"
-		}); err != nil {
-			return n, err
-		}
-		n++
-	}
-	return n, nil
+		})
+		return err
+	})
 }
 
 // UploadedBy lists the files uploaderID added, newest first.

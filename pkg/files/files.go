@@ -324,6 +324,17 @@ func (s *Service) Open(id uint64) (*File, io.ReadSeekCloser, error) {
 // deleted with its files) and returns how many; a ctx that ends stops it
 // between files.
 func (s *Service) DeleteUploadedBy(ctx context.Context, uploaderID uint64) (int, error) {
+	return s.forUploadedBy(uploaderID, func(f File) error {
+		if _, err := s.Delete(ctx, f.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		return nil
+	})
+}
+
+// forUploadedBy runs do on each file uploaderID added and returns on how
+// many; it stops at do's first error.
+func (s *Service) forUploadedBy(uploaderID uint64, do func(f File) error) (int, error) {
 	all, err := s.List()
 	if err != nil {
 		return 0, err
@@ -333,7 +344,7 @@ func (s *Service) DeleteUploadedBy(ctx context.Context, uploaderID uint64) (int,
 		if f.UploaderID != uploaderID {
 			continue
 		}
-		if _, err := s.Delete(ctx, f.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+		if err := do(f); err != nil {
 			return n, err
 		}
 		n++

@@ -32,12 +32,7 @@ func (s *Service) WasSent(id uint64) (bool, error) {
 
 // SentRecord returns article id's record, or store.ErrNotFound.
 func (s *Service) SentRecord(id uint64) (*Sent, error) {
-	var out Sent
-	err := s.st.View(func(tx *bolt.Tx) error { return store.GetJSON(tx.Bucket(bucketSent), store.Itob(id), &out) })
-	if err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return store.ViewJSON[Sent](s.st, bucketSent, id)
 }
 
 // ArticleLang is the subscribers' language an article in lang (a BCP 47

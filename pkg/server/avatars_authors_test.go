@@ -29,10 +29,7 @@ func TestAuthorsCarryAvatars(t *testing.T) {
 	st := storetest.Open(t)
 	cfg := config.Default()
 	cfg.Auth.JWTSecret = authTestSecret
-	a, err := auth.New(st, cfg.Auth, auth.WithHashParams(auth.HashParams{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := newTestAuth(t, st, cfg.Auth)
 	b, err := blog.New(st)
 	if err != nil {
 		t.Fatal(err)

@@ -48,10 +48,7 @@ type wireCase struct {
 // the server closes it.
 func (wc wireCase) answers(t *testing.T, base string) []*http.Response {
 	t.Helper()
-	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := dialApp(t, base)
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(20 * time.Second))
 	var raw bytes.Buffer

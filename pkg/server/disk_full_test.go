@@ -87,10 +87,7 @@ func newDiskApp(t *testing.T, reserve func(d *freespacetest.Disk, data, uploads 
 	cfg.Emulator.MaxROMBytes = diskMaxBody
 	cfg.Emulator.MaxStateBytes = diskMaxBody
 	cfg.Storage.RomsDir = romsDir
-	authSvc, err := auth.New(st, cfg.Auth, auth.WithHashParams(auth.HashParams{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	authSvc := newTestAuth(t, st, cfg.Auth)
 	filesSvc, err := files.New(st, a.uploadsDir, cfg.Files.MaxUploadBytes, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -15,12 +15,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gofiber/fiber/v3"
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/devhub/devhub/pkg/audit"
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/config"
+	"github.com/devhub/devhub/pkg/store"
 	"github.com/devhub/devhub/pkg/store/storetest"
 )
 
@@ -44,10 +44,7 @@ func newAuthApp(t *testing.T, mutate func(*config.Config)) *authApp {
 	if mutate != nil {
 		mutate(&cfg)
 	}
-	svc, err := auth.New(st, cfg.Auth, auth.WithHashParams(auth.HashParams{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := newTestAuth(t, st, cfg.Auth)
 	auditSvc, err := audit.New(st, 0, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -58,6 +55,17 @@ func newAuthApp(t *testing.T, mutate func(*config.Config)) *authApp {
 		o.Services = services
 	})
 	return &authApp{testApp: ta, svc: svc, services: services}
+}
+
+// newTestAuth is the accounts service on st with cfg and a password hash
+// cheap enough for tests, plus opts.
+func newTestAuth(t *testing.T, st *store.Store, cfg config.Auth, opts ...auth.Option) *auth.Service {
+	t.Helper()
+	svc, err := auth.New(st, cfg, append([]auth.Option{auth.WithHashParams(auth.HashParams{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32})}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc
 }
 
 type reqOpt func(*http.Request)
@@ -814,13 +822,7 @@ func BenchmarkAuthHugeBearerHeader(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	go app.Listener(LingerListener(ln), fiber.ListenConfig{DisableStartupMessage: true})
-	b.Cleanup(func() { app.Shutdown() })
-	addr := ln.Addr().String()
+	addr := strings.TrimPrefix(listenApp(b, app), "http://")
 	raw := "GET /api/auth/profile HTTP/1.1\r\nHost: devhub.test\r\nAuthorization: Bearer " + strings.Repeat(".", 1<<20) + "\r\n\r\n"
 	b.ResetTimer()
 	for b.Loop() {

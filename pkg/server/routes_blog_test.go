@@ -60,19 +60,19 @@ func newBlogTestApp(t *testing.T, mutate func(*Options)) *blogTestApp {
 // do sends one request and returns the status and body.
 func (ta *blogTestApp) do(t *testing.T, method, path, token, body string) (int, string) {
 	t.Helper()
-	var r io.Reader
-	if body != "" {
-		r = strings.NewReader(body)
-	}
-	req := httptest.NewRequest(method, path, r)
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, raw := ta.testApp.do(t, req)
+	resp, raw := ta.testApp.do(t, jsonRequest(method, path, token, body))
 	return resp.StatusCode, string(raw)
+}
+
+// createArticles posts each JSON body to /api/blog as the admin; each must
+// be created.
+func (ta *blogTestApp) createArticles(t *testing.T, bodies ...string) {
+	t.Helper()
+	for _, body := range bodies {
+		if code, resp := ta.do(t, "POST", "/api/blog", blogAdminToken, body); code != 201 {
+			t.Fatalf("%d %s", code, resp)
+		}
+	}
 }
 
 func (ta *blogTestApp) seed(t *testing.T, n int) {

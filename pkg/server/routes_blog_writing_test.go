@@ -56,51 +56,28 @@ func newWritingApp(t *testing.T) (*blogTestApp, *blogClock, time.Time) {
 func TestBlogStatusVisibilityOnEveryReadRoute(t *testing.T) {
 	ta, _, _ := newWritingApp(t)
 	hidden := []string{"Secret draft", "Future piece", "Hidden", "Later", "drafty"}
-	tests := []struct {
-		name, url, token string
-		status           int
-		want, notWant    []string
-	}{
-		{"list, guest", "/api/blog?limit=50", "", 200, []string{`"totalCount":1`, "Public piece"}, hidden},
-		{"list, user", "/api/blog", blogUserToken, 200, []string{`"totalCount":1`}, hidden},
-		{"list alias, guest", "/api/api/blog", "", 200, []string{`"totalCount":1`}, hidden},
-		{"search, guest", "/api/blog?search=body", "", 200, []string{`"totalCount":1`}, hidden},
-		{"category, guest", "/api/blog?category=Hidden", "", 200, []string{`"totalCount":0`}, hidden},
-		{"categories, guest", "/api/blog/categories", "", 200, []string{"Open"}, hidden},
-		{"draft, guest", "/api/blog/2", "", 404, nil, hidden},
-		{"draft, user", "/api/blog/2", blogUserToken, 404, nil, hidden},
-		{"scheduled, guest", "/api/blog/3", "", 404, nil, hidden},
-		{"translations, guest", "/api/blog/1", "", 200, []string{`"translations":[]`}, append(hidden, "editedBy")},
-		{"feed", "/feed.xml", "", 200, []string{"Public piece"}, hidden},
-		{"sitemap", "/sitemap.xml", "", 200, []string{"/blog/1"}, []string{"/blog/2<", "/blog/3<"}},
-		{"draft page", "/blog/2", "", 404, nil, hidden},
-		{"draft by slug", "/blog/secret-draft", "", 404, nil, hidden},
-		{"scheduled page", "/blog/3", "", 404, nil, hidden},
-		{"list page", "/blog", "", 200, []string{"Public piece"}, hidden},
-		{"list, admin", "/api/blog?limit=50", blogAdminToken, 200,
-			[]string{`"totalCount":3`, `"status":"draft"`, `"status":"scheduled"`, `"publishAt":"2030-01-01T13:00:00Z"`}, nil},
-		{"categories, admin", "/api/blog/categories", blogAdminToken, 200, []string{"Hidden", "Later"}, nil},
-		{"draft, admin", "/api/blog/2", blogAdminToken, 200, []string{`"status":"draft"`, `"version":1`}, nil},
-		{"translations, admin", "/api/blog/1", blogAdminToken, 200, []string{"Secret draft"}, nil},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			code, body := ta.do(t, "GET", tc.url, tc.token, "")
-			if code != tc.status {
-				t.Fatalf("status %d, want %d: %s", code, tc.status, body)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(body, w) {
-					t.Errorf("answer lacks %q: %s", w, body)
-				}
-			}
-			for _, w := range tc.notWant {
-				if strings.Contains(body, w) {
-					t.Errorf("answer leaks %q", w)
-				}
-			}
-		})
-	}
+	runScenarios(t, sameApp(ta.testApp), []apiScenario{
+		{Name: "list, guest", URL: "/api/blog?limit=50", ExpectedStatus: 200, ExpectedContent: []string{`"totalCount":1`, "Public piece"}, NotExpectedContent: hidden},
+		{Name: "list, user", URL: "/api/blog", Token: blogUserToken, ExpectedStatus: 200, ExpectedContent: []string{`"totalCount":1`}, NotExpectedContent: hidden},
+		{Name: "list alias, guest", URL: "/api/api/blog", ExpectedStatus: 200, ExpectedContent: []string{`"totalCount":1`}, NotExpectedContent: hidden},
+		{Name: "search, guest", URL: "/api/blog?search=body", ExpectedStatus: 200, ExpectedContent: []string{`"totalCount":1`}, NotExpectedContent: hidden},
+		{Name: "category, guest", URL: "/api/blog?category=Hidden", ExpectedStatus: 200, ExpectedContent: []string{`"totalCount":0`}, NotExpectedContent: hidden},
+		{Name: "categories, guest", URL: "/api/blog/categories", ExpectedStatus: 200, ExpectedContent: []string{"Open"}, NotExpectedContent: hidden},
+		{Name: "draft, guest", URL: "/api/blog/2", ExpectedStatus: 404, NotExpectedContent: hidden},
+		{Name: "draft, user", URL: "/api/blog/2", Token: blogUserToken, ExpectedStatus: 404, NotExpectedContent: hidden},
+		{Name: "scheduled, guest", URL: "/api/blog/3", ExpectedStatus: 404, NotExpectedContent: hidden},
+		{Name: "translations, guest", URL: "/api/blog/1", ExpectedStatus: 200, ExpectedContent: []string{`"translations":[]`}, NotExpectedContent: append(hidden, "editedBy")},
+		{Name: "feed", URL: "/feed.xml", ExpectedStatus: 200, ExpectedContent: []string{"Public piece"}, NotExpectedContent: hidden},
+		{Name: "sitemap", URL: "/sitemap.xml", ExpectedStatus: 200, ExpectedContent: []string{"/blog/1"}, NotExpectedContent: []string{"/blog/2<", "/blog/3<"}},
+		{Name: "draft page", URL: "/blog/2", ExpectedStatus: 404, NotExpectedContent: hidden},
+		{Name: "draft by slug", URL: "/blog/secret-draft", ExpectedStatus: 404, NotExpectedContent: hidden},
+		{Name: "scheduled page", URL: "/blog/3", ExpectedStatus: 404, NotExpectedContent: hidden},
+		{Name: "list page", URL: "/blog", ExpectedStatus: 200, ExpectedContent: []string{"Public piece"}, NotExpectedContent: hidden},
+		{Name: "list, admin", URL: "/api/blog?limit=50", Token: blogAdminToken, ExpectedStatus: 200, ExpectedContent: []string{`"totalCount":3`, `"status":"draft"`, `"status":"scheduled"`, `"publishAt":"2030-01-01T13:00:00Z"`}},
+		{Name: "categories, admin", URL: "/api/blog/categories", Token: blogAdminToken, ExpectedStatus: 200, ExpectedContent: []string{"Hidden", "Later"}},
+		{Name: "draft, admin", URL: "/api/blog/2", Token: blogAdminToken, ExpectedStatus: 200, ExpectedContent: []string{`"status":"draft"`, `"version":1`}},
+		{Name: "translations, admin", URL: "/api/blog/1", Token: blogAdminToken, ExpectedStatus: 200, ExpectedContent: []string{"Secret draft"}},
+	})
 }
 
 func TestBlogScheduledArticleAppearsAtItsTime(t *testing.T) {
@@ -368,42 +345,20 @@ func TestBlogPagesCarryTheirText(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	tests := []struct {
-		url           string
-		status        int
-		want, notWant []string
-	}{
-		{"/blog/1", 200,
-			[]string{`id="ssr-page"`, "&lt;script&gt;alert(&#34;n&#34;)&lt;/script&gt; &amp; Co", "<strong>bold</strong>", "&lt;b&gt;ex&lt;/b&gt;", `<time datetime="`},
-			[]string{`<script>alert`, "javascript:", "<b>ex</b>", "Draft only"}},
-		{"/blog", 200,
-			[]string{`id="ssr-page"`, `<a href="/blog/1">`, "&lt;b&gt;ex&lt;/b&gt;"},
-			[]string{"Draft only", "<script>alert"}},
-		{"/blog/2", 404, nil, []string{"Draft only", "draft words", "ssr-page"}},
-		{"/filecloud", 200, nil, []string{"ssr-page"}},
+	// A page that carries the article's text carries it after the app root.
+	textAfterRoot := func(t *testing.T, _ *http.Response, body string) {
+		if i, j := strings.Index(body, `id="root"`), strings.Index(body, "ssr-page"); j < i {
+			t.Errorf("the text is not after the app root")
+		}
 	}
-	for _, tc := range tests {
-		t.Run(tc.url, func(t *testing.T) {
-			resp, raw := ta.testApp.do(t, get(tc.url))
-			body := string(raw)
-			if resp.StatusCode != tc.status {
-				t.Fatalf("status %d, want %d", resp.StatusCode, tc.status)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(body, w) {
-					t.Errorf("page lacks %q:\n%s", w, body)
-				}
-			}
-			for _, w := range tc.notWant {
-				if strings.Contains(body, w) {
-					t.Errorf("page carries %q", w)
-				}
-			}
-			if tc.status == 200 && strings.Contains(body, "ssr-page") {
-				if i, j := strings.Index(body, `id="root"`), strings.Index(body, "ssr-page"); j < i {
-					t.Errorf("the text is not after the app root")
-				}
-			}
-		})
-	}
+	runScenarios(t, sameApp(ta.testApp), []apiScenario{
+		{URL: "/blog/1", ExpectedStatus: 200,
+			ExpectedContent:    []string{`id="ssr-page"`, "&lt;script&gt;alert(&#34;n&#34;)&lt;/script&gt; &amp; Co", "<strong>bold</strong>", "&lt;b&gt;ex&lt;/b&gt;", `<time datetime="`},
+			NotExpectedContent: []string{`<script>alert`, "javascript:", "<b>ex</b>", "Draft only"}, AfterTest: textAfterRoot},
+		{URL: "/blog", ExpectedStatus: 200,
+			ExpectedContent:    []string{`id="ssr-page"`, `<a href="/blog/1">`, "&lt;b&gt;ex&lt;/b&gt;"},
+			NotExpectedContent: []string{"Draft only", "<script>alert"}, AfterTest: textAfterRoot},
+		{URL: "/blog/2", ExpectedStatus: 404, NotExpectedContent: []string{"Draft only", "draft words", "ssr-page"}},
+		{URL: "/filecloud", ExpectedStatus: 200, NotExpectedContent: []string{"ssr-page"}},
+	})
 }

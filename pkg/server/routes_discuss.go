@@ -19,12 +19,12 @@ import (
 // Guests read; signed-in accounts post; admins moderate.
 func (s *Server) mountDiscuss(app *fiber.App, api fiber.Router) {
 	api.Get("/blog/:id/comments", s.optionalUser, s.commentList)
-	api.Post("/blog/:id/comments", s.requireUser, s.commentAdd)
+	api.Post("/blog/:id/comments", s.requireUser, contentWrite(s, fiber.StatusCreated, s.addComment))
 	api.Put("/blog/:id/comments/closed", s.requireAdmin, s.switchOn("id", s.hub.CloseComments, true))
 	api.Delete("/blog/:id/comments/closed", s.requireAdmin, s.switchOn("id", s.hub.CloseComments, false))
 	api.Get("/comments/counts", s.commentCounts)
 	api.Patch("/comments/:id", s.requireUser, contentEdit(s, s.hub.EditComment))
-	api.Delete("/comments/:id", s.requireUser, s.contentDelete(s.hub.DeleteComment))
+	api.Delete("/comments/:id", s.requireUser, s.deleteByID(s.hub.DeleteComment))
 	api.Post("/comments/:id/approve", s.requireAdmin, contentModerate(s, s.hub.ModerateComment, discuss.Published))
 	api.Post("/comments/:id/hide", s.requireAdmin, contentModerate(s, s.hub.ModerateComment, discuss.Hidden))
 
@@ -37,18 +37,18 @@ func (s *Server) mountDiscuss(app *fiber.App, api fiber.Router) {
 	f.Get("/categories", s.forumCategories)
 	f.Post("/categories", s.requireAdmin, s.forumCategorySave)
 	f.Patch("/categories/:id", s.requireAdmin, s.forumCategorySave)
-	f.Delete("/categories/:id", s.requireAdmin, s.forumCategoryDelete)
+	f.Delete("/categories/:id", s.requireAdmin, s.deleteByID(dropResult(s.hub.DeleteForumCategory)))
 	f.Get("/categories/:id/threads", s.optionalUser, s.forumThreads)
-	f.Post("/categories/:id/threads", s.requireUser, s.forumThreadStart)
+	f.Post("/categories/:id/threads", s.requireUser, contentWrite(s, fiber.StatusCreated, s.startThread))
 	f.Get("/search", s.optionalUser, s.forumThreads)
 	f.Get("/threads/:id", s.optionalUser, s.forumThread)
 	f.Patch("/threads/:id", s.requireAdmin, s.forumThreadFlags)
-	f.Delete("/threads/:id", s.requireAdmin, s.forumThreadDelete)
-	f.Post("/threads/:id/posts", s.requireUser, s.forumReply)
+	f.Delete("/threads/:id", s.requireAdmin, s.deleteByID(dropResult(s.hub.DeleteForumThread)))
+	f.Post("/threads/:id/posts", s.requireUser, contentWrite(s, fiber.StatusCreated, s.replyToThread))
 	f.Put("/threads/:id/follow", s.requireUser, s.switchOn("id", s.hub.FollowThread, true))
 	f.Delete("/threads/:id/follow", s.requireUser, s.switchOn("id", s.hub.FollowThread, false))
 	f.Patch("/posts/:id", s.requireUser, contentEdit(s, s.hub.EditForumPost))
-	f.Delete("/posts/:id", s.requireUser, s.contentDelete(s.hub.DeleteForumPost))
+	f.Delete("/posts/:id", s.requireUser, s.deleteByID(s.hub.DeleteForumPost))
 	f.Post("/posts/:id/approve", s.requireAdmin, contentModerate(s, s.hub.ModerateForumPost, discuss.Published))
 	f.Post("/posts/:id/hide", s.requireAdmin, contentModerate(s, s.hub.ModerateForumPost, discuss.Hidden))
 	app.Get("/forum/feed.xml", s.forumFeed)
@@ -64,15 +64,17 @@ type contentBody struct {
 
 func (b *contentBody) content() string { return deref(b.Content) }
 
-// A comment and a forum post are edited, deleted and moderated alike, and
-// closing comments, following a thread and blocking an account are alike
-// too: the record named by a path parameter (anything but a positive
-// number is not found), the action of the signed-in actor, and the
-// changed record as JSON or 204.
+// A comment and a forum post are written, edited, deleted and moderated
+// alike, a forum category and thread are deleted alike, and closing
+// comments, following a thread and blocking an account are alike too: the
+// record named by a path parameter (anything but a positive number is not
+// found), the action of the signed-in actor, and the new or changed record
+// as JSON, or 204.
 
-// contentEdit is PATCH /comments/:id and /forum/posts/:id: the new
-// Markdown in the body.
-func contentEdit[T any](s *Server, edit func(context.Context, usecase.Actor, uint64, string) (T, error)) fiber.Handler {
+// contentWrite is a route whose body is a contentBody: a new comment under
+// an article, thread or post in it (201), or the new Markdown of a comment
+// or post (200). id is the record the path names.
+func contentWrite[T any](s *Server, status int, write func(ctx context.Context, a usecase.Actor, id uint64, body contentBody) (T, error)) fiber.Handler {
 	return func(c fiber.Ctx) error {
 		id, err := blog.ParseID(c.Params("id"))
 		if err != nil {
@@ -82,16 +84,46 @@ func contentEdit[T any](s *Server, edit func(context.Context, usecase.Actor, uin
 		if err := bindJSON(c, &body); err != nil {
 			return err
 		}
-		out, err := edit(c.Context(), s.actor(c), id, body.content())
+		out, err := write(c.Context(), s.actor(c), id, body)
 		if err != nil {
 			return err
 		}
-		return c.JSON(out)
+		return c.Status(status).JSON(out)
 	}
 }
 
-// contentDelete is DELETE /comments/:id and /forum/posts/:id.
-func (s *Server) contentDelete(del func(context.Context, usecase.Actor, uint64) error) fiber.Handler {
+// contentEdit is PATCH /comments/:id and /forum/posts/:id: the new
+// Markdown in the body.
+func contentEdit[T any](s *Server, edit func(context.Context, usecase.Actor, uint64, string) (T, error)) fiber.Handler {
+	return contentWrite(s, fiber.StatusOK, func(ctx context.Context, a usecase.Actor, id uint64, body contentBody) (T, error) {
+		return edit(ctx, a, id, body.content())
+	})
+}
+
+// addComment is POST /blog/:id/comments: a comment on the article, or a
+// reply to its comment parentId.
+func (s *Server) addComment(ctx context.Context, a usecase.Actor, article uint64, body contentBody) (*discuss.Comment, error) {
+	var parent uint64
+	if body.ParentID != nil {
+		parent = *body.ParentID
+	}
+	return s.hub.AddComment(ctx, a, article, parent, body.content())
+}
+
+// startThread is POST /forum/categories/:id/threads: the title and the
+// first post.
+func (s *Server) startThread(ctx context.Context, a usecase.Actor, category uint64, body contentBody) (*usecase.ThreadView, error) {
+	return s.hub.StartThread(ctx, a, category, deref(body.Title), body.content())
+}
+
+// replyToThread is POST /forum/threads/:id/posts.
+func (s *Server) replyToThread(ctx context.Context, a usecase.Actor, thread uint64, body contentBody) (*discuss.Post, error) {
+	return s.hub.ReplyToThread(ctx, a, thread, body.content())
+}
+
+// deleteByID is DELETE /comments/:id, /forum/posts/:id, /forum/categories/:id
+// and /forum/threads/:id.
+func (s *Server) deleteByID(del func(context.Context, usecase.Actor, uint64) error) fiber.Handler {
 	return func(c fiber.Ctx) error {
 		id, err := blog.ParseID(c.Params("id"))
 		if err != nil {
@@ -101,6 +133,15 @@ func (s *Server) contentDelete(del func(context.Context, usecase.Actor, uint64) 
 			return err
 		}
 		return c.SendStatus(fiber.StatusNoContent)
+	}
+}
+
+// dropResult is del without what it returns besides the error (how many
+// threads went with a category, the deleted thread): the routes answer 204.
+func dropResult[T any](del func(context.Context, usecase.Actor, uint64) (T, error)) func(context.Context, usecase.Actor, uint64) error {
+	return func(ctx context.Context, a usecase.Actor, id uint64) error {
+		_, err := del(ctx, a, id)
+		return err
 	}
 }
 
@@ -157,26 +198,6 @@ func (s *Server) commentList(c fiber.Ctx) error {
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	return c.JSON(out)
-}
-
-func (s *Server) commentAdd(c fiber.Ctx) error {
-	id, err := blog.ParseID(c.Params("id"))
-	if err != nil {
-		return err
-	}
-	var body contentBody
-	if err := bindJSON(c, &body); err != nil {
-		return err
-	}
-	var parent uint64
-	if body.ParentID != nil {
-		parent = *body.ParentID
-	}
-	cm, err := s.hub.AddComment(c.Context(), s.actor(c), id, parent, body.content())
-	if err != nil {
-		return err
-	}
-	return c.Status(fiber.StatusCreated).JSON(cm)
 }
 
 // maxCountIDs bounds the articles one count request names.
@@ -267,17 +288,6 @@ func (s *Server) forumCategorySave(c fiber.Ctx) error {
 	return c.JSON(cat)
 }
 
-func (s *Server) forumCategoryDelete(c fiber.Ctx) error {
-	id, err := blog.ParseID(c.Params("id"))
-	if err != nil {
-		return err
-	}
-	if _, err := s.hub.DeleteForumCategory(c.Context(), s.actor(c), id); err != nil {
-		return err
-	}
-	return c.SendStatus(fiber.StatusNoContent)
-}
-
 // forumThreads lists a category's threads, or searches all of them
 // (/forum/search?q=).
 func (s *Server) forumThreads(c fiber.Ctx) error {
@@ -308,22 +318,6 @@ func (s *Server) forumThreads(c fiber.Ctx) error {
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	return c.JSON(fiber.Map{"category": cat, "threads": page.Threads, "total": page.Total})
-}
-
-func (s *Server) forumThreadStart(c fiber.Ctx) error {
-	id, err := blog.ParseID(c.Params("id"))
-	if err != nil {
-		return err
-	}
-	var body contentBody
-	if err := bindJSON(c, &body); err != nil {
-		return err
-	}
-	view, err := s.hub.StartThread(c.Context(), s.actor(c), id, deref(body.Title), body.content())
-	if err != nil {
-		return err
-	}
-	return c.Status(fiber.StatusCreated).JSON(view)
 }
 
 func (s *Server) forumThread(c fiber.Ctx) error {
@@ -361,33 +355,6 @@ func (s *Server) forumThreadFlags(c fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(t)
-}
-
-func (s *Server) forumThreadDelete(c fiber.Ctx) error {
-	id, err := blog.ParseID(c.Params("id"))
-	if err != nil {
-		return err
-	}
-	if _, err := s.hub.DeleteForumThread(c.Context(), s.actor(c), id); err != nil {
-		return err
-	}
-	return c.SendStatus(fiber.StatusNoContent)
-}
-
-func (s *Server) forumReply(c fiber.Ctx) error {
-	id, err := blog.ParseID(c.Params("id"))
-	if err != nil {
-		return err
-	}
-	var body contentBody
-	if err := bindJSON(c, &body); err != nil {
-		return err
-	}
-	p, err := s.hub.ReplyToThread(c.Context(), s.actor(c), id, body.content())
-	if err != nil {
-		return err
-	}
-	return c.Status(fiber.StatusCreated).JSON(p)
 }
 
 // forumFeed is the Atom feed of the newest threads.

@@ -37,10 +37,7 @@ func newDiscussApp(t *testing.T, mutate func(*discuss.Options)) *discussApp {
 	st := storetest.Open(t)
 	cfg := config.Default()
 	cfg.Auth.JWTSecret = authTestSecret
-	authSvc, err := auth.New(st, cfg.Auth, auth.WithHashParams(auth.HashParams{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	authSvc := newTestAuth(t, st, cfg.Auth)
 	b, err := blog.New(st)
 	if err != nil {
 		t.Fatal(err)
@@ -99,17 +96,7 @@ func newDiscussApp(t *testing.T, mutate func(*discuss.Options)) *discussApp {
 // decodes the answer into out when given.
 func (da *discussApp) call(t *testing.T, who, method, path, body string, out any) int {
 	t.Helper()
-	var r *http.Request
-	if body != "" {
-		r = httptest.NewRequest(method, path, strings.NewReader(body))
-		r.Header.Set("Content-Type", "application/json")
-	} else {
-		r = httptest.NewRequest(method, path, nil)
-	}
-	if who != "" {
-		r.Header.Set("Authorization", "Bearer "+da.tokens[who])
-	}
-	resp, raw := da.do(t, r)
+	resp, raw := da.do(t, jsonRequest(method, path, da.tokens[who], body))
 	if out != nil && resp.StatusCode < 300 {
 		if err := json.Unmarshal(raw, out); err != nil {
 			t.Fatalf("%s %s: %v: %s", method, path, err, raw)
@@ -123,6 +110,21 @@ func (da *discussApp) mustCall(t *testing.T, who, method, path, body string, wan
 	if got := da.call(t, who, method, path, body, out); got != want {
 		t.Fatalf("%s %s as %q: status %d, want %d", method, path, who, got, want)
 	}
+}
+
+// startedThread is the answer to starting a thread: the thread and its
+// first post.
+type startedThread struct {
+	Thread discuss.Thread
+	Posts  []discuss.Post
+}
+
+// startThread starts a thread in category cat as who, from the JSON body.
+func (da *discussApp) startThread(t *testing.T, who string, cat uint64, body string) startedThread {
+	t.Helper()
+	var v startedThread
+	da.mustCall(t, who, "POST", fmt.Sprintf("/api/forum/categories/%d/threads", cat), body, 201, &v)
+	return v
 }
 
 // category adds a forum category and returns its id.
@@ -283,8 +285,7 @@ func TestDiscussModerationModes(t *testing.T) {
 			}
 			// The forum shares the trust an approved comment earned.
 			cat := da.category(t)
-			var v struct{ Thread discuss.Thread }
-			da.mustCall(t, "alice", "POST", fmt.Sprintf("/api/forum/categories/%d/threads", cat), `{"title":"T","content":"c"}`, 201, &v)
+			v := da.startThread(t, "alice", cat, `{"title":"T","content":"c"}`)
 			if v.Thread.Status != tt.after {
 				t.Fatalf("after approval: %s, want %s", v.Thread.Status, tt.after)
 			}
@@ -344,8 +345,7 @@ func TestDiscussEditWindow(t *testing.T) {
 	var c discuss.Comment
 	da.mustCall(t, "alice", "POST", "/api/blog/1/comments", `{"content":"v1"}`, 201, &c)
 	cat := da.category(t)
-	var v struct{ Posts []discuss.Post }
-	da.mustCall(t, "alice", "POST", fmt.Sprintf("/api/forum/categories/%d/threads", cat), `{"title":"T","content":"p1"}`, 201, &v)
+	v := da.startThread(t, "alice", cat, `{"title":"T","content":"p1"}`)
 	post := v.Posts[0].ID
 	*da.clock = da.clock.Add(14 * time.Minute)
 	da.mustCall(t, "alice", "PATCH", fmt.Sprintf("/api/comments/%d", c.ID), `{"content":"v2"}`, 200, nil)
@@ -369,8 +369,7 @@ func TestDiscussXSS(t *testing.T) {
 		body, _ := json.Marshal(map[string]string{"content": md, "title": md})
 		var c discuss.Comment
 		da.mustCall(t, "alice", "POST", "/api/blog/1/comments", string(body), 201, &c)
-		var v struct{ Posts []discuss.Post }
-		da.mustCall(t, "alice", "POST", fmt.Sprintf("/api/forum/categories/%d/threads", cat), string(body), 201, &v)
+		v := da.startThread(t, "alice", cat, string(body))
 		*da.clock = da.clock.Add(time.Minute)
 		for _, html := range []string{c.HTML, v.Posts[0].HTML} {
 			lower := strings.ToLower(html)
@@ -392,12 +391,8 @@ func TestDiscussXSS(t *testing.T) {
 func TestDiscussForumAccess(t *testing.T) {
 	da := newDiscussApp(t, nil)
 	cat := da.category(t)
-	var pending, adminThread struct {
-		Thread discuss.Thread
-		Posts  []discuss.Post
-	}
-	da.mustCall(t, "alice", "POST", fmt.Sprintf("/api/forum/categories/%d/threads", cat), `{"title":"Held thread","content":"hi"}`, 201, &pending)
-	da.mustCall(t, "admin", "POST", fmt.Sprintf("/api/forum/categories/%d/threads", cat), `{"title":"Rules","content":"be kind"}`, 201, &adminThread)
+	pending := da.startThread(t, "alice", cat, `{"title":"Held thread","content":"hi"}`)
+	adminThread := da.startThread(t, "admin", cat, `{"title":"Rules","content":"be kind"}`)
 	c, held, open := fmt.Sprint(cat), fmt.Sprint(pending.Thread.ID), fmt.Sprint(adminThread.Thread.ID)
 	heldPost := fmt.Sprint(pending.Posts[0].ID)
 	runScenarios(t, sameApp(da.testApp), []apiScenario{
@@ -456,8 +451,7 @@ func TestDiscussForumAccess(t *testing.T) {
 func TestDiscussFollowNotifications(t *testing.T) {
 	da := newDiscussApp(t, func(o *discuss.Options) { o.Forum.Moderation = discuss.ModeFirst })
 	cat := da.category(t)
-	var v struct{ Thread discuss.Thread }
-	da.mustCall(t, "admin", "POST", fmt.Sprintf("/api/forum/categories/%d/threads", cat), `{"title":"News","content":"x"}`, 201, &v)
+	v := da.startThread(t, "admin", cat, `{"title":"News","content":"x"}`)
 	path := fmt.Sprintf("/api/forum/threads/%d", v.Thread.ID)
 	da.mustCall(t, "alice", "PUT", path+"/follow", "", 204, nil)
 	var held discuss.Post
@@ -496,9 +490,7 @@ func TestDiscussForumListing(t *testing.T) {
 	cat := da.category(t)
 	ids := map[string]uint64{}
 	for _, title := range []string{"Backup tips", "Emulator cores", "Tips for backup scripts"} {
-		var v struct{ Thread discuss.Thread }
-		da.mustCall(t, "alice", "POST", fmt.Sprintf("/api/forum/categories/%d/threads", cat),
-			fmt.Sprintf(`{"title":%q,"content":"about restore"}`, title), 201, &v)
+		v := da.startThread(t, "alice", cat, fmt.Sprintf(`{"title":%q,"content":"about restore"}`, title))
 		ids[title] = v.Thread.ID
 		*da.clock = da.clock.Add(time.Minute)
 	}
@@ -542,11 +534,9 @@ func TestDiscussForumPagingRule(t *testing.T) {
 		o.RatePerNetwork = 0
 	})
 	cat := da.category(t)
-	var first struct{ Thread discuss.Thread }
+	var first startedThread
 	for i := range 21 {
-		var v struct{ Thread discuss.Thread }
-		da.mustCall(t, "alice", "POST", fmt.Sprintf("/api/forum/categories/%d/threads", cat),
-			fmt.Sprintf(`{"title":"Thread %d","content":"about it"}`, i), 201, &v)
+		v := da.startThread(t, "alice", cat, fmt.Sprintf(`{"title":"Thread %d","content":"about it"}`, i))
 		if i == 0 {
 			first = v
 		} else {
@@ -585,8 +575,8 @@ func TestDiscussForumPagingRule(t *testing.T) {
 func TestDiscussForumFeed(t *testing.T) {
 	da := newDiscussApp(t, nil)
 	cat := da.category(t)
-	da.mustCall(t, "admin", "POST", fmt.Sprintf("/api/forum/categories/%d/threads", cat), `{"title":"<b>Hello</b>","content":"<script>x</script>"}`, 201, nil)
-	da.mustCall(t, "alice", "POST", fmt.Sprintf("/api/forum/categories/%d/threads", cat), `{"title":"Held","content":"x"}`, 201, nil)
+	da.startThread(t, "admin", cat, `{"title":"<b>Hello</b>","content":"<script>x</script>"}`)
+	da.startThread(t, "alice", cat, `{"title":"Held","content":"x"}`)
 	resp, body := da.do(t, httptest.NewRequest("GET", "/forum/feed.xml", nil))
 	out := string(body)
 	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/atom+xml") {
@@ -625,8 +615,7 @@ func TestDiscussAccountDeletion(t *testing.T) {
 	da.mustCall(t, "alice", "POST", "/api/blog/1/comments", `{"content":"waiting"}`, 201, &held)
 	da.mustCall(t, "admin", "POST", fmt.Sprintf("/api/comments/%d/approve", published.ID), "", 200, nil)
 	cat := da.category(t)
-	var v struct{ Thread discuss.Thread }
-	da.mustCall(t, "admin", "POST", fmt.Sprintf("/api/forum/categories/%d/threads", cat), `{"title":"T","content":"x"}`, 201, &v)
+	v := da.startThread(t, "admin", cat, `{"title":"T","content":"x"}`)
 	da.mustCall(t, "alice", "PUT", fmt.Sprintf("/api/forum/threads/%d/follow", v.Thread.ID), "", 204, nil)
 
 	da.mustCall(t, "admin", "DELETE", fmt.Sprintf("/api/auth/admin/users/%d", da.ids["alice"]), "", 204, nil)

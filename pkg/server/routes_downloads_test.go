@@ -451,21 +451,9 @@ func TestDownloadsHiddenOnEveryRoute(t *testing.T) {
 // for HEAD, a link-preview bot, a 304 or a 416.
 func TestDownloadsRangeAndCounting(t *testing.T) {
 	da := newDownloadsTestApp(t, storage.Local)
-	da.create(t, `{"section":"programs","slug":"tool","name":"Tool"}`)
 	data := randomBytes(1000)
-	da.release(t, "tool", adminToken, field("version", "1"), releasePart{"files", "t.exe", data}, field("system", "windows"), field("arch", "x64"))
-	e, _ := da.svc.Get("tool")
-	f := e.Releases[0].Files[0]
-	url := "/api/downloads/tool/files/" + f.ID
-	count := func() int64 { e, _ := da.svc.Get("tool"); return e.Releases[0].Files[0].Downloads }
-	steps := []struct {
-		name   string
-		method string
-		hdr    []string
-		next   time.Duration
-		want   int
-		counts int64
-	}{
+	f := da.releaseOneFile(t, data)
+	da.countSteps(t, f, []countStep{
 		{"HEAD", http.MethodHead, nil, 0, 200, 0},
 		{"bot", http.MethodGet, []string{"User-Agent", "TelegramBot (like TwitterBot)"}, 0, 200, 0},
 		{"304", http.MethodGet, []string{"If-None-Match", `"` + f.SHA256 + `"`}, 0, 304, 0},
@@ -477,26 +465,58 @@ func TestDownloadsRangeAndCounting(t *testing.T) {
 		{"a forged address", http.MethodGet, []string{"X-Forwarded-For", "10.9.9.9"}, 0, 200, 0},
 		{"a signed-in visitor", http.MethodGet, []string{"Authorization", "Bearer " + userToken}, 25 * time.Hour, 200, 1},
 		{"the next day", http.MethodGet, nil, 0, 200, 1},
-	}
-	var total int64
-	for _, st := range steps {
-		req := httptest.NewRequest(st.method, url, nil)
-		for i := 0; i+1 < len(st.hdr); i += 2 {
-			req.Header.Set(st.hdr[i], st.hdr[i+1])
-		}
-		resp, body := da.do(t, req)
+	}, func(st countStep, resp *http.Response, body []byte) {
 		if resp.StatusCode != st.want {
 			t.Fatalf("%s: %d, want %d", st.name, resp.StatusCode, st.want)
-		}
-		total += st.counts
-		if got := count(); got != total {
-			t.Fatalf("%s: %d downloads, want %d", st.name, got, total)
 		}
 		if st.want == 206 && !bytes.Equal(body, data[100:200]) {
 			t.Fatalf("range body differs")
 		}
 		if st.want == 200 && st.method == http.MethodGet && !bytes.Equal(body, data) {
 			t.Fatalf("%s: body differs", st.name)
+		}
+	})
+}
+
+// releaseOneFile publishes release 1 of a new entry "tool" with data as its
+// one file, t.exe for windows/x64, and returns that file.
+func (da *downloadsTestApp) releaseOneFile(t *testing.T, data []byte) downloads.File {
+	t.Helper()
+	da.create(t, `{"section":"programs","slug":"tool","name":"Tool"}`)
+	da.release(t, "tool", adminToken, field("version", "1"), releasePart{"files", "t.exe", data}, field("system", "windows"), field("arch", "x64"))
+	e, _ := da.svc.Get("tool")
+	return e.Releases[0].Files[0]
+}
+
+// countStep is one request for a release file: its headers (name, value
+// pairs), the status it must get, how many downloads it adds to the
+// file's count, and how far the clock moves after it.
+type countStep struct {
+	name   string
+	method string
+	hdr    []string
+	next   time.Duration
+	want   int
+	counts int64
+}
+
+// countSteps sends the steps in order for the file f of releaseOneFile;
+// check looks at each answer, then the file's count must be the sum of the
+// steps' so far.
+func (da *downloadsTestApp) countSteps(t *testing.T, f downloads.File, steps []countStep, check func(st countStep, resp *http.Response, body []byte)) {
+	t.Helper()
+	var total int64
+	for _, st := range steps {
+		req := httptest.NewRequest(st.method, "/api/downloads/tool/files/"+f.ID, nil)
+		for i := 0; i+1 < len(st.hdr); i += 2 {
+			req.Header.Set(st.hdr[i], st.hdr[i+1])
+		}
+		resp, body := da.do(t, req)
+		check(st, resp, body)
+		total += st.counts
+		e, _ := da.svc.Get("tool")
+		if got := e.Releases[0].Files[0].Downloads; got != total {
+			t.Fatalf("%s: %d downloads, want %d", st.name, got, total)
 		}
 		da.clock.Advance(st.next)
 	}

@@ -44,10 +44,8 @@ func newLiveApp(t *testing.T, mutate func(*config.Config)) *liveApp {
 	if mutate != nil {
 		mutate(&cfg)
 	}
-	a, err := auth.New(st, cfg.Auth, auth.WithHashParams(auth.HashParams{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := newTestAuth(t, st, cfg.Auth)
+	var err error
 	la := &liveApp{auth: a, tok: map[string]string{}, id: map[string]uint64{}}
 	la.hub = events.NewHub(eventsOptions(cfg.Events, nil))
 	t.Cleanup(la.hub.Close)
@@ -193,12 +191,7 @@ func (la *liveApp) post(t *testing.T, base, token, path, body string) (int, stri
 	req, _ := http.NewRequest(http.MethodPost, base+path, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
+	resp, b := overTCP(t, req)
 	return resp.StatusCode, string(b)
 }
 
@@ -344,10 +337,7 @@ func TestEventStreamLimits(t *testing.T) {
 func TestEventStreamSlowReaderDropped(t *testing.T) {
 	la := newLiveApp(t, nil)
 	base := la.listen(t)
-	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := dialApp(t, base)
 	defer conn.Close()
 	fmt.Fprintf(conn, "GET /api/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n\r\n", la.tok["ann"])
 	waitFor(t, "ann online", func() bool { return la.hub.IsOnline(la.id["ann"]) })

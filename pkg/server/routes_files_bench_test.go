@@ -6,12 +6,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"path/filepath"
 	"testing"
-
-	"github.com/gofiber/fiber/v3"
 
 	"github.com/devhub/devhub/pkg/config"
 	"github.com/devhub/devhub/pkg/files"
@@ -36,13 +33,7 @@ func benchServer(b *testing.B) (string, *files.Service) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	go app.Listener(LingerListener(ln), fiber.ListenConfig{DisableStartupMessage: true})
-	b.Cleanup(func() { app.Shutdown() })
-	return "http://" + ln.Addr().String(), svc
+	return listenApp(b, app), svc
 }
 
 // BenchmarkUploadHTTP posts a 64 MiB multipart upload per iteration.

@@ -437,14 +437,9 @@ func TestFileDownloadByteEqual(t *testing.T) {
 			if c.rng != "" {
 				req.Header.Set("Range", c.rng)
 			}
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, err := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if err != nil || resp.StatusCode != c.status || !bytes.Equal(body, data[c.from:c.to]) {
-				t.Fatalf("over TCP, Range %q: %d, %d bytes, %v", c.rng, resp.StatusCode, len(body), err)
+			resp, body := overTCP(t, req)
+			if resp.StatusCode != c.status || !bytes.Equal(body, data[c.from:c.to]) {
+				t.Fatalf("over TCP, Range %q: %d, %d bytes", c.rng, resp.StatusCode, len(body))
 			}
 		}
 		// HEAD announces the length and sends no body.
@@ -708,12 +703,7 @@ func TestUploadOverLimit(t *testing.T) {
 			req.ContentLength = -1 // chunked: nothing announced
 			req.Header.Set("Content-Type", "multipart/form-data; boundary="+testBoundary)
 			req.Header.Set("Authorization", "Bearer "+userToken)
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
+			resp, b := overTCP(t, req)
 			if resp.StatusCode != 413 {
 				t.Fatalf("status %d (%s)", resp.StatusCode, b)
 			}
@@ -746,10 +736,7 @@ func TestUploadClientDisconnect(t *testing.T) {
 		t.Run(tc.backend, func(t *testing.T) {
 			fa := newFilesTestAppWithConfig(t, func(c *config.Config) { c.Storage.Backend, c.Files.MaxUploadBytes = tc.backend, 1<<30 })
 			base := fa.listen(t)
-			conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			conn := dialApp(t, base)
 			head := "--" + testBoundary + "\r\nContent-Disposition: form-data; name=\"files\"; filename=\"big.bin\"\r\n\r\n"
 			fmt.Fprintf(conn, "POST /api/files/upload HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer %s\r\n"+
 				"Content-Type: multipart/form-data; boundary=%s\r\nContent-Length: %d\r\n\r\n%s",
@@ -873,10 +860,7 @@ func TestUploadHostileNames(t *testing.T) {
 // rawGet returns the response head exactly as sent on the wire.
 func rawGet(t *testing.T, base, path string) string {
 	t.Helper()
-	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := dialApp(t, base)
 	defer conn.Close()
 	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n", path)
 	var head strings.Builder
@@ -1028,10 +1012,7 @@ func TestRefusedUploadAnswerReachesSender(t *testing.T) {
 // body of the answer.
 func sendWholeThenRead(t *testing.T, base, token string, body []byte, chunked bool) (int, string) {
 	t.Helper()
-	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := dialApp(t, base)
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(20 * time.Second))
 	var head strings.Builder
@@ -1085,10 +1066,7 @@ func TestRefusedUploadDrainIsBounded(t *testing.T) {
 		c.Files.RefusedUploadDrain = 200 * time.Millisecond
 	})
 	base := fa.listen(t)
-	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := dialApp(t, base)
 	defer conn.Close()
 	fmt.Fprintf(conn, "POST /api/files/upload HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=%s\r\n"+
 		"Content-Length: %d\r\n\r\n", testBoundary, 1<<40)

@@ -3,12 +3,9 @@ package server
 import (
 	"bytes"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -30,10 +27,7 @@ func TestAdminROMUploadHoldsAnUploadSlot(t *testing.T) {
 	t.Setenv("TMPDIR", spool)
 
 	// An upload that starts and then waits: it holds the admin's one place.
-	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := dialApp(t, base)
 	defer conn.Close()
 	fmt.Fprintf(conn, "POST /api/games/roms?file=Slow.nes HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer %s\r\n"+
 		"Content-Type: application/octet-stream\r\nContent-Length: %d\r\n\r\n", adminToken, 10<<20)
@@ -51,12 +45,7 @@ func TestAdminROMUploadHoldsAnUploadSlot(t *testing.T) {
 		req, _ := http.NewRequest("POST", base+"/api/games/roms?file="+name, bytes.NewReader([]byte("NES\x1a")))
 		req.Header.Set("Content-Type", "application/octet-stream")
 		req.Header.Set("Authorization", "Bearer "+adminToken)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
+		resp, _ := overTCP(t, req)
 		return resp
 	}
 	var resp *http.Response
@@ -87,10 +76,7 @@ func TestStatePutCutOffKeepsTheSlot(t *testing.T) {
 		m, _ := filepath.Glob(filepath.Join(f.statesDir, "*", fmt.Sprint(game), ".put-*"))
 		return len(m) > 0
 	}
-	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := dialApp(t, base)
 	fmt.Fprintf(conn, "PUT %s HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer %s\r\nX-Emulator-Core: fceumm\r\n"+
 		"Content-Type: application/octet-stream\r\nContent-Length: %d\r\n\r\n", path, userToken, 60<<10)
 	conn.Write(bytes.Repeat([]byte("x"), 20<<10))

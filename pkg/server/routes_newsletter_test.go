@@ -14,7 +14,6 @@ import (
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/blog"
 	"github.com/devhub/devhub/pkg/config"
-	"github.com/devhub/devhub/pkg/mail"
 	"github.com/devhub/devhub/pkg/mail/smtptest"
 	"github.com/devhub/devhub/pkg/newsletter"
 	"github.com/devhub/devhub/pkg/usecase"
@@ -41,29 +40,14 @@ func newNewsletterApp(t *testing.T, mailOn bool) *nlApp {
 		t.Fatal(err)
 	}
 	a.services.Blog, a.services.Newsletter = b, nl
-	cfg := config.Default()
-	cfg.Auth.JWTSecret = authTestSecret
 	if mailOn {
-		sender, err := mail.NewSMTP(config.Mail{Host: srv.Host, Port: srv.Port, Security: "none", From: "noreply@devhub.test"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		q, err := mail.NewQueue(a.services.Store, sender, slog.New(slog.NewTextHandler(io.Discard, nil)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		t.Cleanup(cancel)
-		q.Start(ctx)
-		a.services.Mail = q
-		cfg.Server.PublicURL = "https://devhub.test"
+		startMailQueue(t, a, srv)
 	}
-	ta := newTestApp(t, func(o *Options) {
-		o.Config = cfg
-		o.Services = a.services
+	a.remount(t, func(cfg *config.Config) {
+		if mailOn {
+			cfg.Server.PublicURL = "https://devhub.test"
+		}
 	})
-	t.Cleanup(func() { ta.app.Shutdown() })
-	a.testApp = ta
 	if _, err := a.svc.CreateUser(context.Background(), auth.NewUser{Email: "admin@example.org", Name: "A", Password: "admin password 1", Role: auth.RoleAdmin}); err != nil {
 		t.Fatal(err)
 	}
@@ -174,20 +158,8 @@ func TestNewsletterRoutes(t *testing.T) {
 
 func TestNewsletterIsThrottledPerNetwork(t *testing.T) {
 	na := newNewsletterApp(t, true)
-	for i := range newsletter.MaxPerNetwork {
-		resp, body := na.call(t, "POST", "/api/newsletter/subscribe", `{"email":"n`+string(rune('a'+i))+`@example.org"}`)
-		if resp.StatusCode != 202 {
-			t.Fatalf("request %d: %d %s", i, resp.StatusCode, body)
-		}
-	}
-	runScenarios(t, sameApp(na.testApp), []apiScenario{
-		{Name: "one more from the network", Method: "POST", URL: "/api/newsletter/subscribe", Body: `{"email":"late@example.org"}`,
-			ExpectedStatus: 429, AfterTest: func(t *testing.T, resp *http.Response, _ string) {
-				if resp.Header.Get("Retry-After") == "" {
-					t.Fatal("no Retry-After")
-				}
-			}},
-	})
+	runScenarios(t, sameApp(na.testApp), limitScenarios("/api/newsletter/subscribe", newsletter.MaxPerNetwork, 202,
+		func(i int) string { return `{"email":"n` + string(rune('a'+i)) + `@example.org"}` }, `{"email":"late@example.org"}`))
 }
 
 func TestNewsletterIsOffWithoutMail(t *testing.T) {

@@ -186,15 +186,11 @@ func TestArticleAlternates(t *testing.T) {
 // The sitemap links translated articles to each other with xhtml:link hreflang entries.
 func TestSitemapHreflang(t *testing.T) {
 	ta := newBlogTestApp(t, func(o *Options) { o.Config.Server.PublicURL = "https://hub.example" })
-	for _, body := range []string{
+	ta.createArticles(t,
 		`{"name":"Run","excerpt":"e","category":"c","content":"x","translationKey":"run"}`,
 		`{"name":"Запуск","excerpt":"e","category":"c","content":"x","lang":"uk","translationKey":"run"}`,
 		`{"name":"Alone","excerpt":"e","category":"c","content":"x","lang":"ru"}`,
-	} {
-		if code, resp := ta.do(t, "POST", "/api/blog", blogAdminToken, body); code != 201 {
-			t.Fatalf("%d %s", code, resp)
-		}
-	}
+	)
 	resp, body := ta.testApp.do(t, get("/sitemap.xml"))
 	if resp.StatusCode != 200 || !strings.Contains(string(body), `xmlns:xhtml="http://www.w3.org/1999/xhtml"`) {
 		t.Fatalf("sitemap: %d %s", resp.StatusCode, body)
@@ -239,16 +235,12 @@ func TestSitemapHreflang(t *testing.T) {
 // chat's link preview that runs no script sees them.
 func TestArticleHeadLanguage(t *testing.T) {
 	ta := newBlogTestApp(t, func(o *Options) { o.Config.Server.PublicURL = "https://hub.example" })
-	for _, body := range []string{
+	ta.createArticles(t,
 		`{"name":"Run","excerpt":"e","category":"c","content":"x","translationKey":"run"}`,
 		`{"name":"Запуск","excerpt":"e","category":"c","content":"x","lang":"uk","translationKey":"run"}`,
 		`{"name":"Один","excerpt":"e","category":"c","content":"x","lang":"ru"}`,
 		`{"name":"Solo","excerpt":"e","category":"c","content":"x","lang":"de","translationKey":"solo"}`,
-	} {
-		if code, resp := ta.do(t, "POST", "/api/blog", blogAdminToken, body); code != 201 {
-			t.Fatalf("%d %s", code, resp)
-		}
-	}
+	)
 	pair := []string{
 		`<link rel="alternate" hreflang="en" href="https://hub.example/blog/1" />`,
 		`<link rel="alternate" hreflang="uk" href="https://hub.example/blog/2" />`,

@@ -22,11 +22,7 @@ func setupApp(t *testing.T) (ta *testApp, svc *auth.Service, token string, clock
 	cfg.Auth.JWTSecret = authTestSecret
 	clock = &atomic.Int64{}
 	clock.Store(time.Now().UnixNano())
-	svc, err := auth.New(st, cfg.Auth, auth.WithHashParams(auth.HashParams{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}),
-		auth.WithClock(func() time.Time { return time.Unix(0, clock.Load()) }))
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc = newTestAuth(t, st, cfg.Auth, auth.WithClock(func() time.Time { return time.Unix(0, clock.Load()) }))
 	auditSvc, err := audit.New(st, 0, nil)
 	if err != nil {
 		t.Fatal(err)

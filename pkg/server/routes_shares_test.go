@@ -62,10 +62,8 @@ func newSharesTestAppWithConfig(t *testing.T, mutate func(*config.Config)) *shar
 	sa := &sharesTestApp{clock: &testClock{t: time.Now()}}
 	sa.filesTestApp = newFilesTestAppWithOptions(t, mutate, func(o *Options) {
 		st := o.Services.Store
-		a, err := auth.New(st, config.Default().Auth, auth.WithHashParams(auth.HashParams{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}))
-		if err != nil {
-			t.Fatal(err)
-		}
+		a := newTestAuth(t, st, config.Default().Auth)
+		var err error
 		if sa.shares, err = shares.New(st, a, sa.clock.Now); err != nil {
 			t.Fatal(err)
 		}
@@ -78,17 +76,6 @@ func newSharesTestAppWithConfig(t *testing.T, mutate func(*config.Config)) *shar
 		o.Services.Audit = sa.audit
 	})
 	return sa
-}
-
-func jsonRequest(method, path, token, body string) *http.Request {
-	req := httptest.NewRequest(method, path, strings.NewReader(body))
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	return req
 }
 
 // uploadAs uploads one file as the user (userToken), optionally private.

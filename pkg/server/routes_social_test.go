@@ -41,10 +41,8 @@ func newSocialApp(t *testing.T, mutate func(*social.Options)) *socialApp {
 	t.Helper()
 	st := storetest.Open(t)
 	cfg := config.Default()
-	a, err := auth.New(st, cfg.Auth, auth.WithHashParams(auth.HashParams{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := newTestAuth(t, st, cfg.Auth)
+	var err error
 	sa := &socialApp{auth: a, clock: &testClock{t: time.Now()}, ids: map[string]uint64{}, events: events.NewHub(events.Options{})}
 	for _, name := range []string{"admin", "ann", "bob", "cat", "dan"} {
 		role := auth.RoleUser

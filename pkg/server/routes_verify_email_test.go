@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"net/http"
 	"regexp"
 	"strings"
@@ -12,7 +10,6 @@ import (
 
 	"github.com/devhub/devhub/pkg/auth"
 	"github.com/devhub/devhub/pkg/config"
-	"github.com/devhub/devhub/pkg/mail"
 	"github.com/devhub/devhub/pkg/mail/smtptest"
 	"github.com/devhub/devhub/pkg/usecase"
 )
@@ -28,30 +25,14 @@ func newMailFlowApp(t *testing.T, verify string) *resetApp {
 		c.Server.PublicURL = publicURL
 		c.Auth.VerifyEmail = verify
 	})
-	sender, err := mail.NewSMTP(config.Mail{Host: srv.Host, Port: srv.Port, Security: "none", From: "noreply@devhub.test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, err := mail.NewQueue(a.services.Store, sender, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	q.Start(ctx)
-	a.services.Mail = q
+	q := startMailQueue(t, a, srv)
 	hooks := &usecase.Hub{Auth: a.svc, Audit: a.services.Audit, Mail: q, PublicURL: publicURL}
 	a.services.ConfirmNewEmail = hooks.MailEmailChangeLink
-	cfg := config.Default()
-	cfg.Auth.JWTSecret = authTestSecret
-	cfg.Auth.VerifyEmail = verify
-	cfg.Server.PublicURL = publicURL
-	ta := newTestApp(t, func(o *Options) {
-		o.Config = cfg
-		o.Services = a.services
+	a.remount(t, func(cfg *config.Config) {
+		cfg.Auth.VerifyEmail = verify
+		cfg.Server.PublicURL = publicURL
 	})
-	t.Cleanup(func() { ta.app.Shutdown() })
-	return &resetApp{authApp: &authApp{testApp: ta, svc: a.svc, services: a.services}, smtp: srv}
+	return &resetApp{authApp: a, smtp: srv}
 }
 
 var linkInMail = regexp.MustCompile(`https://devhub\.test/verify-email\?token=([0-9a-f]+)`)

@@ -89,20 +89,27 @@ func runScenarios(t *testing.T, app func(t *testing.T) *testApp, scenarios []api
 
 func (sc *apiScenario) send(t *testing.T, ta *testApp, method string) (*http.Response, []byte) {
 	t.Helper()
-	var req *http.Request
-	if sc.Body != "" {
-		req = httptest.NewRequest(method, sc.URL, strings.NewReader(sc.Body))
-		req.Header.Set("Content-Type", "application/json")
-	} else {
-		req = httptest.NewRequest(method, sc.URL, nil)
-	}
-	if sc.Token != "" {
-		req.Header.Set("Authorization", "Bearer "+sc.Token)
-	}
+	req := jsonRequest(method, sc.URL, sc.Token, sc.Body)
 	for k, v := range sc.Headers {
 		req.Header.Set(k, v)
 	}
 	return ta.do(t, req)
+}
+
+// jsonRequest is a request as the SPA sends it: a JSON body when body is
+// not empty, the bearer token when token is not.
+func jsonRequest(method, path, token, body string) *http.Request {
+	var req *http.Request
+	if body != "" {
+		req = httptest.NewRequest(method, path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+	} else {
+		req = httptest.NewRequest(method, path, nil)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return req
 }
 
 // scenarioT is what check needs of a *testing.T (so the runner's own test
@@ -134,6 +141,22 @@ func (sc *apiScenario) check(t scenarioT, resp *http.Response, raw []byte) {
 			t.Errorf("header %s = %q, want %q", k, got, want)
 		}
 	}
+}
+
+// limitScenarios is n POSTs to url (the i-th with body(i)) that the limit
+// lets through with status pass, then one more (body over) that it refuses:
+// 429 with a Retry-After.
+func limitScenarios(url string, n, pass int, body func(i int) string, over string) []apiScenario {
+	var out []apiScenario
+	for i := range n {
+		out = append(out, apiScenario{Name: fmt.Sprintf("request %d", i), Method: http.MethodPost, URL: url, Body: body(i), ExpectedStatus: pass})
+	}
+	return append(out, apiScenario{Name: "one more from the network", Method: http.MethodPost, URL: url, Body: over,
+		ExpectedStatus: http.StatusTooManyRequests, AfterTest: func(t *testing.T, resp *http.Response, _ string) {
+			if resp.Header.Get("Retry-After") == "" {
+				t.Fatal("no Retry-After")
+			}
+		}})
 }
 
 // sameApp is runScenarios' app for a table whose steps build on each other.

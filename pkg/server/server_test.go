@@ -102,12 +102,19 @@ func newTestAppWithRoutes(t *testing.T, mutate func(*Options), routes func(app *
 // connections, and returns its base URL.
 func (ta *testApp) listen(t *testing.T) string {
 	t.Helper()
+	return listenApp(t, ta.app)
+}
+
+// listenApp serves app on a free loopback port, as serve does (behind the
+// LingerListener), until the test ends, and returns its base URL.
+func listenApp(t testing.TB, app *fiber.App) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	go ta.app.Listener(LingerListener(ln), fiber.ListenConfig{DisableStartupMessage: true})
-	t.Cleanup(func() { ta.app.Shutdown() })
+	go app.Listener(LingerListener(ln), fiber.ListenConfig{DisableStartupMessage: true})
+	t.Cleanup(func() { app.Shutdown() })
 	return "http://" + ln.Addr().String()
 }
 

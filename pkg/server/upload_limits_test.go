@@ -95,10 +95,7 @@ func TestUploadStartRate(t *testing.T) {
 // leaves it hanging; it waits until the server has begun writing it.
 func stalledUpload(t *testing.T, fa *filesTestApp, base, token string) net.Conn {
 	t.Helper()
-	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := dialApp(t, base)
 	t.Cleanup(func() { conn.Close() })
 	head := "--" + testBoundary + "\r\nContent-Disposition: form-data; name=\"files\"; filename=\"slow.bin\"\r\n\r\n"
 	fmt.Fprintf(conn, "POST /api/files/upload HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer %s\r\n"+
@@ -122,12 +119,7 @@ func TestUploadConcurrencyCaps(t *testing.T) {
 		req, _ := http.NewRequest("POST", base+"/api/files/upload", bytes.NewReader(multipartBody(filePart("q.png", testPNG))))
 		req.Header.Set("Content-Type", "multipart/form-data; boundary="+testBoundary)
 		req.Header.Set("Authorization", "Bearer "+token)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
+		resp, _ := overTCP(t, req)
 		return resp
 	}
 	first := stalledUpload(t, fa, base, userToken)

@@ -231,25 +231,13 @@ func (s *Service) Active(token string) (*Share, error) {
 // Use counts one download of an active link; the link that has just been
 // used up is returned too. ErrGone when it was no longer active.
 func (s *Service) Use(ctx context.Context, token string) (*Share, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	var sh Share
-	err := s.st.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte(bucketName))
-		if err := store.GetJSON(b, []byte(token), &sh); err != nil {
-			return fmt.Errorf("share link: %w", err)
-		}
+	return s.change(ctx, token, func(sh *Share) error {
 		if sh.State(s.now()) != StateActive {
 			return ErrGone
 		}
 		sh.Downloads++
-		return store.PutJSON(b, []byte(token), &sh)
+		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &sh, nil
 }
 
 // Revoke ends a link for good (it stays listed, as revoked).
@@ -257,6 +245,18 @@ func (s *Service) Revoke(ctx context.Context, token string) (*Share, error) {
 	if !ValidToken(token) {
 		return nil, fmt.Errorf("share link: %w", store.ErrNotFound)
 	}
+	return s.change(ctx, token, func(sh *Share) error {
+		if sh.RevokedAt == nil {
+			now := s.now().UTC()
+			sh.RevokedAt = &now
+		}
+		return nil
+	})
+}
+
+// change applies fn to the link of token and stores it, in one write; an
+// error of fn leaves the link as it was. A ctx that is done stops it first.
+func (s *Service) change(ctx context.Context, token string, fn func(*Share) error) (*Share, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -266,9 +266,8 @@ func (s *Service) Revoke(ctx context.Context, token string) (*Share, error) {
 		if err := store.GetJSON(b, []byte(token), &sh); err != nil {
 			return fmt.Errorf("share link: %w", err)
 		}
-		if sh.RevokedAt == nil {
-			now := s.now().UTC()
-			sh.RevokedAt = &now
+		if err := fn(&sh); err != nil {
+			return err
 		}
 		return store.PutJSON(b, []byte(token), &sh)
 	})

@@ -112,12 +112,7 @@ func deleteLinks(tx *bolt.Tx, a, b uint64) error {
 
 // Request finds a friend request; store.ErrNotFound when there is none.
 func (s *Service) Request(id uint64) (*Request, error) {
-	var r Request
-	err := s.st.View(func(tx *bolt.Tx) error { return store.GetJSON(tx.Bucket(bucketRequests), store.Itob(id), &r) })
-	if err != nil {
-		return nil, err
-	}
-	return &r, nil
+	return store.ViewJSON[Request](s.st, bucketRequests, id)
 }
 
 // AnswerRequest ends the request id addressed to user: accepted, the two

@@ -272,6 +272,16 @@ func GetJSON(b *bolt.Bucket, key []byte, v any) error {
 	return json.Unmarshal(raw, v)
 }
 
+// ViewJSON reads the record under id in bucket, in a read transaction of
+// its own; ErrNotFound when there is none.
+func ViewJSON[T any](s *Store, bucket []byte, id uint64) (*T, error) {
+	var v T
+	if err := s.View(func(tx *bolt.Tx) error { return GetJSON(tx.Bucket(bucket), Itob(id), &v) }); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
 // MarshalJSON encodes v as the store keeps it: compact and without
 // encoding/json's HTML escaping. The store is never embedded in a page, and
 // escaping turns each '<', '>' and '&' into six bytes, so a record of

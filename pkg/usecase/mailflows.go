@@ -92,23 +92,15 @@ func (h *Hub) ResendVerification(ctx context.Context, actor Actor, email string)
 	if h.Auth.VerifyEmail() == auth.VerifyOff || !h.EmailLinksAvailable() {
 		return store.Refuse(store.KindNotFound, "e-mail verification is not on at this site")
 	}
-	email = strings.TrimSpace(email)
-	if _, err := mail.ParseAddress(email); err != nil || strings.ContainsAny(email, "<>") {
-		return store.Invalid("email", "invalid", "enter the e-mail address of your account")
+	email, err := accountEmail(email)
+	if err != nil {
+		return err
 	}
 	ip, _ := netip.ParseAddr(actor.IP)
 	if err := h.Auth.AllowVerifyRequest(auth.Client{IP: ip}); err != nil {
 		return err
 	}
-	h.background.Add(1)
-	go func() {
-		defer h.background.Done()
-		defer func() {
-			if p := recover(); p != nil {
-				h.log().Error("verification mail", slog.Any("panic", p))
-			}
-		}()
-		ctx := context.WithoutCancel(ctx)
+	h.afterAnswer(ctx, "verification mail", func(ctx context.Context) {
 		l, err := h.Auth.ResendVerification(ctx, email)
 		if err == nil && l != nil {
 			err = h.mailVerification(ctx, l, actor.Lang)
@@ -119,7 +111,7 @@ func (h *Hub) ResendVerification(ctx context.Context, actor Actor, email string)
 		if err != nil {
 			h.log().Error("verification mail", slog.Any("err", err))
 		}
-	}()
+	})
 	return nil
 }
 

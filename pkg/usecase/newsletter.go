@@ -62,15 +62,7 @@ func (h *Hub) SubscribeNewsletter(ctx context.Context, actor Actor, email, lang 
 		return err
 	}
 	lang = newsletter.Lang(lang)
-	h.background.Add(1)
-	go func() {
-		defer h.background.Done()
-		defer func() {
-			if p := recover(); p != nil {
-				h.log().Error("newsletter confirmation", slog.Any("panic", p))
-			}
-		}()
-		ctx := context.WithoutCancel(ctx)
+	h.afterAnswer(ctx, "newsletter confirmation", func(ctx context.Context) {
 		c, err := h.Newsletter.Subscribe(ctx, email, lang)
 		if err != nil || c == nil {
 			if err != nil {
@@ -83,7 +75,7 @@ func (h *Hub) SubscribeNewsletter(ctx context.Context, actor Actor, email, lang 
 		if err := h.Mail.Enqueue(ctx, devmail.Message{To: c.Email, Lang: l.Lang, Subject: l.Subject, Text: l.Text, HTML: l.HTML}); err != nil {
 			h.log().Error("newsletter confirmation", slog.Any("err", err))
 		}
-	}()
+	})
 	return nil
 }
 

@@ -35,24 +35,17 @@ func (h *Hub) ForgotPassword(ctx context.Context, actor Actor, email, lang strin
 	if !h.PasswordResetAvailable() {
 		return store.Refuse(store.KindNotFound, "password reset by e-mail is not available on this site")
 	}
-	email = strings.TrimSpace(email)
-	if _, err := mail.ParseAddress(email); err != nil || strings.ContainsAny(email, "<>") {
-		return store.Invalid("email", "invalid", "enter the e-mail address of your account")
+	email, err := accountEmail(email)
+	if err != nil {
+		return err
 	}
 	ip, _ := netip.ParseAddr(actor.IP)
 	if err := h.Auth.AllowResetRequest(auth.Client{IP: ip}); err != nil {
 		return err
 	}
-	h.background.Add(1)
-	go func() {
-		defer h.background.Done()
-		defer func() {
-			if p := recover(); p != nil {
-				h.log().Error("password reset mail", slog.Any("panic", p))
-			}
-		}()
-		h.mailResetLink(context.WithoutCancel(ctx), actor, email, lang)
-	}()
+	h.afterAnswer(ctx, "password reset mail", func(ctx context.Context) {
+		h.mailResetLink(ctx, actor, email, lang)
+	})
 	return nil
 }
 
@@ -104,6 +97,33 @@ func (h *Hub) siteName(lang string) string {
 // Wait waits for the work use-cases left running after answering (reset
 // mails being queued); serve and tests call it before closing the store.
 func (h *Hub) Wait() { h.background.Wait() }
+
+// afterAnswer runs do in the background, on ctx without its cancellation:
+// the work a request starts whose answer must neither wait for it nor tell
+// by its time whether there was anything to do (Wait waits for it). A panic
+// in it is logged under what.
+func (h *Hub) afterAnswer(ctx context.Context, what string, do func(ctx context.Context)) {
+	h.background.Add(1)
+	go func() {
+		defer h.background.Done()
+		defer func() {
+			if p := recover(); p != nil {
+				h.log().Error(what, slog.Any("panic", p))
+			}
+		}()
+		do(context.WithoutCancel(ctx))
+	}()
+}
+
+// accountEmail is the address a form that mails a link to an account
+// names: one bare address.
+func accountEmail(email string) (string, error) {
+	email = strings.TrimSpace(email)
+	if _, err := mail.ParseAddress(email); err != nil || strings.ContainsAny(email, "<>") {
+		return "", store.Invalid("email", "invalid", "enter the e-mail address of your account")
+	}
+	return email, nil
+}
 
 // MailAdmins queues letter kind to every admin account (in the site's
 // primary language); a failure is logged.

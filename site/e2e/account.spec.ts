@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { deflateSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import { devhubEnv, expect, signInNewAccount, test } from './fixtures';
+import { rgbPNG } from './png';
 
 // The account's own things, end to end on the real binary: name, avatar and theme; two files as
 // one zip; deleting the account. The pages run in English.
@@ -12,40 +12,8 @@ test.beforeEach(async ({ page }) => {
   });
 });
 
-/** A w×h RGB PNG, one colour (a real picture the server decodes). */
-function png(w: number, h: number, rgb: [number, number, number]): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (b: Buffer) => {
-    let c = 0xffffffff;
-    for (const x of b) c = crcTable[(c ^ x) & 0xff] ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const td = Buffer.concat([Buffer.from(type), data]);
-    const sum = Buffer.alloc(4);
-    sum.writeUInt32BE(crc(td));
-    return Buffer.concat([len, td, sum]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr[8] = 8; // depth
-  ihdr[9] = 2; // RGB
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: w }, () => rgb).flat())]);
-  const raw = Buffer.concat(Array.from({ length: h }, () => row));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
+/** A w×h RGB PNG of one colour (a real picture the server decodes). */
+const png = (w: number, h: number, rgb: [number, number, number]) => rgbPNG(w, h, () => rgb);
 
 async function settings(page: Page) {
   await page.goto('/profile?section=settings');

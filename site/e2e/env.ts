@@ -1,27 +1,16 @@
 // The one devhub instance the browser tests run against: the real binary on a free loopback
 // port with a fresh temporary data directory. Computed once in Playwright's main process and
 // handed to its workers through the environment (DEVHUB_E2E_*), so every file sees the same.
-import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePortNow } from './ports';
 
 const siteDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = resolve(siteDir, '..');
 
-function freePort(): string {
-  return execFileSync(
-    process.execPath,
-    [
-      '-e',
-      "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
-    ],
-    { encoding: 'utf8' },
-  ).trim();
-}
-
-process.env.DEVHUB_E2E_PORT ||= freePort();
+process.env.DEVHUB_E2E_PORT ||= freePortNow();
 process.env.DEVHUB_E2E_DATA_DIR ||= mkdtempSync(join(tmpdir(), 'devhub-e2e-'));
 
 /** The binary under test: $DEVHUB_BIN, default ../bin/devhub (built by `make build`). */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import type { Page, Route } from '@playwright/test';
+import type { Page, Route, TestInfo } from '@playwright/test';
 import { cli, expect, test, signInNewAccount, uid } from './fixtures';
 
 // Resumable uploads and the quota against the real binary: large files go through tus
@@ -52,10 +52,15 @@ async function rememberedUploads(page: Page): Promise<string[]> {
   );
 }
 
+/** A tus HEAD of an upload, signed in as the page's user. */
+async function tusHead(page: Page, url: string) {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  return page.request.head(url, { headers: { 'Tus-Resumable': '1.0.0', Authorization: `Bearer ${token}` } });
+}
+
 /** The server's offset of an upload (tus HEAD). */
 async function serverOffset(page: Page, url: string): Promise<number> {
-  const token = await page.evaluate(() => localStorage.getItem('token'));
-  const res = await page.request.head(url, { headers: { 'Tus-Resumable': '1.0.0', Authorization: `Bearer ${token}` } });
+  const res = await tusHead(page, url);
   expect(res.status()).toBe(200);
   return Number(res.headers()['upload-offset']);
 }
@@ -72,22 +77,45 @@ async function storedSizes(page: Page, name: string): Promise<number[]> {
   }, name);
 }
 
+/** Signs in, makes a file of random bytes named `<prefix>-<uid>.bin` and opens the file cloud. */
+async function openWithBigFile(page: Page, info: TestInfo, prefix: string, size: number) {
+  await signIn(page);
+  const name = `${prefix}-${uid()}.bin`;
+  const path = bigFile(info.outputPath(name), size);
+  await page.goto('/filecloud');
+  return { name, path };
+}
+
+/** Starts uploading `path` and waits until the PATCH after the first `pass` ones is held back. */
+async function uploadUntilHeld(page: Page, path: string, pass: number) {
+  const gate = await gatePatches(page, pass);
+  await page.getByLabel('Choose files').setInputFiles(path);
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect.poll(() => gate.held.length, { timeout: 60_000 }).toBe(1);
+}
+
+/** Pauses the held upload and lets the next requests through to the server again. */
+async function pause(page: Page, name: string) {
+  await page.getByRole('button', { name: `Pause ${name}` }).click();
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+}
+
+/** Resumes the paused upload and waits until the page says it is stored. */
+async function resumeToEnd(page: Page, name: string) {
+  await page.getByRole('button', { name: `Resume ${name}` }).click();
+  await expect(page.getByText('Files uploaded successfully!')).toBeVisible({ timeout: 60_000 });
+}
+
 const row = (page: Page, name: string) =>
   page.getByRole('listitem').filter({ has: page.getByRole('link', { name, exact: true }) });
 
 test('a large upload paused and resumed completes with the right size', async ({ page, consoleErrors }, info) => {
-  await signIn(page);
-  const name = `paused-${uid()}.bin`;
-  const path = bigFile(info.outputPath(name), 48 * MiB);
-  await page.goto('/filecloud');
+  const { name, path } = await openWithBigFile(page, info, 'paused', 48 * MiB);
   await expect(page.getByTestId('quota-usage')).toHaveText('Storage: 0 B of 10.00 GB used, 0 of 10,000 files');
 
-  const gate = await gatePatches(page, 1);
-  await page.getByLabel('Choose files').setInputFiles(path);
-  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await uploadUntilHeld(page, path, 1);
   const item = page.getByTestId('resumable-upload');
   await expect(item).toContainText(name);
-  await expect.poll(() => gate.held.length, { timeout: 60_000 }).toBe(1);
   const [url] = await rememberedUploads(page);
   expect(url).toMatch(/\/api\/files\/tus\/[0-9a-f]{32}$/);
   expect(await serverOffset(page, url)).toBe(8 * MiB);
@@ -104,8 +132,7 @@ test('a large upload paused and resumed completes with the right size', async ({
   // Paused: the server still has what it had.
   expect(await serverOffset(page, url)).toBe(8 * MiB);
 
-  await page.getByRole('button', { name: `Resume ${name}` }).click();
-  await expect(page.getByText('Files uploaded successfully!')).toBeVisible({ timeout: 60_000 });
+  await resumeToEnd(page, name);
   await expect(page.getByText(`${name} (48.00 MB)`)).toBeVisible();
   await expect(row(page, name)).toContainText('48.00 MB');
   expect(await storedSizes(page, name)).toEqual([48 * MiB]);
@@ -116,15 +143,8 @@ test('a large upload paused and resumed completes with the right size', async ({
 });
 
 test('an upload interrupted by a page reload continues where it stopped', async ({ page }, info) => {
-  await signIn(page);
-  const name = `reload-${uid()}.bin`;
-  const path = bigFile(info.outputPath(name), 64 * MiB);
-  await page.goto('/filecloud');
-
-  const gate = await gatePatches(page, 2);
-  await page.getByLabel('Choose files').setInputFiles(path);
-  await page.getByRole('button', { name: 'Upload', exact: true }).click();
-  await expect.poll(() => gate.held.length, { timeout: 60_000 }).toBe(1);
+  const { name, path } = await openWithBigFile(page, info, 'reload', 64 * MiB);
+  await uploadUntilHeld(page, path, 2);
   const [url] = await rememberedUploads(page);
   expect(await serverOffset(page, url)).toBe(16 * MiB);
 
@@ -154,16 +174,9 @@ test('an upload interrupted by a page reload continues where it stopped', async 
 });
 
 test('an access token that stopped working during a pause is refreshed and the upload goes on', async ({ page }, info) => {
-  await signIn(page);
-  const name = `token-${uid()}.bin`;
-  const path = bigFile(info.outputPath(name), 24 * MiB);
-  await page.goto('/filecloud');
-  const gate = await gatePatches(page, 1);
-  await page.getByLabel('Choose files').setInputFiles(path);
-  await page.getByRole('button', { name: 'Upload', exact: true }).click();
-  await expect.poll(() => gate.held.length, { timeout: 60_000 }).toBe(1);
-  await page.getByRole('button', { name: `Pause ${name}` }).click();
-  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  const { name, path } = await openWithBigFile(page, info, 'token', 24 * MiB);
+  await uploadUntilHeld(page, path, 1);
+  await pause(page, name);
 
   // The server no longer takes the stored token: the HEAD of the resume gets 401, the client
   // refreshes it with the cookie and asks again.
@@ -172,24 +185,16 @@ test('an access token that stopped working during a pause is refreshed and the u
     if (r.url().includes('/api/files/tus/') || r.url().endsWith('/api/auth/refresh')) statuses.push(`${r.request().method()} ${r.status()}`);
   });
   await page.evaluate(() => localStorage.setItem('token', 'expired.or.forged'));
-  await page.getByRole('button', { name: `Resume ${name}` }).click();
-  await expect(page.getByText('Files uploaded successfully!')).toBeVisible({ timeout: 60_000 });
+  await resumeToEnd(page, name);
   expect(await storedSizes(page, name)).toEqual([24 * MiB]);
   expect(statuses.slice(0, 4)).toEqual(['HEAD 401', 'POST 200', 'HEAD 200', 'PATCH 204']);
   expect(await page.evaluate(() => localStorage.getItem('token'))).not.toBe('expired.or.forged');
 });
 
 test('a 502 while asking for the offset is retried; the upload is not started again from zero', async ({ page }, info) => {
-  await signIn(page);
-  const name = `proxy-${uid()}.bin`;
-  const path = bigFile(info.outputPath(name), 24 * MiB);
-  await page.goto('/filecloud');
-  const gate = await gatePatches(page, 1);
-  await page.getByLabel('Choose files').setInputFiles(path);
-  await page.getByRole('button', { name: 'Upload', exact: true }).click();
-  await expect.poll(() => gate.held.length, { timeout: 60_000 }).toBe(1);
-  await page.getByRole('button', { name: `Pause ${name}` }).click();
-  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  const { name, path } = await openWithBigFile(page, info, 'proxy', 24 * MiB);
+  await uploadUntilHeld(page, path, 1);
+  await pause(page, name);
 
   // A proxy in front of a restarting server answers the resume's first HEAD with 502.
   const seen: string[] = [];
@@ -204,21 +209,14 @@ test('a 502 while asking for the offset is retried; the upload is not started ag
     seen.push(method);
     return route.continue();
   });
-  await page.getByRole('button', { name: `Resume ${name}` }).click();
-  await expect(page.getByText('Files uploaded successfully!')).toBeVisible({ timeout: 60_000 });
+  await resumeToEnd(page, name);
   expect(seen).toEqual(['HEAD 502', 'HEAD', 'PATCH', 'PATCH']);
   expect(await storedSizes(page, name)).toEqual([24 * MiB]);
 });
 
 test('cancel deletes the unfinished upload on the server and keeps nothing', async ({ page }, info) => {
-  await signIn(page);
-  const name = `cancel-${uid()}.bin`;
-  const path = bigFile(info.outputPath(name), 24 * MiB);
-  await page.goto('/filecloud');
-  const gate = await gatePatches(page, 1);
-  await page.getByLabel('Choose files').setInputFiles(path);
-  await page.getByRole('button', { name: 'Upload', exact: true }).click();
-  await expect.poll(() => gate.held.length, { timeout: 60_000 }).toBe(1);
+  const { name, path } = await openWithBigFile(page, info, 'cancel', 24 * MiB);
+  await uploadUntilHeld(page, path, 1);
   const [url] = await rememberedUploads(page);
   expect(await serverOffset(page, url)).toBe(8 * MiB);
 
@@ -227,18 +225,13 @@ test('cancel deletes the unfinished upload on the server and keeps nothing', asy
   expect((await deleted).status()).toBe(204);
   await page.unrouteAll({ behavior: 'ignoreErrors' });
   await expect(page.getByTestId('resumable-upload')).toHaveCount(0);
-  const token = await page.evaluate(() => localStorage.getItem('token'));
-  const head = await page.request.head(url, { headers: { 'Tus-Resumable': '1.0.0', Authorization: `Bearer ${token}` } });
-  expect(head.status()).toBe(404);
+  expect((await tusHead(page, url)).status()).toBe(404);
   expect(await rememberedUploads(page)).toEqual([]);
   expect(await storedSizes(page, name)).toEqual([]);
 });
 
 test('a dropped connection is retried by itself from the server\'s offset', async ({ page }, info) => {
-  await signIn(page);
-  const name = `dropped-${uid()}.bin`;
-  const path = bigFile(info.outputPath(name), 24 * MiB);
-  await page.goto('/filecloud');
+  const { name, path } = await openWithBigFile(page, info, 'dropped', 24 * MiB);
   // The second PATCH loses its connection once; the client asks the server where it is (HEAD)
   // and goes on from there.
   const seen: string[] = [];

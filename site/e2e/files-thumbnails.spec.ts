@@ -1,6 +1,6 @@
-import { crc32, deflateSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import { expect, test, signInNewAccount, uid } from './fixtures';
+import { rgbPNG } from './png';
 
 // Thumbnails: an image uploaded through the browser gets a thumbnail made in the
 // background; the list shows it once it is there, from an immutable, versioned URL.
@@ -17,37 +17,8 @@ async function signIn(page: Page) {
   await signInNewAccount(page, { prefix: 'thumbs', name: 'Thumbs user' });
 }
 
-/** A w×h RGB PNG with a gradient, encoded here (no image library needed). */
-function png(w: number, h: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([len, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // RGB
-  const raw = Buffer.alloc(h * (1 + 3 * w));
-  for (let y = 0; y < h; y++) {
-    const row = y * (1 + 3 * w);
-    for (let x = 0; x < w; x++) {
-      raw[row + 1 + 3 * x] = (x * 255) / w;
-      raw[row + 2 + 3 * x] = (y * 255) / h;
-      raw[row + 3 + 3 * x] = 128;
-    }
-  }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
+/** A w×h RGB PNG with a gradient. */
+const png = (w: number, h: number) => rgbPNG(w, h, (x, y) => [(x * 255) / w, (y * 255) / h, 128]);
 
 const row = (page: Page, name: string) =>
   page.getByRole('listitem').filter({ has: page.getByRole('link', { name, exact: true }) });

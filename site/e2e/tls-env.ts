@@ -6,21 +6,11 @@ import { execFileSync, execSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-function freePort(): string {
-  return execFileSync(
-    process.execPath,
-    [
-      '-e',
-      "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
-    ],
-    { encoding: 'utf8' },
-  ).trim();
-}
+import { freePortNow } from './ports';
 
 process.env.DEVHUB_TLS_E2E_DIR ||= mkdtempSync(join(tmpdir(), 'devhub-tls-e2e-'));
-process.env.DEVHUB_TLS_E2E_HTTPS_PORT ||= freePort();
-process.env.DEVHUB_TLS_E2E_HTTP_PORT ||= freePort();
+process.env.DEVHUB_TLS_E2E_HTTPS_PORT ||= freePortNow();
+process.env.DEVHUB_TLS_E2E_HTTP_PORT ||= freePortNow();
 
 /** A name that is not localhost, so only https makes the page a secure context. */
 export const domain = 'devhub.test';

@@ -28,6 +28,14 @@ interface FakeRes {
 
 const MiB = 1024 * 1024;
 
+type Amount = { bytes: number; files: number | null };
+
+/** The body of the server's 413 for an upload over the quota: used, allowed and (when given) held. */
+function quotaRefusal(used: Amount, limit: Amount, held?: Amount): string {
+  const quota = { code: 'quota_exceeded', message: 'storage quota exceeded', used, limit, ...(held && { held }) };
+  return JSON.stringify({ status: 413, message: 'storage quota exceeded', data: { quota } });
+}
+
 function file(name: string, size: number, type = 'application/octet-stream'): File {
   const f = new File(['x'], name, { type });
   Object.defineProperty(f, 'size', { value: size });
@@ -225,18 +233,7 @@ describe('Uploader with large files', () => {
     choose(file('disk.img', 3 * 1024 * MiB));
     upload();
     await waitFor(() => expect(started()).toHaveLength(1));
-    const body = JSON.stringify({
-      status: 413,
-      message: 'storage quota exceeded',
-      data: {
-        quota: {
-          code: 'quota_exceeded',
-          message: 'storage quota exceeded',
-          used: { bytes: 9.5 * 1024 * MiB, files: 123 },
-          limit: { bytes: 10 * 1024 * MiB, files: 10000 },
-        },
-      },
-    });
+    const body = quotaRefusal({ bytes: 9.5 * 1024 * MiB, files: 123 }, { bytes: 10 * 1024 * MiB, files: 10000 });
     await act(async () => started()[0].options.onError(new DetailedError('tus: unexpected response while creating upload', null, req('POST'), res(413, {}, body))));
     const text =
       'Not enough storage left: 9.50 GB of 10.00 GB used, 123 of 10,000 files. Nothing was kept — delete some files or ask an administrator for a larger quota.';
@@ -252,23 +249,8 @@ describe('Uploader with large files', () => {
     choose(file('second.img', 600 * MiB));
     upload();
     await waitFor(() => expect(started()).toHaveLength(1));
-    const quota = (held: { bytes: number; files: number }) =>
-      JSON.stringify({
-        status: 413,
-        message: 'storage quota exceeded',
-        data: {
-          quota: {
-            code: 'quota_exceeded',
-            message: 'storage quota exceeded',
-            used: { bytes: 100 * MiB, files: 2 },
-            limit: { bytes: 1024 * MiB, files: null },
-            held,
-          },
-        },
-      });
-    await act(async () =>
-      started()[0].options.onError(new DetailedError('x', null, req('POST'), res(413, {}, quota({ bytes: 500 * MiB, files: 1 })))),
-    );
+    const body = quotaRefusal({ bytes: 100 * MiB, files: 2 }, { bytes: 1024 * MiB, files: null }, { bytes: 500 * MiB, files: 1 });
+    await act(async () => started()[0].options.onError(new DetailedError('x', null, req('POST'), res(413, {}, body))));
     const text =
       'Not enough storage left: 100.00 MB of 1.00 GB used, 2 files (unlimited), and 500.00 MB held by your unfinished uploads. Nothing was kept — finish or cancel the unfinished uploads, delete some files or ask an administrator for a larger quota.';
     await waitFor(() => expect(screen.getByTestId('upload-errors').textContent).toBe(`second.img: ${text}`));
