@@ -107,7 +107,7 @@ $(MINIO):
 	GOBIN=$(@D) $(GO) install github.com/minio/minio@$(MINIO_VERSION)
 
 test-go: geoip pebble $(MINIO)
-	$(GO) test -count=1 $(GO_PKGS)
+	$(GO) test -count=1 -timeout 20m $(GO_PKGS)
 	$(GO) test -count=1 -tags embedgeoip ./pkg/geoip/
 
 ## cores: the pinned emulator cores (npm pack @emulatorjs/core-*, unpacked with 7z) → site/cores/dist,
