@@ -49,11 +49,15 @@ export function CommentThread({ articleId }: { articleId: number }) {
     setHeld(c.status === 'pending');
   };
   const canWrite = !!user && (!closed || isAdmin);
+  // Until the first page arrives the section holds its title alone: the count and the line under
+  // the list come with the list, so the arriving comments push nothing already on the screen down.
+  const loaded = !query.isPending;
 
   return (
     <section className="comments" aria-labelledby="comments-title">
       <h2 id="comments-title" className="comments__title">
-        {t('title')} <span className="comments__count">({t('count', { count: published })})</span>
+        {t('title')}
+        {loaded ? <> <span className="comments__count">({t('count', { count: published })})</span></> : null}
       </h2>
       {isAdmin ? (
         <button type="button" className="btn" onClick={() => close.mutate(!closed)}>
@@ -89,7 +93,7 @@ export function CommentThread({ articleId }: { articleId: number }) {
         </p>
       ) : null}
       {closed ? <p className="comments__closed">{t('closed')}</p> : null}
-      {canWrite ? (
+      {!loaded ? null : canWrite ? (
         <CommentForm label={t('label')} submitLabel={t('submit')} onSubmit={(content) => submit(content)} />
       ) : !user ? (
         <p className="comments__signin">
