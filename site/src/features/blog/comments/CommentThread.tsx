@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { ServerHtml } from '../../../components/ui/ServerHtml';
 import { errorMessage } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
+import { formatDateTime } from '../../../lib/dateTimeFormat';
 import {
   deleteComment,
   editComment,
@@ -114,7 +115,7 @@ function CommentItem({ comment, onReply }: { comment: Comment; onReply?: (conten
   const own = !!user && comment.author.id === user.id;
   const name = comment.author.name || t('deletedAccount');
   const editable = own && Date.now() - new Date(comment.createdAt).getTime() < EDIT_WINDOW_MS;
-  const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(comment.createdAt));
+  const when = formatDateTime(comment.createdAt, i18n.language);
   return (
     <article className={`comment comment--${comment.status}`} aria-label={name}>
       <header className="comment__head">
