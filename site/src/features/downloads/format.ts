@@ -1,4 +1,4 @@
-import { dateTimeFormat } from '../../lib/dateTimeFormat';
+import { formatLongDate } from '../../lib/dateTimeFormat';
 import { formatNumber } from '../../lib/numberFormat';
 
 /**
@@ -15,6 +15,5 @@ export function formatSize(bytes: number, units: readonly string[], lang: string
 
 /** A date in the reader's language ("27 November 2026"). */
 export function formatDate(iso: string, lang: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : dateTimeFormat(lang, { year: 'numeric', month: 'long', day: 'numeric' }).format(d);
+  return formatLongDate(iso, lang);
 }
