@@ -4,7 +4,6 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import darkThemeClass from 'postcss-dark-theme-class';
 import { chunkRulesPlugin } from './scripts/chunkRulesPlugin';
-import { compileHintsPlugin } from './scripts/compileHintsPlugin';
 import { iconsPlugin } from './scripts/iconsPlugin';
 
 // The Go binary (devhub serve) serves the built dist/ and the API on one origin.
@@ -17,12 +16,7 @@ const EMULATOR_ONLY = /emulator\.html|[\\/]features[\\/]games[\\/]emulator[\\/]|
 const reactRouterProduction = resolve(import.meta.dirname, 'node_modules/react-router/dist/production/index.mjs');
 
 export default defineConfig(({ command }) => ({
-  plugins: [
-    react(),
-    iconsPlugin(),
-    chunkRulesPlugin(resolve(import.meta.dirname, 'src/app/routes.tsx')),
-    compileHintsPlugin(),
-  ],
+  plugins: [react(), iconsPlugin(), chunkRulesPlugin(resolve(import.meta.dirname, 'src/app/routes.tsx'))],
   // react-router's package exports point at its development build for every consumer (its issue
   // #14102: dev warnings and their strings in production bundles); the build takes the production
   // one it ships beside it. Tests and the dev server keep the development build and its warnings.
