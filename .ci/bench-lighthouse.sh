@@ -50,6 +50,28 @@ for i in $(seq 100); do
     "http://127.0.0.1:$PORT/api/blog/$DISCUSSED/comments"
 done
 ROUTES=(/ /blog ${ARTICLE:+/blog/$ARTICLE} "/blog/$DISCUSSED" /filecloud /games /tools/ip /tools/tone_generator /programs /alavar /forum /chat)
+EDITOR=1 NOJS=1 DESKTOP=1
+
+# ONLY: a space-separated list limits the run to those of the routes above, for comparing one
+# change on a few pages. The names "article" and "discussed" stand for the two seeded articles,
+# "editor" for the signed-in editor, "nojs" for the article without JavaScript and "desktop" for
+# the desktop pass. Unset, every route is measured.
+if [ -n "${ONLY:-}" ]; then
+  picked=()
+  for path in "${ROUTES[@]}"; do
+    for want in $ONLY; do
+      case $want in
+        article) want=/blog/$ARTICLE ;;
+        discussed) want=/blog/$DISCUSSED ;;
+      esac
+      [ "$path" = "$want" ] && picked+=("$path")
+    done
+  done
+  ROUTES=(${picked[@]+"${picked[@]}"})
+  case " $ONLY " in *" editor "*) ;; *) EDITOR= ;; esac
+  case " $ONLY " in *" nojs "*) ;; *) NOJS= ;; esac
+  case " $ONLY " in *" desktop "*) ;; *) DESKTOP= ;; esac
+fi
 
 # Mobile runs per route: the simulated slow phone's blocking time varies between runs here
 # (/tools/ip: 48–161 ms over six), so one run is a sample, not a figure; Lighthouse's guide to
@@ -88,6 +110,7 @@ figures() {
     const c = (k) => (r.categories[k] ? String(score(r, k)).padStart(3) : "  -");
     const a = (k) => r.audits[k]?.numericValue;
     const cls = a("cumulative-layout-shift"), tbt = a("total-blocking-time"), lcp = a("largest-contentful-paint");
+    const fcp = a("first-contentful-paint");
     const spread = runs.length > 1
       ? `  (median of ${runs.length}; performance ${runs.map((run) => score(run, "performance")).join("/")},` +
         ` TBT ${runs.map((run) => Math.round(run.audits["total-blocking-time"].numericValue)).join("/")} ms)`
@@ -95,9 +118,20 @@ figures() {
     console.log(
       `${c("performance")}  ${c("accessibility")}  ${c("best-practices")}  ${c("seo")}` +
         `  CLS ${cls == null ? "-" : cls.toFixed(3)}  TBT ${tbt == null ? "-" : Math.round(tbt) + " ms"}` +
-        `  LCP ${lcp == null ? "-" : (lcp / 1000).toFixed(2) + " s"}${spread}`,
+        `  LCP ${lcp == null ? "-" : (lcp / 1000).toFixed(2) + " s"}  FCP ${fcp == null ? "-" : (fcp / 1000).toFixed(2) + " s"}${spread}`,
     );
   ' "$ROOT/site/node_modules/lighthouse/core/lib/median-run.js" "$@"
+}
+
+# keep PATH FILE...: with REPORTS_DIR set, the mobile reports are copied there (named after the
+# route and run) for a look at what the page spent its time on.
+keep() {
+  [ -n "${REPORTS_DIR:-}" ] || return 0
+  local name i=1
+  name=$(printf '%s' "$1" | tr -c 'A-Za-z0-9' '_')
+  shift
+  mkdir -p "$REPORTS_DIR"
+  for f in "$@"; do cp "$f" "$REPORTS_DIR/m${name}_$i.json"; i=$((i + 1)); done
 }
 
 # One run first whose figures are not printed, after the disk has settled: in `make bench` this
@@ -105,36 +139,39 @@ figures() {
 # and Chromium's first start (home 74 with 1.15 s of blocking time, then 97–98 on every
 # repeat).
 sync
-run "http://127.0.0.1:$PORT${ROUTES[0]}" "$TMP/warm.json" --form-factor=mobile --only-categories=performance || true
+run "http://127.0.0.1:$PORT/" "$TMP/warm.json" --form-factor=mobile --only-categories=performance || true
 
 echo "== Lighthouse $("$LH" --version), Chromium $("$CHROME_PATH" --version 2>/dev/null | awk '{print $2}'), mobile (perf a11y best-practices seo), median of $MOBILE_RUNS runs"
-for path in "${ROUTES[@]}"; do
+for path in ${ROUTES[@]+"${ROUTES[@]}"}; do
   reports=()
   for i in $(seq "$MOBILE_RUNS"); do
     run "http://127.0.0.1:$PORT$path" "$TMP/m$i.json" --form-factor=mobile \
       --only-categories=performance,accessibility,best-practices,seo && reports+=("$TMP/m$i.json")
   done
   if [ ${#reports[@]} -gt 0 ]; then printf '%-24s %s\n' "$path" "$(figures "${reports[@]}")"; fi
+  keep "$path" ${reports[@]+"${reports[@]}"}
 done
 
 # The article editor, signed in as the admin (Lighthouse attached to a Chromium whose storage
 # holds the session).
 reports=()
-for i in $(seq "$MOBILE_RUNS"); do
+for i in $(seq "$([ -n "$EDITOR" ] && echo "$MOBILE_RUNS" || echo 0)"); do
   (cd "$ROOT" && node .ci/lighthouse-signed-in.mjs "http://127.0.0.1:$PORT/blog/$DISCUSSED/edit" "$TMP/e$i.json" "$TOKEN" \
     --form-factor=mobile --only-categories=performance,accessibility,best-practices,seo 2>"$TMP/lh.err") &&
     reports+=("$TMP/e$i.json") || tail -5 "$TMP/lh.err"
 done
 if [ ${#reports[@]} -gt 0 ]; then printf '%-24s %s\n' "/blog/$DISCUSSED/edit" "$(figures "${reports[@]}")"; fi
+keep /edit ${reports[@]+"${reports[@]}"}
 
 # An article read without JavaScript: every script blocked, the server-rendered page alone.
-if [ -n "$ARTICLE" ] && run "http://127.0.0.1:$PORT/blog/$ARTICLE" "$TMP/nojs.json" --form-factor=mobile \
+if [ -n "$NOJS" ] && [ -n "$ARTICLE" ] && run "http://127.0.0.1:$PORT/blog/$ARTICLE" "$TMP/nojs.json" --form-factor=mobile \
   --only-categories=performance --blocked-url-patterns='*.js'; then
   node -e 'const r=require(process.argv[1]);console.log(`/blog/'"$ARTICLE"' without JavaScript: first contentful paint ${(r.audits["first-contentful-paint"].numericValue/1000).toFixed(2)} s (simulated slow phone), CLS ${r.audits["cumulative-layout-shift"].numericValue.toFixed(3)}`)' "$TMP/nojs.json"
 fi
 
+[ -z "$DESKTOP" ] && exit 0
 echo "== desktop performance"
-for path in "${ROUTES[@]}"; do
+for path in ${ROUTES[@]+"${ROUTES[@]}"}; do
   if run "http://127.0.0.1:$PORT$path" "$TMP/d.json" --preset=desktop --only-categories=performance; then
     printf '%-24s %s\n' "$path" "$(figures "$TMP/d.json")"
   fi

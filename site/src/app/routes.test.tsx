@@ -7,6 +7,7 @@ vi.mock('../features/portfolio/pages/HomePage', () => ({ default: function HomeP
 vi.mock('../features/blog/pages/BlogPage', () => ({ default: function BlogPage() { return null; } }));
 vi.mock('../features/blog/pages/ArticlePage', () => ({ default: function ArticlePage() { return null; } }));
 vi.mock('../features/tools/ip/IpPage', () => ({ default: function IpPage() { return null; } }));
+vi.mock('../features/downloads/pages/DownloadsPage', () => ({ default: function DownloadsPage() { return null; } }));
 vi.mock('./NotFoundPage', () => ({ default: function NotFoundPage() { return null; } }));
 
 const { pageFor, preloadRoute } = await import('./routes');
@@ -41,11 +42,22 @@ describe('preloadRoute (the data asked for with the chunk)', () => {
     expect(requested(fetch)).toEqual(['/api/profile']);
   });
 
-  it('an article page asks for its article by id', async () => {
-    const fetch = stubFetch({ '/api/blog/42': () => json({ id: 42, name: 'Hello' }) });
+  it('an article page asks for its article by id and the first page of its comments', async () => {
+    const comments = { closed: false, next: null, older: 0, published: 0, comments: [] };
+    const fetch = stubFetch({ '/api/blog/42': () => json({ id: 42, name: 'Hello' }), '/api/blog/42/comments': () => json(comments) });
     preloadRoute('/blog/42');
     await vi.waitFor(() => expect(appQueryClient.getQueryData(['blog', 'article', '42'])).toEqual({ id: 42, name: 'Hello' }));
-    expect(requested(fetch)).toEqual(['/api/blog/42']);
+    await vi.waitFor(() => expect(appQueryClient.getQueryData(['comments', 'list', 42])).toEqual({ pages: [comments], pageParams: [undefined] }));
+    expect(requested(fetch).sort()).toEqual(['/api/blog/42', '/api/blog/42/comments?limit=20']);
+  });
+
+  it.each(['programs', 'alavar'])('the %s list asks for the first page its page shows', async (section) => {
+    const list = { entries: [], totalCount: 0 };
+    const fetch = stubFetch({ '/api/downloads': () => json(list) });
+    preloadRoute(`/${section}`);
+    const key = ['downloads', 'list', { section, search: '', system: '', sort: 'name', page: 1 }];
+    await vi.waitFor(() => expect(appQueryClient.getQueryData(key)).toEqual(list));
+    expect(requested(fetch)).toEqual([`/api/downloads?section=${section}&sort=name&page=1&limit=20`]);
   });
 
   it('asks for nothing for an id that cannot exist, or a page without prefetched data', async () => {

@@ -43,7 +43,7 @@ const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
  * own useQuery then finds it in flight or done.
  */
 interface RouteHandle {
-  prefetch: (params: Params) => Promise<unknown>;
+  prefetch: (params: Params, pathname: string) => Promise<unknown>;
 }
 
 const homeData: RouteHandle = {
@@ -51,12 +51,25 @@ const homeData: RouteHandle = {
     import('../features/portfolio/profile/useProfile').then((m) => appQueryClient.prefetchQuery(m.profileQuery)),
 };
 
+// The article and the first page of its comments: both are asked for at once, so the comments
+// are not a request that starts only once the article is on the screen.
 const articleData: RouteHandle = {
   prefetch: ({ id = '' }) =>
-    import('../features/blog/api').then((m) => {
-      const query = m.articleQuery(id);
-      return query.enabled === false ? undefined : appQueryClient.prefetchQuery(query);
+    Promise.all([import('../features/blog/api'), import('../features/blog/comments/api')]).then(([blog, comments]) => {
+      const query = blog.articleQuery(id);
+      if (query.enabled === false) return undefined;
+      return Promise.all([
+        appQueryClient.prefetchQuery(query),
+        appQueryClient.prefetchInfiniteQuery(comments.commentsQuery(Number(id))),
+      ]);
     }),
+};
+
+const downloadsData: RouteHandle = {
+  prefetch: (_params, pathname) =>
+    import('../features/downloads/api').then((m) =>
+      appQueryClient.prefetchQuery(m.downloadListQuery(m.firstListParams(m.sectionOf(pathname)))),
+    ),
 };
 
 export const routes: RouteObject[] = [
@@ -79,9 +92,9 @@ export const routes: RouteObject[] = [
       { path: 'filecloud', element: <FileCloudPage /> },
       { path: 'filecloud/:fileId', element: <FileDetailPage /> },
       { path: 's/:token', element: <SharePage /> },
-      { path: 'programs', element: <DownloadsPage /> },
+      { path: 'programs', element: <DownloadsPage />, handle: downloadsData },
       { path: 'programs/:slug', element: <DownloadPage /> },
-      { path: 'alavar', element: <DownloadsPage /> },
+      { path: 'alavar', element: <DownloadsPage />, handle: downloadsData },
       { path: 'alavar/:slug', element: <DownloadPage /> },
       { path: 'profile', element: <ProfilePage /> },
       { path: 'profile/portfolio', element: <PortfolioEditorPage /> },
@@ -119,5 +132,5 @@ export function preloadRoute(pathname: string): void {
     .catch(() => undefined); // the render tries again and shows the page error
   const match = matchRoutes(routes, pathname)?.at(-1);
   const handle = match?.route.handle as RouteHandle | undefined;
-  handle?.prefetch(match!.params).catch(() => undefined); // the page's own query reports errors
+  handle?.prefetch(match!.params, pathname).catch(() => undefined); // the page's own query reports errors
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation } from 'react-router';
 import { useAuth } from '../../lib/auth';
 import { useSiteBrand } from '../../lib/profile';
+import { useAfterIdle } from '../../lib/useAfterIdle';
 import { MenuIcon } from './icons';
 import { LanguageSelector } from './LanguageSelector';
 import { ThemeSwitch } from './ThemeSwitch';
@@ -14,7 +15,8 @@ import './shell.css';
 export const BRAND_FALLBACK = 'DevHub';
 
 // The bell (and the live event stream it listens to) loads only for a signed-in user, outside the
-// home page's first load.
+// home page's first load, and once the browser is first idle: the page's own chunk, data and
+// rendering come first.
 const NotificationBell = lazy(() =>
   import('../../components/notifications/NotificationBell').then((m) => ({ default: m.NotificationBell })),
 );
@@ -65,6 +67,7 @@ function ReadyHeader() {
   }, [menuOpen, closeMenu]);
 
   const onAdminSection = new URLSearchParams(location.search).get('section') === 'admin';
+  const idle = useAfterIdle();
 
   return (
     <header className="site-header">
@@ -103,7 +106,7 @@ function ReadyHeader() {
         </nav>
 
         <div className="site-header__actions">
-          {user ? (
+          {user && idle ? (
             <Suspense fallback={null}>
               <NotificationBell />
             </Suspense>

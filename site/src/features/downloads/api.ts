@@ -1,6 +1,6 @@
 // The download sections' API calls (/api/downloads), one per function, with the query keys of
 // the feature in downloadKeys. Types come from the contract (DownloadEntry, DownloadSummary…).
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, request } from '../../lib/api';
 import type { Schema } from '../../lib/apiTypes';
 
@@ -54,8 +54,15 @@ export function listDownloads(p: ListParams, signal?: AbortSignal): Promise<Down
   });
 }
 
+/** The list a section's page shows first: all its entries by name, the first page. */
+export const firstListParams = (section: Section): ListParams => ({ section, search: '', system: '', sort: 'name', page: 1 });
+
+/** One page of a section's list (the route asks for the first one at start-up with these options). */
+export const downloadListQuery = (p: ListParams) =>
+  queryOptions({ queryKey: downloadKeys.list(p), queryFn: ({ signal }) => listDownloads(p, signal) });
+
 export function useDownloadList(p: ListParams) {
-  return useQuery({ queryKey: downloadKeys.list(p), queryFn: ({ signal }) => listDownloads(p, signal), placeholderData: (prev) => prev });
+  return useQuery({ ...downloadListQuery(p), placeholderData: (prev) => prev });
 }
 
 /** GET /api/downloads/{slug}. */

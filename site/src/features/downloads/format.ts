@@ -1,3 +1,4 @@
+import { formatLongDate } from '../../lib/dateTimeFormat';
 import { formatNumber } from '../../lib/numberFormat';
 
 /**
@@ -14,6 +15,5 @@ export function formatSize(bytes: number, units: readonly string[], lang: string
 
 /** A date in the reader's language ("27 November 2026"). */
 export function formatDate(iso: string, lang: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : d.toLocaleDateString(lang, { year: 'numeric', month: 'long', day: 'numeric' });
+  return formatLongDate(iso, lang);
 }

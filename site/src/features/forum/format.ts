@@ -1,8 +1,8 @@
+import { formatDateTime } from '../../lib/dateTimeFormat';
+
 /** A post's time in the reader's language: a date and a time of day. */
 export function formatWhen(iso: string, lang: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  return new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(d);
+  return formatDateTime(iso, lang);
 }
 
 /** How long an author may edit their own post after writing it. */

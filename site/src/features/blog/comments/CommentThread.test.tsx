@@ -57,6 +57,19 @@ describe('CommentThread', () => {
     expect(screen.queryByRole('button', { name: 'Відповісти' })).toBeNull();
   });
 
+  it('holds its title alone until the first page arrives, so the comments push nothing on the screen down', async () => {
+    let answer: ((r: Response) => void) | null = null;
+    stubFetch({ '/api/blog/7/comments': () => new Promise<Response>((r) => (answer = r)) });
+    renderWithShell(<CommentThread articleId={7} />);
+    const title = await screen.findByRole('heading', { level: 2 });
+    expect(title.textContent).toBe('Коментарі');
+    expect(screen.queryByRole('link', { name: 'Увійдіть, щоб коментувати' })).toBeNull();
+    await waitFor(() => expect(answer).not.toBeNull());
+    answer!(json(page({ comments: [comment({ id: 1 })] })));
+    expect(await screen.findByRole('link', { name: 'Увійдіть, щоб коментувати' })).toBeTruthy();
+    expect(title.textContent).toContain('1 коментар');
+  });
+
   it('shows the newest threads first and reads the older ones above them on request, replies with their parent', async () => {
     const asked: string[] = [];
     stubFetch({

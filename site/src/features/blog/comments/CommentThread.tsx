@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { ServerHtml } from '../../../components/ui/ServerHtml';
 import { errorMessage } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth';
+import { formatDateTime } from '../../../lib/dateTimeFormat';
 import {
   deleteComment,
   editComment,
@@ -49,11 +50,15 @@ export function CommentThread({ articleId }: { articleId: number }) {
     setHeld(c.status === 'pending');
   };
   const canWrite = !!user && (!closed || isAdmin);
+  // Until the first page arrives the section holds its title alone: the count and the line under
+  // the list come with the list, so the arriving comments push nothing already on the screen down.
+  const loaded = !query.isPending;
 
   return (
     <section className="comments" aria-labelledby="comments-title">
       <h2 id="comments-title" className="comments__title">
-        {t('title')} <span className="comments__count">({t('count', { count: published })})</span>
+        {t('title')}
+        {loaded ? <> <span className="comments__count">({t('count', { count: published })})</span></> : null}
       </h2>
       {isAdmin ? (
         <button type="button" className="btn" onClick={() => close.mutate(!closed)}>
@@ -89,7 +94,7 @@ export function CommentThread({ articleId }: { articleId: number }) {
         </p>
       ) : null}
       {closed ? <p className="comments__closed">{t('closed')}</p> : null}
-      {canWrite ? (
+      {!loaded ? null : canWrite ? (
         <CommentForm label={t('label')} submitLabel={t('submit')} onSubmit={(content) => submit(content)} />
       ) : !user ? (
         <p className="comments__signin">
@@ -110,7 +115,7 @@ function CommentItem({ comment, onReply }: { comment: Comment; onReply?: (conten
   const own = !!user && comment.author.id === user.id;
   const name = comment.author.name || t('deletedAccount');
   const editable = own && Date.now() - new Date(comment.createdAt).getTime() < EDIT_WINDOW_MS;
-  const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(comment.createdAt));
+  const when = formatDateTime(comment.createdAt, i18n.language);
   return (
     <article className={`comment comment--${comment.status}`} aria-label={name}>
       <header className="comment__head">

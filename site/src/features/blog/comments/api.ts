@@ -1,6 +1,6 @@
 // Comments under articles: the calls, the query keys (commentKeys) and the hooks. Every change
 // refreshes the article's comments and the comment counts.
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import type { ResponseOf, Schema } from '../../../lib/apiTypes';
 
@@ -30,14 +30,19 @@ export const setClosed = (article: number, closed: boolean) =>
 export const commentCounts = (ids: readonly number[]) =>
   api.get<{ counts: Record<string, number> }>('/api/comments/counts', { query: { ids: ids.join(',') } });
 
-/** An article's comments, the newest page of threads first; fetchNextPage reads the older ones. */
-export const useComments = (article: number) =>
-  useInfiniteQuery({
+/**
+ * An article's comments, the newest page of threads first; fetchNextPage reads the older ones.
+ * The article's route asks for the first page at start-up with these options (prefetchInfiniteQuery).
+ */
+export const commentsQuery = (article: number) =>
+  infiniteQueryOptions({
     queryKey: commentKeys.list(article),
     queryFn: ({ pageParam }) => listComments(article, pageParam),
     initialPageParam: undefined as number | undefined,
     getNextPageParam: (last) => last.next ?? undefined,
   });
+
+export const useComments = (article: number) => useInfiniteQuery(commentsQuery(article));
 
 /** Published comments per article of a list page (none asked for an empty page). */
 export const useCommentCounts = (ids: readonly number[]) =>

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../lib/dateTimeFormat';
 import type { ArticleSummary } from '../api';
 import { BLOG_NS } from '../i18n';
 import '../editor/editor.css';
@@ -9,7 +10,7 @@ export function StatusBadge({ article }: { article: Pick<ArticleSummary, 'status
   if (article.status !== 'draft' && article.status !== 'scheduled') return null;
   const when =
     article.status === 'scheduled' && article.publishAt
-      ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(article.publishAt))
+      ? formatDateTime(article.publishAt, i18n.language)
       : '';
   return (
     <span className={`blog-status blog-status--${article.status}`} data-status={article.status}>

@@ -4,6 +4,7 @@ import { ApiError, errorMessage } from '../../../lib/api';
 import { toast } from '../../../lib/toast';
 import { blogKeys, listRevisions, restoreRevision, type SavedArticle } from '../api';
 import { BLOG_NS } from '../i18n';
+import { formatDateTime } from '../../../lib/dateTimeFormat';
 
 interface Props {
   id: number;
@@ -28,8 +29,7 @@ export function Revisions({ id, version, dirty, onRestored, onConflict }: Props)
       toast.error(errorMessage(err, t('editor.state.error')));
     },
   });
-  const when = (iso: string) =>
-    new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  const when = (iso: string) => formatDateTime(iso, i18n.language);
 
   return (
     <section className="editor__revisions" aria-labelledby={`revisions-${id}`}>

@@ -130,7 +130,9 @@ export function DownloadsPage({ section }: { section: Section }) {
           )}
         </nav>
       ) : null}
-      <p className="dl-feed"><a href={`/${section}/feed.xml`}>{t('list.feed')}</a></p>
+      {/* Below the list, it comes with the list: shown under the loading line it would be pushed
+          down by the arriving entries (a layout shift). */}
+      {q.isPending ? null : <p className="dl-feed"><a href={`/${section}/feed.xml`}>{t('list.feed')}</a></p>}
       {creating ? <EntryForm section={section} onClose={() => setCreating(false)} onSaved={() => setCreating(false)} /> : null}
     </Page>
   );
