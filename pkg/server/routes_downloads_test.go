@@ -450,7 +450,10 @@ func TestDownloadsHiddenOnEveryRoute(t *testing.T) {
 // Range and the counting rules: once per visitor and file per day; never
 // for HEAD, a link-preview bot, a 304 or a 416.
 func TestDownloadsRangeAndCounting(t *testing.T) {
-	da := newDownloadsTestApp(t, storage.Local)
+	const metricsToken = "metrics-token-0123456789"
+	da := newDownloadsTestAppWith(t, storage.Local, func(c *config.Config) {
+		c.Metrics.Enabled, c.Metrics.Token = true, metricsToken
+	})
 	data := randomBytes(1000)
 	f := da.releaseOneFile(t, data)
 	da.countSteps(t, f, []countStep{
@@ -476,6 +479,12 @@ func TestDownloadsRangeAndCounting(t *testing.T) {
 			t.Fatalf("%s: body differs", st.name)
 		}
 	})
+	// The bytes sent: five whole files (the bot's too: it got them, it
+	// just is no download) and the 100-byte range; HEAD, 304 and 416 none.
+	_, m := da.do(t, withToken(get("/metrics"), metricsToken))
+	if want := "devhub_download_bytes_total 5100\n"; !strings.Contains(string(m), want) {
+		t.Fatalf("metrics lack %q", want)
+	}
 }
 
 // releaseOneFile publishes release 1 of a new entry "tool" with data as its
