@@ -52,9 +52,7 @@ func newMetrics(s *Server) *metrics {
 	m.reg.MustRegister(m.requests, m.latency, m.uploaded, m.downloaded, m.redirected,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		gauge("devhub_uploads_in_progress", "Uploads being received now.", func() float64 {
-			s.uploads.mu.Lock()
-			defer s.uploads.mu.Unlock()
-			return float64(s.uploads.active)
+			return float64(s.uploads.slots.Active())
 		}))
 	if st := s.svc.Store; st != nil {
 		m.reg.MustRegister(gauge("devhub_store_bytes", "Size of the store file.", func() float64 {

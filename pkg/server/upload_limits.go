@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
@@ -23,12 +22,9 @@ import (
 // server. Each refusal is a 429 with Retry-After. Once admitted, an upload
 // must keep a minimum pace (minRateReader) or is ended with nothing kept.
 type uploadLimits struct {
-	rate    *ratelimit.Limiter[string]
-	maxAll  int
-	maxUser int
-	mu      sync.Mutex
-	active  int
-	perUser map[uint64]int
+	rate *ratelimit.Limiter[string]
+	// slots are the uploads in progress, per user and in all.
+	slots   *ratelimit.Slots[uint64]
 	minRate int64
 }
 
@@ -42,9 +38,7 @@ const minRateWindow = 30 * time.Second
 func newUploadLimits(f config.Files) *uploadLimits {
 	return &uploadLimits{
 		rate:    ratelimit.New[string](f.UploadsPerMinute, time.Minute, 0, nil),
-		maxAll:  f.MaxConcurrentUploads,
-		maxUser: f.MaxConcurrentUploadsPerUser,
-		perUser: map[uint64]int{},
+		slots:   ratelimit.NewSlots[uint64](f.MaxConcurrentUploads, f.MaxConcurrentUploadsPerUser),
 		minRate: f.MinUploadRate,
 	}
 }
@@ -85,24 +79,11 @@ func (s *Server) checkUploadRate(c fiber.Ctx) error {
 // carries upload bytes (a multipart upload, a tus PATCH) holds a place
 // among the uploads in progress while it runs.
 func (s *Server) holdUploadSlot(c fiber.Ctx) error {
-	u := currentUser(c)
-	l := s.uploads
-	l.mu.Lock()
-	if l.active >= l.maxAll || l.perUser[u.ID] >= l.maxUser {
-		l.mu.Unlock()
+	release, ok := s.uploads.slots.Take(currentUser(c).ID)
+	if !ok {
 		return store.TooMany("too many uploads in progress, try again shortly", uploadBusyRetry)
 	}
-	l.active++
-	l.perUser[u.ID]++
-	l.mu.Unlock()
-	defer func() {
-		l.mu.Lock()
-		l.active--
-		if l.perUser[u.ID]--; l.perUser[u.ID] <= 0 {
-			delete(l.perUser, u.ID)
-		}
-		l.mu.Unlock()
-	}()
+	defer release()
 	return c.Next()
 }
 

@@ -145,7 +145,13 @@ func TestSlots(t *testing.T) {
 	if _, ok := s.Take("d"); ok {
 		t.Fatal("a double release freed two slots")
 	}
+	if n := s.Active(); n != 3 {
+		t.Fatalf("%d slots held, want 3", n)
+	}
 	a1()
+	if n := s.Active(); n != 2 {
+		t.Fatalf("%d slots held after a release, want 2", n)
+	}
 	if _, ok := s.Take("a"); !ok {
 		t.Fatal("a refused after giving one back")
 	}

@@ -19,6 +19,13 @@ func NewSlots[K comparable](maxAll, maxPerKey int) *Slots[K] {
 	return &Slots[K]{maxAll: max(maxAll, 1), maxPerKey: max(maxPerKey, 1), perKey: map[K]int{}}
 }
 
+// Active is how many slots are held now.
+func (s *Slots[K]) Active() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.active
+}
+
 // Take holds a slot for key, or reports false when either cap is reached.
 // release gives it back; calling it more than once gives back one slot.
 func (s *Slots[K]) Take(key K) (release func(), ok bool) {
